@@ -1,0 +1,208 @@
+// fusor/core/affine_map.hpp: every view is an affine map from the view's indices to its
+// operand's indices. Views of tensors apply it to strides (zero-copy); views of expressions
+// keep it as a node and the planner composes it into every leaf's strides.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <fusor/core/axis.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/core/slice.hpp>
+
+namespace fusor {
+
+/// `operand_index = coef * view_index + offset`, with `coef` an
+/// (operand rank × view rank) integer matrix. Transpose is a permutation matrix, a slice
+/// scales one axis and offsets it, an integer index is a zero row plus an offset, `newaxis`
+/// and broadcast axes are zero columns, and a diagonal maps two operand axes to one view axis.
+struct affine_map {
+    shape_t in_shape;          ///< the operand's shape
+    shape_t out_shape;         ///< the view's shape
+    std::vector<index_t> coef; ///< in_rank × out_rank, row-major
+    shape_t offset;            ///< in_rank
+    std::string label;         ///< what `explain` prints, e.g. `transpose(axes=(1, 0))`
+
+    affine_map(shape_t in, shape_t out, std::string what)
+        : in_shape(std::move(in)), out_shape(std::move(out)),
+          coef(in_shape.size() * out_shape.size(), 0), offset(in_shape.size(), 0),
+          label(std::move(what)) {}
+
+    index_t& at(std::size_t in_axis, std::size_t out_axis) {
+        return coef[in_axis * out_shape.size() + out_axis];
+    }
+    index_t at(std::size_t in_axis, std::size_t out_axis) const {
+        return coef[in_axis * out_shape.size() + out_axis];
+    }
+
+    /// Strides and base offset of the view of an operand laid out with `strides`:
+    /// `view_stride[j] = Σ_k strides[k] * coef[k][j]`, `offset = Σ_k strides[k] * offset[k]`.
+    strides_t apply_strides(const strides_t& strides) const {
+        strides_t out(out_shape.size(), 0);
+        for (std::size_t k = 0; k < in_shape.size(); ++k)
+            for (std::size_t j = 0; j < out_shape.size(); ++j)
+                out[j] += strides[k] * at(k, j);
+        return out;
+    }
+    index_t apply_offset(const strides_t& strides) const {
+        index_t off = 0;
+        for (std::size_t k = 0; k < in_shape.size(); ++k)
+            off += strides[k] * offset[k];
+        return off;
+    }
+};
+
+/// `transpose(e, axes)`: view axis j is operand axis `axes[j]`; no axes reverses them (as
+/// numpy.transpose). Throws `value_error` when `axes` has the wrong length or is not a
+/// permutation, `axis_error` for an axis out of range.
+inline affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
+    const index_t r = in.rank();
+    shape_t axes = axes_in;
+    if (axes.empty())
+        for (index_t i = r - 1; i >= 0; --i)
+            axes.push_back(i);
+    if (axes.rank() != r)
+        throw value_error("axes don't match array: " + std::to_string(axes.size())
+                          + " axes for tensor of rank " + std::to_string(r));
+    std::vector<bool> seen(static_cast<std::size_t>(r), false);
+    for (index_t& a : axes) {
+        a = normalize_axis(a, r);
+        if (seen[static_cast<std::size_t>(a)])
+            throw value_error("repeated axis in transpose: axes " + to_string(axes_in)
+                              + " are not a permutation");
+        seen[static_cast<std::size_t>(a)] = true;
+    }
+    shape_t out;
+    for (index_t a : axes)
+        out.push_back(in[static_cast<std::size_t>(a)]);
+    affine_map m(in, out, "transpose(axes=" + to_string(axes) + ")");
+    for (std::size_t j = 0; j < axes.size(); ++j)
+        m.at(static_cast<std::size_t>(axes[j]), j) = 1;
+    return m;
+}
+
+/// `diagonal(e, offset, axis1, axis2)` as numpy.diagonal: both axes are removed and the
+/// diagonal is appended as the last axis, of length `max(0, min(n1 - max(0, -offset),
+/// n2 - max(0, offset)))`. Throws `value_error` for rank < 2 or equal axes, `axis_error` for
+/// an axis out of range.
+inline affine_map diagonal_map(const shape_t& in, index_t offset, index_t axis1, index_t axis2) {
+    const index_t r = in.rank();
+    if (r < 2)
+        throw value_error("diagonal requires a tensor of at least two dimensions, got rank "
+                          + std::to_string(r));
+    const index_t a1 = normalize_axis(axis1, r), a2 = normalize_axis(axis2, r);
+    if (a1 == a2)
+        throw value_error("axis1 and axis2 cannot be the same (both are axis " + std::to_string(a1)
+                          + ")");
+    const index_t off1 = offset < 0 ? -offset : 0, off2 = offset > 0 ? offset : 0;
+    const index_t n1 = in[static_cast<std::size_t>(a1)] - off1;
+    const index_t n2 = in[static_cast<std::size_t>(a2)] - off2;
+    const index_t len = std::max<index_t>(0, std::min(n1, n2));
+    shape_t out;
+    for (index_t k = 0; k < r; ++k)
+        if (k != a1 && k != a2)
+            out.push_back(in[static_cast<std::size_t>(k)]);
+    out.push_back(len);
+    affine_map m(in,
+                 out,
+                 "diagonal(offset=" + std::to_string(offset) + ", axis1=" + std::to_string(a1)
+                     + ", axis2=" + std::to_string(a2) + ")");
+    std::size_t j = 0;
+    for (index_t k = 0; k < r; ++k)
+        if (k != a1 && k != a2)
+            m.at(static_cast<std::size_t>(k), j++) = 1;
+    const std::size_t last = out.size() - 1;
+    m.at(static_cast<std::size_t>(a1), last) = 1;
+    m.at(static_cast<std::size_t>(a2), last) = 1;
+    // An empty diagonal keeps offset 0 so that no stored offset points past the operand.
+    m.offset[static_cast<std::size_t>(a1)] = len > 0 ? off1 : 0;
+    m.offset[static_cast<std::size_t>(a2)] = len > 0 ? off2 : 0;
+    return m;
+}
+
+struct all_t; // the `all` object: a whole axis in view(...), the reduction elsewhere
+
+/// One index of `view(...)`: an integer, a slice, `all`, `newaxis` or `ellipsis`.
+using view_index = std::variant<index_t, slice, newaxis_t, ellipsis_t>;
+
+/// `view(e, indices...)` as NumPy's basic indexing `e[indices]`: a slice keeps its axis
+/// (Python's clamping), an integer drops it (negative counts from the end; outside the axis
+/// throws `index_error`), `newaxis` inserts an extent-1 axis, `ellipsis` stands for all the
+/// axes not named, trailing axes not named are kept whole. Too many indices or two
+/// ellipses throw `value_error`.
+inline affine_map view_map(const shape_t& in, const std::vector<view_index>& idx) {
+    std::size_t consumed = 0, ellipses = 0;
+    for (const view_index& v : idx) {
+        if (std::holds_alternative<index_t>(v) || std::holds_alternative<slice>(v))
+            ++consumed;
+        ellipses += std::holds_alternative<ellipsis_t>(v);
+    }
+    if (ellipses > 1)
+        throw value_error("an index can only have a single ellipsis");
+    if (consumed > in.size())
+        throw value_error("too many indices for tensor: tensor is " + std::to_string(in.size())
+                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
+    // Expand: the ellipsis (or the end) stands for the unnamed axes as whole slices.
+    std::vector<view_index> full;
+    bool expanded = false;
+    for (const view_index& v : idx) {
+        if (std::holds_alternative<ellipsis_t>(v)) {
+            for (std::size_t k = 0; k < in.size() - consumed; ++k)
+                full.emplace_back(slice(none, none));
+            expanded = true;
+        } else {
+            full.push_back(v);
+        }
+    }
+    if (!expanded)
+        for (std::size_t k = 0; k < in.size() - consumed; ++k)
+            full.emplace_back(slice(none, none));
+
+    shape_t out;
+    struct axis_rule {
+        std::size_t in_axis;
+        index_t start, step;
+        bool keeps; // a slice keeps its axis; an integer does not
+    };
+    std::vector<axis_rule> rules;
+    std::vector<bool> out_is_newaxis;
+    std::size_t in_axis = 0;
+    for (const view_index& v : full) {
+        if (const auto* i = std::get_if<index_t>(&v)) {
+            const index_t n = in[in_axis];
+            const index_t k = *i < 0 ? *i + n : *i;
+            if (k < 0 || k >= n)
+                throw index_error("index " + std::to_string(*i) + " is out of bounds for axis "
+                                  + std::to_string(in_axis) + " with size " + std::to_string(n));
+            rules.push_back({in_axis++, k, 0, false});
+        } else if (const auto* s = std::get_if<slice>(&v)) {
+            const auto r = s->resolve(in[in_axis]);
+            // An empty slice starts at 0 so that no stored offset points past the operand.
+            rules.push_back({in_axis++, r.length > 0 ? r.start : 0, r.step, true});
+            out.push_back(r.length);
+            out_is_newaxis.push_back(false);
+        } else { // newaxis
+            out.push_back(1);
+            out_is_newaxis.push_back(true);
+        }
+    }
+    affine_map m(in, out, "view");
+    std::size_t out_axis = 0;
+    std::size_t rule = 0;
+    for (const view_index& v : full) {
+        if (std::holds_alternative<newaxis_t>(v)) {
+            ++out_axis;
+            continue;
+        }
+        const axis_rule& a = rules[rule++];
+        m.offset[a.in_axis] = a.start;
+        if (a.keeps)
+            m.at(a.in_axis, out_axis++) = a.step;
+    }
+    return m;
+}
+
+} // namespace fusor

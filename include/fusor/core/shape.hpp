@@ -1,0 +1,97 @@
+// fusor/core/shape.hpp: index_t, shape_t and row-major strides.
+#pragma once
+
+// g++ 12 reports a false -Wstringop-overread inside boost::container's memcpy when it inlines
+// a small_vector copy at -O1 and above; the copy is bounded by the source's size.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
+#include <boost/container/small_vector.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <initializer_list>
+#include <ostream>
+#include <string>
+
+namespace fusor {
+
+/// Every extent, stride (in elements, never bytes) and index.
+using index_t = std::ptrdiff_t;
+
+/// A small vector of `index_t` of any rank; ranks up to 6 live inline (no allocation).
+/// Prints as a Python tuple: `(3, 4)`, `(2,)`, `()`.
+/// Example: `fusor::shape_t s{3, 4}; s.size() == 2`.
+class shape_t : public boost::container::small_vector<index_t, 6> {
+    using base = boost::container::small_vector<index_t, 6>;
+
+public:
+    using base::base;
+    shape_t() = default;
+    shape_t(std::initializer_list<index_t> il) : base(il.begin(), il.end()) {}
+
+    /// The rank as a signed number (avoids sign-conversion noise in loops over axes).
+    index_t rank() const { return static_cast<index_t>(size()); }
+
+    friend bool operator==(const shape_t& a, const shape_t& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+};
+
+/// Strides share the representation of shapes (elements, may be 0 or negative).
+using strides_t = shape_t;
+
+/// Number of elements of a shape (1 for the 0-d shape `()`).
+inline index_t shape_size(const shape_t& s) {
+    index_t n = 1;
+    for (index_t e : s)
+        n *= e;
+    return n;
+}
+
+/// Row-major (C order) strides of a contiguous tensor of shape `s`, in elements.
+inline strides_t row_major_strides(const shape_t& s) {
+    strides_t st(s.size());
+    index_t acc = 1;
+    for (index_t i = s.rank() - 1; i >= 0; --i) {
+        st[static_cast<std::size_t>(i)] = acc;
+        acc *= s[static_cast<std::size_t>(i)];
+    }
+    return st;
+}
+
+/// `(3, 4)`, `(2,)`, `()` as Python prints tuples.
+inline std::string to_string(const shape_t& s) {
+    std::string out = "(";
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i)
+            out += ", ";
+        out += std::to_string(s[i]);
+    }
+    if (s.size() == 1)
+        out += ",";
+    return out + ")";
+}
+
+/// NumPy's compact form used in its error messages: `(3,4)`, `(2,)`, `()`.
+inline std::string to_compact_string(const shape_t& s) {
+    std::string out = "(";
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i)
+            out += ",";
+        out += std::to_string(s[i]);
+    }
+    if (s.size() == 1)
+        out += ",";
+    return out + ")";
+}
+
+inline std::ostream& operator<<(std::ostream& os, const shape_t& s) {
+    return os << to_string(s);
+}
+
+} // namespace fusor

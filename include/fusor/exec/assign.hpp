@@ -1,0 +1,120 @@
+// fusor/exec/assign.hpp: `=`, `+=` ..., eval: check, plan, execute. Every check happens before
+// the first element is stored, so a throwing assignment leaves its destination untouched.
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include <fusor/core/broadcast.hpp>
+#include <fusor/core/dtype.hpp>
+#include <fusor/exec/execute.hpp>
+#include <fusor/expr/operators.hpp>
+#include <fusor/plan/make_plan.hpp>
+#include <fusor/tensor/tensor.hpp>
+#include <fusor/tensor/tensor_view.hpp>
+
+namespace fusor {
+
+namespace detail {
+/// Test hook: when set, called with every top-level plan just before it is executed, so tests
+/// can prove that `explain` prints the plan that runs. Not for production use.
+inline thread_local void (*plan_observer)(const loop_plan&) = nullptr;
+
+template <class D>
+destination_layout layout_of(const tensor_view<D>& v) {
+    using V = std::remove_const_t<D>;
+    return {v.shape(), v.strides(), v.data(), std::string(dtype_name<V>()), "out", sizeof(V)};
+}
+
+// The one evaluation routine: `n` (a node) into `dest`, shapes already checked.
+template <class D, class N>
+void evaluate_into(const tensor_view<D>& dest, const N& n) {
+    const loop_plan p = make_plan(n, layout_of(dest));
+    if (plan_observer)
+        plan_observer(p);
+    if constexpr (requires { n.axes; }) {
+        exec::execute_reduction(n, p, dest);
+    } else if (p.alias_copy) {
+        // The destination overlaps what the expression reads: evaluate first, then copy.
+        using V = typename N::value_type;
+        tensor<V> tmp(n.shape(), uninitialized);
+        exec::execute_elementwise(make_plan(n, layout_of(tmp.view())), tmp.data(), n);
+        auto copy = as_node(tmp);
+        exec::execute_elementwise(make_plan(copy, layout_of(dest)), dest.data(), copy);
+    } else {
+        exec::execute_elementwise(p, dest.data(), n);
+    }
+}
+
+template <class D, class E>
+auto operand_for(const E& e) {
+    if constexpr (scalar<E>)
+        return make_weak_scalar<D>(e);
+    else
+        return as_node(e);
+}
+
+template <class T, class E>
+void assign_to_tensor(tensor<T>& dest, const E& e) {
+    auto n = operand_for<T>(e);
+    if (dest.shape() == n.shape()) {
+        evaluate_into(dest.view(), n);
+    } else {
+        tensor<T> fresh(n.shape(), uninitialized);
+        evaluate_into(fresh.view(), n);
+        dest = std::move(fresh);
+    }
+}
+
+template <class T, class E>
+void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_ones) {
+    static_assert(!std::is_const_v<T>,
+                  "fusor: cannot assign to a read-only view (tensor_view<const T>, e.g. a "
+                  "broadcast_to result or a view of a const tensor)");
+    auto n = operand_for<T>(e);
+    if (!broadcasts_to(n.shape(), dest.shape(), allow_leading_ones))
+        throw broadcast_error("could not broadcast input array from shape "
+                              + to_compact_string(n.shape()) + " into shape "
+                              + to_compact_string(dest.shape()));
+    evaluate_into(dest, n);
+}
+
+template <class Op, class T, class E>
+void compound_assign(const tensor_view<T>& dest, const E& e) {
+    static_assert(!std::is_const_v<T>, "fusor: cannot assign to a read-only view");
+    tensor_view<const T> self = dest;
+    auto n = make_binary<Op>(self, e);
+    using R = typename decltype(n)::value_type;
+    static_assert(same_kind_castable<R, T>,
+                  "fusor: compound assignment would cast the result to the destination's type "
+                  "across kinds (e.g. float64 into int32), which NumPy's same_kind rule forbids; "
+                  "write `c = cast<T>(c op e)` to cast explicitly");
+    const shape_t& es = n.shape();
+    if (es != dest.shape()) {
+        // In place, the destination never resizes (NumPy's rule); extra axes are refused
+        // even when they have extent 1.
+        const shape_t& rhs = [&]() -> const shape_t& {
+            if constexpr (scalar<E>)
+                return dest.shape();
+            else
+                return e.shape();
+        }();
+        throw broadcast_error("non-broadcastable output operand with shape "
+                              + to_compact_string(dest.shape())
+                              + " doesn't match the broadcast shape "
+                              + to_compact_string(broadcast_shapes(dest.shape(), rhs)));
+    }
+    evaluate_into(dest, n);
+}
+} // namespace detail
+
+/// Evaluates `e` into a new contiguous `tensor<value_type>` of `e.shape()` in one fused loop
+/// (reductions inside `e` are computed first, once each). Example: `auto d = eval(a * b + 2.0);`
+template <class E>
+    requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
+        tensor<value_type_t<E>> out(e.shape(), uninitialized);
+        detail::evaluate_into(out.view(), as_node(e));
+        return out;
+    }
+
+} // namespace fusor

@@ -1,0 +1,120 @@
+// fusor/exec/evaluator.hpp: evaluators, the "how" beside each node's "what" (as Eigen's
+// TensorEvaluator). Built once per evaluation from a node and its plan, in the plan's
+// operand order; inside the inner loop `get<Contiguous>(i)` is the whole per-element work.
+#pragma once
+
+#include <memory>
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <fusor/config.hpp>
+#include <fusor/expr/elementwise.hpp>
+#include <fusor/expr/leaf.hpp>
+#include <fusor/expr/remap.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reduction.hpp>
+#include <fusor/tensor/tensor.hpp>
+
+namespace fusor::exec {
+
+/// Reads a tensor or view operand. `bind` points it at the current inner loop's first
+/// element; `get<true>` assumes unit stride (the contiguous kernel), `get<false>` does not.
+template <class T>
+struct leaf_evaluator {
+    const T* base;
+    index_t stride; // innermost stride
+    std::size_t operand;
+    const T* cur = nullptr;
+
+    FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
+    template <bool Contiguous>
+    FUSOR_INLINE T get(index_t i) const {
+        if constexpr (Contiguous)
+            return cur[i];
+        else
+            return cur[i * stride];
+    }
+};
+
+/// A materialised temporary (a reduction's result) read like a tensor; owns its storage.
+template <class T>
+struct temporary_evaluator : leaf_evaluator<T> {
+    std::shared_ptr<const tensor<T>> storage;
+};
+
+/// A weak scalar: the same value at every index.
+template <class T>
+struct scalar_evaluator {
+    T value;
+    FUSOR_INLINE void bind(const index_t*) {}
+    template <bool Contiguous>
+    FUSOR_INLINE T get(index_t) const {
+        return value;
+    }
+};
+
+/// `Op` over child evaluators.
+template <class Op, class... Cs>
+struct elementwise_evaluator {
+    boost::hana::tuple<Cs...> children;
+    using value_type =
+        typename Op::template result<decltype(std::declval<Cs>().template get<true>(0))...>;
+
+    FUSOR_INLINE void bind(const index_t* offsets) {
+        boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
+    }
+    template <bool Contiguous>
+    FUSOR_INLINE value_type get(index_t i) const {
+        return boost::hana::unpack(
+            children, [i](const auto&... c) { return Op{}(c.template get<Contiguous>(i)...); });
+    }
+};
+
+// Computes a reduction node into a fresh tensor with the plan made for it (execute.hpp).
+template <class R, class C>
+tensor<typename reduction<R, C>::value_type> evaluate_reduction(const reduction<R, C>& r,
+                                                                const loop_plan& p);
+
+/// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
+struct evaluator_builder {
+    const loop_plan& plan;
+    std::size_t next_operand = 1; // operand 0 is the destination
+    std::size_t next_boundary = 0;
+
+    index_t inner_stride(std::size_t k) const {
+        const auto& s = plan.operands[k].strides;
+        return s.empty() ? 0 : s.back();
+    }
+
+    template <class N>
+    auto build(const N& n) {
+        if constexpr (requires { n.is_view; }) {
+            const std::size_t k = next_operand++;
+            using T = typename N::value_type;
+            return leaf_evaluator<T>{n.data + plan.operands[k].offset, inner_stride(k), k};
+        } else if constexpr (requires { n.value; }) {
+            ++next_operand;
+            return scalar_evaluator<typename N::value_type>{n.value};
+        } else if constexpr (requires { n.map; }) {
+            return build(n.child); // the view is already in the leaves' strides
+        } else if constexpr (requires { n.axes; }) {
+            const std::size_t k = next_operand++;
+            const auto& b = plan.boundaries[next_boundary++];
+            using T = typename N::value_type;
+            auto t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan));
+            temporary_evaluator<T> ev{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t};
+            return ev;
+        } else {
+            // A braced list evaluates left to right, so children claim operands in plan order
+            // (hana::transform would leave the order to the compiler).
+            return boost::hana::unpack(n.children, [this](const auto&... c) {
+                using E = elementwise_evaluator<typename N::op_type, decltype(this->build(c))...>;
+                return E{boost::hana::tuple<decltype(this->build(c))...>{this->build(c)...}};
+            });
+        }
+    }
+};
+
+} // namespace fusor::exec

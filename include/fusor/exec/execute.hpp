@@ -1,0 +1,150 @@
+// fusor/exec/execute.hpp: EXECUTE. The loop: an odometer over the outer loop levels that
+// advances every operand by its precomputed stride (no index multiplication per element),
+// and one call to the inner kernel per innermost loop.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fusor/core/error.hpp>
+#include <fusor/exec/evaluator.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reduction.hpp>
+#include <fusor/tensor/tensor.hpp>
+
+namespace fusor::exec {
+
+/// THE loop. Calls `inner(offsets, n)` once per innermost loop, where `offsets[k]` is operand
+/// k's element offset at the start of that loop and `n` its extent. A 0-d plan calls it once
+/// with n = 1; an empty plan never calls it.
+template <class Inner>
+void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
+    if (p.empty)
+        return;
+    const std::size_t ops = p.operands.size();
+    const std::size_t levels = p.extents.size();
+    std::vector<index_t> offsets(ops, 0);
+    if (levels == 0) {
+        inner(offsets.data(), index_t{1});
+        return;
+    }
+    const index_t n = p.extents[levels - 1];
+    std::vector<index_t> counter(levels, 0);
+    for (;;) {
+        inner(offsets.data(), n);
+        // Odometer over levels [0, levels - 1): carry from the innermost outer level.
+        std::size_t d = levels - 1;
+        for (;;) {
+            if (d == 0)
+                return;
+            --d;
+            for (std::size_t k = 0; k < ops; ++k)
+                offsets[k] += p.operands[k].strides[d];
+            if (++counter[d] < p.extents[d])
+                break;
+            counter[d] = 0;
+            for (std::size_t k = 0; k < ops; ++k)
+                offsets[k] -= p.operands[k].strides[d] * p.extents[d];
+        }
+    }
+}
+
+/// Runs an element-wise plan: `dest_base` is operand 0's data pointer.
+template <class D, class E>
+void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
+    evaluator_builder builder{p};
+    auto ev = builder.build(e);
+    D* const out0 = dest_base + p.operands[0].offset;
+    const index_t so = p.operands[0].strides.empty() ? 0 : p.operands[0].strides.back();
+    if (p.kernel == inner_kernel::contiguous) {
+        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
+            ev.bind(off);
+            D* out = out0 + off[0];
+            for (index_t i = 0; i < n; ++i)
+                out[i] = static_cast<D>(ev.template get<true>(i));
+        });
+    } else {
+        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
+            ev.bind(off);
+            D* out = out0 + off[0];
+            for (index_t i = 0; i < n; ++i)
+                out[i * so] = static_cast<D>(ev.template get<false>(i));
+        });
+    }
+}
+
+namespace detail {
+template <class R, class C>
+void check_reducible(const reduction<R, C>& r) {
+    using impl = typename reduction<R, C>::impl;
+    if constexpr (!impl::has_identity) {
+        if (r.size() > 0 && r.count() == 0) {
+            const std::string what =
+                R::single_axis ? "attempt to get " + std::string(R::name) + " of an empty sequence"
+                               : "zero-size array to reduction operation "
+                                     + std::string(R::numpy_name) + " which has no identity";
+            throw value_error(what + " (reducing axes " + to_string(r.axes) + " of shape "
+                              + to_string(r.child.shape()) + ")");
+        }
+    }
+}
+} // namespace detail
+
+/// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),
+/// then finalizes into `out` (any strided view of the result's shape). When the innermost
+/// loop reduces (accumulator stride 0) it accumulates in a register; otherwise it updates a
+/// row of accumulators, one per output element, element-wise.
+template <class R, class C, class D>
+void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tensor_view<D>& out) {
+    using impl = typename reduction<R, C>::impl;
+    using acc_t = typename impl::acc_type;
+    detail::check_reducible(r);
+    // Not std::vector: all/any accumulate bool, and vector<bool> has no data().
+    const auto acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
+    std::fill(acc.get(), acc.get() + r.size(), impl::identity());
+    evaluator_builder builder{p};
+    auto ev = builder.build(r.child);
+    const std::size_t levels = p.extents.size();
+    const index_t sa = levels ? p.operands[0].strides[levels - 1] : 0;
+    const std::size_t idx_op = p.operands.size() - 1; // the index operand, when there is one
+    const index_t si = levels ? p.operands[idx_op].strides[levels - 1] : 0;
+    acc_t* const a0 = acc.get();
+
+    auto run = [&]<bool Contiguous>() {
+        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
+            ev.bind(off);
+            acc_t* a = a0 + off[0];
+            const index_t i0 = impl::needs_index ? off[idx_op] : 0;
+            if (sa == 0) {
+                acc_t reg = impl::identity();
+                for (index_t i = 0; i < n; ++i)
+                    reg = impl::step(reg, ev.template get<Contiguous>(i), i0 + i * si);
+                *a = impl::merge(*a, reg);
+            } else {
+                for (index_t i = 0; i < n; ++i)
+                    a[i * sa] = impl::step(a[i * sa], ev.template get<Contiguous>(i), i0 + i * si);
+            }
+        });
+    };
+    if (p.kernel == inner_kernel::contiguous)
+        run.template operator()<true>();
+    else
+        run.template operator()<false>();
+
+    const index_t count = r.count();
+    std::size_t k = 0;
+    for (auto& o : out)
+        o = static_cast<D>(impl::finalize(acc[k++], count));
+}
+
+template <class R, class C>
+tensor<typename reduction<R, C>::value_type> evaluate_reduction(const reduction<R, C>& r,
+                                                                const loop_plan& p) {
+    tensor<typename reduction<R, C>::value_type> t(r.shape(), uninitialized);
+    execute_reduction(r, p, t.view());
+    return t;
+}
+
+} // namespace fusor::exec

@@ -1,0 +1,67 @@
+// fusor/expr/expression.hpp: what counts as an expression, and the forward declarations the
+// tensor types need to accept expressions on the right of `=`.
+#pragma once
+
+#include <concepts>
+#include <type_traits>
+
+#include <fusor/core/shape.hpp>
+
+namespace fusor {
+
+template <class T>
+class tensor;
+template <class T>
+class tensor_view;
+
+/// Base of every lazy expression node (`a + b`, `exp(a)`, `sum(a, 1)`, lazy views ...).
+/// Nodes say *what* to compute: their children and parameters, their `value_type` and
+/// their `shape()`, all known without evaluating anything.
+struct expr_node {};
+
+namespace detail {
+template <class T>
+struct is_tensor : std::false_type {};
+template <class T>
+struct is_tensor<tensor<T>> : std::true_type {};
+template <class T>
+struct is_tensor_view : std::false_type {};
+template <class T>
+struct is_tensor_view<tensor_view<T>> : std::true_type {};
+} // namespace detail
+
+/// A lazy expression node (not a tensor).
+template <class E>
+concept node = std::derived_from<std::remove_cvref_t<E>, expr_node>;
+
+/// An owning tensor `tensor<T>`.
+template <class E>
+concept tensor_like = detail::is_tensor<std::remove_cvref_t<E>>::value;
+
+/// A strided view `tensor_view<T>`.
+template <class E>
+concept view_like = detail::is_tensor_view<std::remove_cvref_t<E>>::value;
+
+/// Anything that can stand as an operand: a tensor, a view or a node.
+template <class E>
+concept expression = node<E> || tensor_like<E> || view_like<E>;
+
+/// An operand that may also be a C++ arithmetic scalar (weak, as a Python scalar in NumPy 2).
+template <class E>
+concept scalar = std::is_arithmetic_v<std::remove_cvref_t<E>>;
+
+/// The element type an expression produces.
+template <expression E>
+using value_type_t = typename std::remove_cvref_t<E>::value_type;
+
+namespace detail {
+// Defined in exec/assign.hpp: the one place where `=`, `+=`, ... on tensors and views happen.
+template <class T, class E>
+void assign_to_tensor(tensor<T>& dest, const E& e);
+template <class T, class E>
+void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_ones);
+template <class Op, class T, class E>
+void compound_assign(const tensor_view<T>& dest, const E& e);
+} // namespace detail
+
+} // namespace fusor

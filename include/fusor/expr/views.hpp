@@ -1,0 +1,86 @@
+// fusor/expr/views.hpp: transpose, diagonal and view(...): zero-copy on tensors and views,
+// lazy index remapping (a `remap` node) on any other expression.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fusor/core/affine_map.hpp>
+#include <fusor/core/slice.hpp>
+#include <fusor/expr/expression.hpp>
+#include <fusor/expr/leaf.hpp>
+#include <fusor/expr/remap.hpp>
+#include <fusor/tensor/tensor.hpp>
+#include <fusor/tensor/tensor_view.hpp>
+
+namespace fusor {
+
+namespace detail {
+// The one place that decides what a view of `e` is: a tensor_view for an lvalue tensor or a
+// view (writable when they are), otherwise a remap node holding `e`.
+template <class E, class MakeMap>
+auto apply_view(E&& e, MakeMap&& make_map) {
+    using U = std::remove_cvref_t<E>;
+    if constexpr (view_like<E>) {
+        return e.remap(make_map(e.shape()));
+    } else if constexpr (tensor_like<E> && std::is_lvalue_reference_v<E>) {
+        return e.view().remap(make_map(e.shape()));
+    } else {
+        static_assert(expression<U>, "fusor: views take a tensor, a view or an expression");
+        auto n = as_node(std::forward<E>(e));
+        affine_map m = make_map(n.shape());
+        return remap<decltype(n)>{{}, std::move(n), std::move(m)};
+    }
+}
+
+template <class I>
+view_index to_view_index(const I& i) {
+    if constexpr (std::is_integral_v<I>)
+        return static_cast<index_t>(i);
+    else if constexpr (std::is_same_v<I, all_t>)
+        return slice(none, none);
+    else
+        return i;
+}
+} // namespace detail
+
+/// `transpose(e)` reverses the axes; `transpose(e, {axes})` puts operand axis `axes[j]` at
+/// position j (as numpy.transpose). Shape `(2, 3, 4)` → `(4, 3, 2)`. Zero-copy: on a tensor it
+/// is a writable `tensor_view`; on an expression a lazy remap (`transpose(a + b)` never
+/// copies). Throws `axis_error` for an axis out of range, `value_error` when `axes` is not a
+/// permutation of the axes.
+template <class E>
+    requires expression<E>
+auto transpose(E&& e, const shape_t& axes = {}) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return transpose_map(s, axes); });
+}
+
+/// `diagonal(e, offset, axis1, axis2)` as numpy.diagonal: removes `axis1` and `axis2` and
+/// appends the diagonal as the last axis: (2, 3, 4) with axes 1, 2 → (2, 3). `offset > 0` is
+/// above the main diagonal. On a tensor it is a writable view (unlike NumPy's read-only one):
+/// `diagonal(d) = inf` writes d's diagonal. Throws `value_error` for rank < 2 or equal axes,
+/// `axis_error` for an axis out of range.
+template <class E>
+    requires expression<E>
+auto diagonal(E&& e, index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) {
+    return detail::apply_view(std::forward<E>(e), [&](const shape_t& s) {
+        return diagonal_map(s, offset, axis1, axis2);
+    });
+}
+
+/// `view(e, i...)`: NumPy's basic indexing `e[i...]` with `slice(start, stop, step)`, integers
+/// (drop the axis; negative from the end), `all` (a whole axis), `newaxis` and `ellipsis`.
+/// Example: `view(z, all, newaxis, all)` turns (150, 4) into (150, 1, 4). Zero-copy as
+/// `transpose`. Throws `index_error` for an integer outside its axis, `value_error` for too
+/// many indices, two ellipses or a slice step of 0.
+template <class E, class... I>
+    requires expression<E>
+auto view(E&& e, const I&... idx) {
+    std::vector<view_index> list{detail::to_view_index(idx)...};
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return view_map(s, list); });
+}
+
+} // namespace fusor

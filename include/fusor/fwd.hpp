@@ -1,0 +1,57 @@
+// fusor/fwd.hpp: the table of contents. Every public type and node kind, one line each, in
+// data-flow order (build → plan → execute → show). Definitions live in the headers named.
+#pragma once
+
+#include <cstddef>
+
+namespace fusor {
+
+// core/ ---------------------------------------------------------------------------------
+using index_t = std::ptrdiff_t; // core/shape.hpp: extents, strides (elements), indices
+class shape_t;                  // core/shape.hpp: small vector of index_t; prints as (3, 4)
+struct error;                   // core/error.hpp: mixin base of every fusor exception
+struct broadcast_error;         // core/error.hpp: shapes that do not broadcast
+struct value_error;             // core/error.hpp: a bad argument value
+struct axis_error;              // core/error.hpp: an axis out of range
+struct index_error;             // core/error.hpp: an index outside its axis
+struct io_error;                // core/error.hpp: a file that cannot be read or written
+class slice;                    // core/slice.hpp: Python's start:stop:step
+struct none_t;                  // core/slice.hpp: `none`, an omitted slice bound
+struct newaxis_t;               // core/slice.hpp: `newaxis`, insert an extent-1 axis
+struct ellipsis_t;              // core/slice.hpp: `ellipsis`, the axes not named
+struct affine_map;              // core/affine_map.hpp: a view as an index map
+
+// tensor/ -------------------------------------------------------------------------------
+template <class T>
+class tensor; // tensor/tensor.hpp: owning, contiguous, row-major n-d array
+template <class T>
+class tensor_view; // tensor/tensor_view.hpp: non-owning strided view (writable unless const T)
+
+// expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
+struct expr_node; // expr/expression.hpp: base of every node
+template <class T>
+struct leaf; // expr/leaf.hpp: a tensor or view read by an expression
+template <class T>
+struct scalar_node; // expr/leaf.hpp: a weak C++ scalar
+template <class Op, class... Cs>
+struct elementwise; // expr/elementwise.hpp: Op over broadcast children
+template <class C>
+struct remap; // expr/remap.hpp: a view of an expression (lazy index remapping)
+
+// reduce/ -------------------------------------------------------------------------------
+template <class Reducer, class C>
+struct reduction;  // reduce/reduction.hpp: a reduction over some axes (terminal node)
+struct keepdims_t; // reduce/reduction.hpp: option tag `keepdims`
+struct ddof;       // reduce/reduction.hpp: option `ddof{k}` of var/stddev
+struct all_t;      // reduce/reduction.hpp: `all`, the reduction and the whole-axis index
+
+// plan/ (PLAN) ----------------------------------------------------------------------------
+struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level
+struct boundary_plan;      // plan/loop_plan.hpp: a materialised temporary and its plan
+struct loop_plan;          // plan/loop_plan.hpp: the fused loop nest, a plain value
+struct destination_layout; // plan/make_plan.hpp: where a loop writes
+
+// explain/ (SHOW) -------------------------------------------------------------------------
+struct explanation; // explain/explain.hpp: the printable plan `explain(e)` returns
+
+} // namespace fusor

@@ -1,0 +1,77 @@
+// fusor/plan/coalesce.hpp: loop order and dimension coalescing.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include <fusor/plan/loop_plan.hpp>
+
+namespace fusor::planning {
+
+/// Orders the iteration axes into loop levels and merges levels that walk memory as one.
+///
+/// Order: for an element-wise loop, by the destination's stride magnitude, largest outermost
+/// (stable), so that writing a transposed view still walks its memory forwards; a reduction
+/// keeps the logical order, so that arg-reductions meet candidates in index order.
+/// Extent-1 axes are dropped (their strides never matter).
+/// Coalescing: loop levels i (outer) and i+1 merge iff for every operand k
+///     stride[k][i] == stride[k][i+1] * extent[i+1]
+/// (stride-0 pairs merge too): a contiguous (4096, 4096) + (4096, 4096) becomes one loop of
+/// 16M; (N, M) + (M,) stays two loops.
+inline void order_and_coalesce(loop_plan& p) {
+    const std::size_t rank = p.iter_shape.size();
+    std::vector<std::size_t> order(rank);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (p.reducer.empty()) {
+        const strides_t& d = p.operands[0].iter_strides;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return std::abs(d[a]) > std::abs(d[b]);
+        });
+    }
+    p.empty = shape_size(p.iter_shape) == 0;
+
+    std::vector<index_t> ext;
+    std::vector<shape_t> axes;
+    std::vector<std::vector<index_t>> st(p.operands.size());
+    for (std::size_t ax : order) {
+        const index_t n = p.iter_shape[ax];
+        if (n == 1)
+            continue;
+        const std::size_t L = ext.size();
+        bool merge = L > 0;
+        for (std::size_t k = 0; merge && k < p.operands.size(); ++k)
+            merge = st[k][L - 1] == p.operands[k].iter_strides[ax] * n;
+        if (merge) {
+            ext[L - 1] *= n;
+            for (std::size_t k = 0; k < p.operands.size(); ++k)
+                st[k][L - 1] = p.operands[k].iter_strides[ax];
+            axes[L - 1].push_back(static_cast<index_t>(ax));
+        } else {
+            ext.push_back(n);
+            axes.push_back(shape_t{static_cast<index_t>(ax)});
+            for (std::size_t k = 0; k < p.operands.size(); ++k)
+                st[k].push_back(p.operands[k].iter_strides[ax]);
+        }
+    }
+    p.extents.assign(ext.begin(), ext.end());
+    p.loop_axes = std::move(axes);
+    for (std::size_t k = 0; k < p.operands.size(); ++k)
+        p.operands[k].strides.assign(st[k].begin(), st[k].end());
+
+    // The innermost loop is contiguous when every operand moves by exactly one element (or is
+    // a scalar, which the evaluator never indexes) and the destination does too.
+    bool contiguous = !ext.empty();
+    for (std::size_t k = 0; contiguous && k < p.operands.size(); ++k) {
+        const auto& o = p.operands[k];
+        if (o.kind == operand_plan::role::scalar)
+            continue;
+        const index_t s = o.strides.back();
+        const bool reduce_dest = k == 0 && !p.reducer.empty();
+        contiguous = s == 1 || (reduce_dest && s == 0) || o.kind == operand_plan::role::index;
+    }
+    p.kernel = contiguous ? inner_kernel::contiguous : inner_kernel::strided;
+}
+
+} // namespace fusor::planning

@@ -1,0 +1,80 @@
+// fusor/plan/loop_plan.hpp: the plan, a plain value. make_plan builds it, exec/ runs it and
+// explain/ prints it: the loops `explain` shows are the loops that run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fusor/core/shape.hpp>
+
+namespace fusor {
+
+/// One operand of a fused loop: the destination (always operand 0), a tensor or view read by
+/// a leaf, a scalar, a materialised temporary, or the index counter of an arg-reduction.
+struct operand_plan {
+    enum class role { destination, tensor, view, scalar, temporary, index };
+    role kind = role::tensor;
+    std::string name;       ///< `out`, `t0`, `tmp0`, `idx`, or a scalar's value
+    std::string dtype;      ///< NumPy name of its element type
+    shape_t shape;          ///< the operand's own shape
+    strides_t iter_strides; ///< stride per axis of the iteration space (0 = broadcast)
+    strides_t strides;      ///< stride per loop level, after reordering and coalescing
+    index_t offset = 0;     ///< elements from the operand's data pointer to its first element
+    const void* address = nullptr; ///< its data (identifies the same tensor read twice)
+    index_t itemsize = 0;          ///< bytes per element (0 for scalars and the index)
+};
+
+/// One line of the expression tree as explain prints it.
+struct tree_line {
+    int depth = 0;
+    std::string what; ///< `add`, `sum(axes=(1,))`, `t0 = tensor`, ...
+    std::string dtype;
+    shape_t shape;
+    int operand = -1;   ///< index into operands for leaves
+    int boundary = -1;  ///< index into boundaries for materialised sub-expressions
+    std::string symbol; ///< infix symbol of binary operators (`+`), for the loop body
+};
+
+struct loop_plan;
+
+/// A materialisation boundary: a sub-expression computed into a temporary before the loop
+/// that reads it (today: a reduction inside a larger expression).
+struct boundary_plan {
+    std::string name; ///< `tmp0`, ...
+    std::string why;  ///< `reduction result`
+    std::string dtype;
+    shape_t shape;
+    index_t bytes = 0;
+    std::shared_ptr<const loop_plan> plan; ///< the loop that computes it
+};
+
+/// How the innermost loop reads its operands.
+enum class inner_kernel {
+    contiguous, ///< every operand at unit stride (or a scalar): `out[i] = f(a[i], b[i])`
+    strided     ///< some operand strided or broadcast: `out[i*so] = f(a[i*sa], b[i*sb])`
+};
+
+/// A fused loop nest over an iteration space.
+struct loop_plan {
+    std::string reducer;      ///< empty for element-wise loops, else `sum`, `argmax`, ...
+    shape_t iter_shape;       ///< the logical iteration space (the result's shape, or for a
+                              ///< reduction, its operand's shape)
+    shape_t reduced_axes;     ///< axes of iter_shape that a reduction collapses
+    index_t reduce_count = 1; ///< elements reduced into each result element
+    shape_t extents;          ///< loop extents after reordering and coalescing, outermost first
+    std::vector<shape_t> loop_axes;        ///< the iteration axes each loop level covers
+    std::vector<operand_plan> operands;    ///< [0] is the destination (or accumulator)
+    std::vector<tree_line> tree;           ///< the expression, as explain prints it
+    std::vector<boundary_plan> boundaries; ///< computed first, in this order
+    inner_kernel kernel = inner_kernel::strided;
+    bool empty = false;      ///< some extent is 0: the loop body never runs
+    bool alias_copy = false; ///< the destination overlaps an operand: evaluate into a
+                             ///< temporary, then copy (NumPy's overlap rule)
+
+    index_t levels() const { return extents.rank(); }
+    /// Stride of operand `k` at loop level `level`.
+    index_t stride(std::size_t k, std::size_t level) const { return operands[k].strides[level]; }
+};
+
+} // namespace fusor

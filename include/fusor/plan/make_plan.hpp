@@ -1,0 +1,357 @@
+// fusor/plan/make_plan.hpp: PLAN. Reading this file is reading the planning algorithm:
+//  1. the iteration space is the destination's shape (for a reduction, its operand's shape);
+//  2. walk the tree top-down carrying an affine map from the iteration space to the current
+//     node's index space; broadcasting zeroes the rows of stretched axes, views compose their
+//     own map (so views of expressions cost nothing); at each leaf the map turns the leaf's
+//     strides into strides over the iteration space (0 on broadcast axes);
+//  3. a reduction below the root becomes a materialisation boundary with its own plan, and a
+//     contiguous temporary leaf here;
+//  4. order and coalesce the loops (coalesce.hpp).
+#pragma once
+
+#include <charconv>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/hana/for_each.hpp>
+
+#include <fusor/core/affine_map.hpp>
+#include <fusor/core/dtype.hpp>
+#include <fusor/expr/elementwise.hpp>
+#include <fusor/expr/leaf.hpp>
+#include <fusor/expr/remap.hpp>
+#include <fusor/plan/coalesce.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reduction.hpp>
+
+namespace fusor {
+
+/// Where a loop writes: shape, strides (elements), data address and dtype name.
+struct destination_layout {
+    shape_t shape;
+    strides_t strides;
+    const void* address = nullptr;
+    std::string dtype;
+    std::string name = "out";
+    index_t itemsize = 0;
+};
+
+/// The layout of a fresh contiguous result of `shape`.
+template <class T>
+destination_layout contiguous_destination(const shape_t& shape, const void* address = nullptr) {
+    return {
+        shape, row_major_strides(shape), address, std::string(dtype_name<T>()), "out", sizeof(T)};
+}
+
+namespace planning {
+
+// node index = m * iteration index + off, with m a (node rank × iteration rank) matrix.
+struct index_transform {
+    std::size_t rows = 0, cols = 0;
+    std::vector<index_t> m;
+    shape_t off;
+
+    static index_transform identity(std::size_t n) {
+        index_transform t{n, n, std::vector<index_t>(n * n, 0), shape_t(n, 0)};
+        for (std::size_t i = 0; i < n; ++i)
+            t.m[i * n + i] = 1;
+        return t;
+    }
+    // Leaf strides over the iteration space: Σ_k strides[k] * m[k][j]; base offset likewise.
+    strides_t strides_of(const strides_t& st) const {
+        strides_t out(cols, 0);
+        for (std::size_t k = 0; k < rows; ++k)
+            for (std::size_t j = 0; j < cols; ++j)
+                out[j] += st[k] * m[k * cols + j];
+        return out;
+    }
+    index_t offset_of(const strides_t& st) const {
+        index_t o = 0;
+        for (std::size_t k = 0; k < rows; ++k)
+            o += st[k] * off[k];
+        return o;
+    }
+};
+
+// A child of shape `child` broadcast into a parent of shape `parent`: axes align on the right;
+// a stretched axis (child extent 1, parent extent > 1) and an extra leading child axis read
+// index 0 always, a zero row.
+inline index_transform
+broadcast_into(const index_transform& t, const shape_t& parent, const shape_t& child) {
+    const std::size_t rp = parent.size(), rc = child.size();
+    index_transform c{rc, t.cols, std::vector<index_t>(rc * t.cols, 0), shape_t(rc, 0)};
+    for (std::size_t k = 0; k < rc; ++k) {
+        if (rc - k > rp)
+            continue; // extra leading extent-1 axis of the child
+        const std::size_t p = k + rp - rc;
+        if (child[k] == 1 && parent[p] != 1)
+            continue; // stretched: stride 0
+        for (std::size_t j = 0; j < t.cols; ++j)
+            c.m[k * t.cols + j] = t.m[p * t.cols + j];
+        c.off[k] = t.off[p];
+    }
+    return c;
+}
+
+// Through a view: child index = M * view index + off_M, view index = T x + off_T.
+inline index_transform through_view(const affine_map& v, const index_transform& t) {
+    const std::size_t rc = v.in_shape.size(), rv = v.out_shape.size();
+    index_transform c{rc, t.cols, std::vector<index_t>(rc * t.cols, 0), shape_t(rc, 0)};
+    for (std::size_t k = 0; k < rc; ++k) {
+        c.off[k] = v.offset[k];
+        for (std::size_t i = 0; i < rv; ++i) {
+            const index_t a = v.at(k, i);
+            if (a == 0)
+                continue;
+            c.off[k] += a * t.off[i];
+            for (std::size_t j = 0; j < t.cols; ++j)
+                c.m[k * t.cols + j] += a * t.m[i * t.cols + j];
+        }
+    }
+    return c;
+}
+
+template <class T>
+std::string scalar_text(T v) {
+    if constexpr (std::is_same_v<T, bool>)
+        return v ? "true" : "false";
+    else {
+        char buf[64];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        return std::string(buf, r.ptr);
+    }
+}
+
+// Names shared by a plan and its nested plans: the same tensor gets the same name.
+struct naming {
+    std::vector<const void*> tensors;
+    int temporaries = 0;
+    std::string tensor_name(const void* address) {
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            if (tensors[i] == address)
+                return "t" + std::to_string(i);
+        tensors.push_back(address);
+        return "t" + std::to_string(tensors.size() - 1);
+    }
+};
+
+template <class R, class C>
+loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, naming& names);
+
+template <class R, class C>
+std::string reduction_label(const reduction<R, C>& r) {
+    std::string s = std::string(R::name) + "(";
+    s += r.flat ? std::string("all axes") : "axes=" + to_string(r.axes);
+    if (r.keepdims)
+        s += ", keepdims";
+    return s + ")";
+}
+
+// The top-down walk. Operands are appended in depth-first, left-to-right order; exec/ builds
+// its evaluators in the same order (exec/evaluator.hpp).
+struct tree_walker {
+    loop_plan& plan;
+    naming& names;
+    std::vector<const void*> seen_here = {}; // leaves met in this loop, for t0, t0', t0'' ...
+
+    // The same tensor read twice in one loop (e.g. through two views) gets primes, so every
+    // operand of the loop has its own name.
+    std::string leaf_name(const void* address) {
+        std::string name = names.tensor_name(address);
+        for (const void* a : seen_here)
+            if (a == address)
+                name += '\'';
+        seen_here.push_back(address);
+        return name;
+    }
+
+    template <class N>
+    void visit(const N& n, const index_transform& t, int depth) {
+        using operand = operand_plan;
+        tree_line line;
+        line.depth = depth;
+        line.dtype = std::string(dtype_name<typename N::value_type>());
+        line.shape = n.shape();
+        if constexpr (requires { n.is_view; }) { // leaf
+            operand o;
+            o.kind = n.is_view ? operand::role::view : operand::role::tensor;
+            o.name = leaf_name(n.data);
+            o.dtype = line.dtype;
+            o.shape = n.shape();
+            o.iter_strides = t.strides_of(n.strides);
+            o.offset = t.offset_of(n.strides);
+            o.address = n.data;
+            o.itemsize = sizeof(typename N::value_type);
+            line.what = o.name + " = " + (n.is_view ? "view" : "tensor");
+            line.operand = static_cast<int>(plan.operands.size());
+            plan.operands.push_back(std::move(o));
+            plan.tree.push_back(std::move(line));
+        } else if constexpr (requires { n.value; }) { // scalar
+            operand o;
+            o.kind = operand::role::scalar;
+            o.name = scalar_text(n.value);
+            o.dtype = line.dtype;
+            o.iter_strides = strides_t(t.cols, 0);
+            line.what = "scalar " + o.name;
+            line.operand = static_cast<int>(plan.operands.size());
+            plan.operands.push_back(std::move(o));
+            plan.tree.push_back(std::move(line));
+        } else if constexpr (requires { n.map; }) { // remap (a view of an expression)
+            line.what = n.map.label;
+            plan.tree.push_back(std::move(line));
+            visit(n.child, through_view(n.map, t), depth + 1);
+        } else if constexpr (requires { n.axes; }) { // reduction below the root: a boundary
+            using V = typename N::value_type;
+            const std::string tmp = "tmp" + std::to_string(names.temporaries++);
+            destination_layout d = contiguous_destination<V>(n.shape());
+            d.name = tmp;
+            auto sub = std::make_shared<loop_plan>(plan_reduction(n, d, names));
+            const index_t bytes = n.size() * static_cast<index_t>(sizeof(V));
+            plan.boundaries.push_back({tmp, "reduction result", line.dtype, n.shape(), bytes, sub});
+            operand o;
+            o.kind = operand::role::temporary;
+            o.name = tmp;
+            o.dtype = line.dtype;
+            o.shape = n.shape();
+            const strides_t st = row_major_strides(n.shape());
+            o.iter_strides = t.strides_of(st);
+            o.offset = t.offset_of(st);
+            line.what = tmp + " = " + reduction_label(n) + "  [materialised]";
+            line.operand = static_cast<int>(plan.operands.size());
+            line.boundary = static_cast<int>(plan.boundaries.size() - 1);
+            plan.operands.push_back(std::move(o));
+            plan.tree.push_back(std::move(line));
+        } else { // element-wise
+            line.what = std::string(N::op_type::name);
+            if constexpr (requires { N::op_type::symbol; })
+                line.symbol = std::string(N::op_type::symbol);
+            plan.tree.push_back(std::move(line));
+            boost::hana::for_each(n.children, [&](const auto& c) {
+                visit(c, broadcast_into(t, n.shape(), c.shape()), depth + 1);
+            });
+        }
+    }
+};
+
+inline operand_plan destination_operand(const destination_layout& d, strides_t iter_strides) {
+    operand_plan o;
+    o.kind = operand_plan::role::destination;
+    o.name = d.name;
+    o.dtype = d.dtype;
+    o.shape = d.shape;
+    o.iter_strides = std::move(iter_strides);
+    o.address = d.address;
+    o.itemsize = d.itemsize;
+    return o;
+}
+
+// A reduction as the root of its loop: iterate over the operand's shape; the accumulator
+// (operand 0, contiguous over the result) has stride 0 on every reduced axis; arg-reductions
+// add an index operand whose strides count candidates (flat row-major, or along the axis).
+template <class R, class C>
+loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, naming& names) {
+    loop_plan p;
+    p.reducer = std::string(R::name);
+    p.iter_shape = r.child.shape();
+    p.reduced_axes = r.axes;
+    p.reduce_count = r.count();
+    shape_t kept; // result shape without keepdims' 1s, in order
+    std::vector<bool> reduced(p.iter_shape.size(), false);
+    for (index_t a : r.axes)
+        reduced[static_cast<std::size_t>(a)] = true;
+    for (std::size_t k = 0; k < p.iter_shape.size(); ++k)
+        if (!reduced[k])
+            kept.push_back(p.iter_shape[k]);
+    const strides_t kept_strides = row_major_strides(kept);
+    strides_t acc(p.iter_shape.size(), 0);
+    for (std::size_t k = 0, j = 0; k < p.iter_shape.size(); ++k)
+        if (!reduced[k])
+            acc[k] = kept_strides[j++];
+    p.operands.push_back(destination_operand(d, acc));
+    tree_line root;
+    root.what = reduction_label(r);
+    root.dtype = std::string(dtype_name<typename reduction<R, C>::value_type>());
+    root.shape = r.shape();
+    p.tree.push_back(std::move(root));
+    tree_walker{p, names}.visit(r.child, index_transform::identity(p.iter_shape.size()), 1);
+    if constexpr (reduction<R, C>::impl::needs_index) {
+        operand_plan idx;
+        idx.kind = operand_plan::role::index;
+        idx.name = "idx";
+        idx.dtype = "int64";
+        idx.shape = p.iter_shape;
+        idx.iter_strides = strides_t(p.iter_shape.size(), 0);
+        if (r.flat)
+            idx.iter_strides = row_major_strides(p.iter_shape);
+        else if (!r.axes.empty())
+            idx.iter_strides[static_cast<std::size_t>(r.axes[0])] = 1;
+        p.operands.push_back(std::move(idx));
+    }
+    order_and_coalesce(p);
+    return p;
+}
+
+// Byte range [lo, hi) an operand touches over the iteration space.
+inline std::pair<const char*, const char*> byte_range(const operand_plan& o, const shape_t& iter) {
+    const char* base = static_cast<const char*>(o.address) + o.offset * o.itemsize;
+    index_t lo = 0, hi = 0;
+    for (std::size_t j = 0; j < iter.size(); ++j) {
+        const index_t span = (iter[j] - 1) * o.iter_strides[j];
+        (span < 0 ? lo : hi) += span;
+    }
+    return {base + lo * o.itemsize, base + (hi + 1) * o.itemsize};
+}
+
+// NumPy's overlap rule: the result must be as if the right side were evaluated first. An
+// operand that overlaps the destination forces a copy, unless it reads exactly the element
+// being written (same address and strides: `c = c + 1` needs no copy, `c = transpose(c)` does).
+inline bool destination_overlaps(const loop_plan& p) {
+    const operand_plan& d = p.operands[0];
+    if (!d.address || shape_size(p.iter_shape) == 0)
+        return false;
+    const auto [dlo, dhi] = byte_range(d, p.iter_shape);
+    for (std::size_t k = 1; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        if (o.kind != operand_plan::role::tensor && o.kind != operand_plan::role::view)
+            continue;
+        const auto [lo, hi] = byte_range(o, p.iter_shape);
+        if (hi <= dlo || dhi <= lo)
+            continue;
+        const bool same_walk =
+            o.itemsize == d.itemsize && o.iter_strides == d.iter_strides
+            && static_cast<const char*>(o.address) + o.offset * o.itemsize
+                   == static_cast<const char*>(d.address) + d.offset * d.itemsize;
+        if (!same_walk)
+            return true;
+    }
+    return false;
+}
+
+} // namespace planning
+
+/// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
+/// element-wise loop over `d.shape` with `e` broadcast into it, or, when `e` is a reduction, a
+/// reduction loop over its operand's shape. Nested reductions become boundaries with plans of
+/// their own. Pure: reads shapes and strides, touches no element.
+template <class E>
+loop_plan make_plan(const E& e, const destination_layout& d) {
+    planning::naming names;
+    if constexpr (requires { e.axes; }) {
+        return planning::plan_reduction(e, d, names);
+    } else {
+        loop_plan p;
+        p.iter_shape = d.shape;
+        p.operands.push_back(planning::destination_operand(d, d.strides));
+        const auto t = planning::broadcast_into(
+            planning::index_transform::identity(d.shape.size()), d.shape, e.shape());
+        planning::tree_walker{p, names}.visit(e, t, 0);
+        p.alias_copy = planning::destination_overlaps(p);
+        planning::order_and_coalesce(p);
+        return p;
+    }
+}
+
+} // namespace fusor

@@ -1,0 +1,181 @@
+// fusor/reduce/reduction.hpp: the reduction node and the function objects that build it:
+// sum, mean, min, max, argmin, argmax, all, any (and var, stddev in moments.hpp).
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include <fusor/core/axis.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/expr/expression.hpp>
+#include <fusor/expr/leaf.hpp>
+#include <fusor/reduce/reducers.hpp>
+
+namespace fusor {
+
+/// Option tag: keep every reduced axis as extent 1 (NumPy's `keepdims=True`).
+struct keepdims_t {};
+inline constexpr keepdims_t keepdims{};
+
+/// Option: delta degrees of freedom of `var`/`stddev` (divide by `n - ddof`), as NumPy.
+struct ddof {
+    index_t value = 0;
+};
+
+/// A reduction: `Reducer` over `axes` of `child`. A terminal node of the loop that computes it
+/// (the child's element-wise expression is evaluated inside the reduction's own loop, never
+/// stored); when it sits inside a larger expression it is a materialisation boundary: its
+/// (small) result is computed once into a temporary that the outer loop reads.
+/// Shape: the child's with the reduced axes removed (or kept as 1 with `keepdims`).
+template <class Reducer, class C>
+struct reduction : expr_node {
+    using reducer_type = Reducer;
+    using impl = typename Reducer::template impl<typename C::value_type>;
+    using value_type = typename impl::result_type;
+
+    C child;
+    shape_t axes;  ///< reduced axes of the child, sorted
+    bool keepdims; ///< reduced axes kept as extent 1
+    bool flat;     ///< no axis given: arg-reductions report flat (row-major) indices
+    shape_t shape_;
+
+    const shape_t& shape() const { return shape_; }
+    index_t rank() const { return shape_.rank(); }
+    index_t size() const { return shape_size(shape_); }
+    /// Number of child elements reduced into each result element.
+    index_t count() const {
+        index_t n = 1;
+        for (index_t a : axes)
+            n *= child.shape()[static_cast<std::size_t>(a)];
+        return n;
+    }
+};
+
+namespace detail {
+template <class O>
+concept reduce_option = std::is_same_v<O, keepdims_t> || std::is_same_v<O, ddof>;
+
+struct reduce_options {
+    bool keepdims = false;
+    index_t ddof = 0;
+};
+template <class... O>
+reduce_options parse_options(O... o) {
+    reduce_options r;
+    auto one = [&](auto opt) {
+        if constexpr (std::is_same_v<decltype(opt), keepdims_t>)
+            r.keepdims = true;
+        else
+            r.ddof = opt.value;
+    };
+    (one(o), ...);
+    (void)one; // unused when there are no options
+    return r;
+}
+
+// `axes` empty optional = every axis. On a 0-d operand NumPy accepts axis 0 / -1 (and reduces
+// nothing), so those are normalised against rank 1 there.
+inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank) {
+    if (!axes) {
+        shape_t all_axes;
+        for (index_t i = 0; i < rank; ++i)
+            all_axes.push_back(i);
+        return all_axes;
+    }
+    if (rank == 0) {
+        normalize_axes(*axes, 1);
+        return {};
+    }
+    return normalize_axes(*axes, rank);
+}
+
+template <class Reducer, class E>
+auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options opt) {
+    auto n = as_node(std::forward<E>(e));
+    using N = decltype(n);
+    const shape_t& in = n.shape();
+    shape_t axes = resolve_axes(axes_in, in.rank());
+    shape_t out;
+    std::size_t next = 0;
+    for (index_t k = 0; k < in.rank(); ++k) {
+        const bool reduced = next < axes.size() && axes[next] == k;
+        if (reduced)
+            ++next;
+        if (!reduced)
+            out.push_back(in[static_cast<std::size_t>(k)]);
+        else if (opt.keepdims)
+            out.push_back(1);
+    }
+    reduction<Reducer, N> r{
+        {}, std::move(n), std::move(axes), opt.keepdims, !axes_in, std::move(out)};
+    return r;
+}
+} // namespace detail
+
+/// The call forms every reduction shares (as NumPy's `axis=` and `keepdims=`):
+///  - `f(e)`, `f(e, keepdims)`: over every axis → 0-d (all-1 shape with keepdims);
+///  - `f(e, axis)`: one axis, negative from the end;
+///  - `f(e, {0, 2})`, `f(e, shape_t{...})`: several axes (not for argmin/argmax); `{}`
+///    reduces nothing.
+/// Options follow the axes in any order: `keepdims`, `ddof{1}`. A bad axis throws
+/// `axis_error`, a repeated one `value_error`.
+template <class Reducer>
+struct reduction_fn {
+    template <class E, class... O>
+        requires(expression<E> && (detail::reduce_option<O> && ...))
+    auto operator()(E&& e, O... opts) const {
+        return detail::make_reduction<Reducer>(
+            std::forward<E>(e), std::nullopt, detail::parse_options(opts...));
+    }
+    template <class E, class I, class... O>
+        requires(expression<E>&& std::is_integral_v<I> && (detail::reduce_option<O> && ...))
+    auto operator()(E&& e, I axis, O... opts) const {
+        return detail::make_reduction<Reducer>(std::forward<E>(e),
+                                               shape_t{static_cast<index_t>(axis)},
+                                               detail::parse_options(opts...));
+    }
+    template <class E, class... O>
+        requires(expression<E> && (detail::reduce_option<O> && ...))
+    auto operator()(E&& e, std::initializer_list<index_t> axes, O... opts) const {
+        static_assert(!Reducer::single_axis,
+                      "fusor: argmin/argmax take one axis or none, not a list of axes");
+        return detail::make_reduction<Reducer>(
+            std::forward<E>(e), shape_t(axes), detail::parse_options(opts...));
+    }
+    template <class E, class... O>
+        requires(expression<E> && (detail::reduce_option<O> && ...))
+    auto operator()(E&& e, const shape_t& axes, O... opts) const {
+        static_assert(!Reducer::single_axis,
+                      "fusor: argmin/argmax take one axis or none, not a list of axes");
+        return detail::make_reduction<Reducer>(
+            std::forward<E>(e), axes, detail::parse_options(opts...));
+    }
+};
+
+/// `sum(e, axes…)` (numpy.sum): bool and signed integers → int64, unsigned → uint64, floats
+/// keep their type (accumulated in double). Empty axes sum to 0. `sum(a * b, 1)` never stores
+/// `a * b`.
+inline constexpr reduction_fn<reducers::sum> sum{};
+/// `mean(e, axes…)` (numpy.mean): integers → float64, floats keep their type; of nothing: NaN.
+inline constexpr reduction_fn<reducers::mean> mean{};
+/// `max(e, axes…)` (numpy.max): keeps the type, NaN propagates; throws `value_error` when a
+/// non-empty result would reduce a length-0 axis.
+inline constexpr reduction_fn<reducers::max> max{};
+/// `min(e, axes…)` (numpy.min): as `max`.
+inline constexpr reduction_fn<reducers::min> min{};
+/// `argmax(e)`, `argmax(e, axis)` (numpy.argmax): int64 index of the first maximum (first NaN
+/// wins); flat row-major index without an axis. Throws `value_error` on an empty axis.
+inline constexpr reduction_fn<reducers::argmax> argmax{};
+/// `argmin(e)`, `argmin(e, axis)` (numpy.argmin): as `argmax`.
+inline constexpr reduction_fn<reducers::argmin> argmin{};
+/// `any(e, axes…)` (numpy.any) → bool; of nothing: false.
+inline constexpr reduction_fn<reducers::any> any{};
+
+/// `all(e, axes…)` (numpy.all) → bool; of nothing: true. The same object, passed as an index
+/// to `view(...)`, selects a whole axis (Python's `:`).
+struct all_t : reduction_fn<reducers::all> {};
+inline constexpr all_t all{};
+
+} // namespace fusor

@@ -1,0 +1,209 @@
+// fusor/tensor/tensor.hpp: tensor<T>, the owning, contiguous, row-major n-d array.
+#pragma once
+
+#include <algorithm>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include <fusor/core/dtype.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/expr/expression.hpp>
+#include <fusor/tensor/tensor_view.hpp>
+
+namespace fusor {
+
+/// Tag for the uninitialised constructor (what `empty()` uses).
+struct uninitialized_t {};
+inline constexpr uninitialized_t uninitialized{};
+
+namespace detail {
+// Nested initializer lists of depth N: {{1, 2}, {3, 4}} is nested_list<T, 2>.
+template <class T, std::size_t N>
+struct nested_list {
+    using type = std::initializer_list<typename nested_list<T, N - 1>::type>;
+};
+template <class T>
+struct nested_list<T, 0> {
+    using type = T;
+};
+
+template <class T, std::size_t N>
+void shape_of_list(const typename nested_list<T, N>::type& l, shape_t& s, std::size_t depth) {
+    if constexpr (N > 0) {
+        const auto n = static_cast<index_t>(l.size());
+        if (s.size() <= depth)
+            s.push_back(n);
+        else if (s[depth] != n)
+            throw value_error("ragged nested initializer list: rows of " + std::to_string(s[depth])
+                              + " and " + std::to_string(n) + " elements at depth "
+                              + std::to_string(depth));
+        for (const auto& sub : l)
+            shape_of_list<T, N - 1>(sub, s, depth + 1);
+        // An empty list still has a known rank: the inner extents are 0.
+        if (n == 0)
+            while (s.size() < depth + N)
+                s.push_back(0);
+    }
+}
+
+template <class T, std::size_t N>
+void copy_list(const typename nested_list<T, N>::type& l, T*& out) {
+    if constexpr (N == 0)
+        *out++ = l;
+    else
+        for (const auto& sub : l)
+            copy_list<T, N - 1>(sub, out);
+}
+} // namespace detail
+
+/// An owning, contiguous, row-major (C order) n-d array with value semantics: copying copies
+/// the elements, moving is O(1). Element types: `bool`, `int8_t`..`int64_t`,
+/// `uint8_t`..`uint64_t`, `float`, `double`.
+///
+/// Construction:
+///  - `tensor<double> a = {{1, 2, 3}, {4, 5, 6}};`  nested lists (rank 1 to 5; ragged lists
+///    throw `value_error`),
+///  - `tensor<float> t(shape_t{3, 4});`  zero-filled (write `shape_t{...}`: a bare braced list
+///    is read as elements),
+///  - `tensor<float> t(shape_t{3, 4}, uninitialized);`  no fill,
+///  - `tensor<double> c = expr;`  evaluates an expression in one fused loop,
+///  - `tensor<double> z;`  a 0-d tensor holding 0 (as `xt::xarray`).
+///
+/// `c = e` gives `c` the shape of `e` (casting to `T` as NumPy's assignment does); it is as if
+/// `e` were evaluated before `c` is written, even when `e` reads `c`. `c += e` (and `-= *= /=`)
+/// requires `e` to broadcast *to* `c.shape()` (else `broadcast_error`, `c` untouched) and its
+/// type to be `same_kind`-castable to `T` (checked at compile time).
+template <class T>
+class tensor {
+    static_assert(element_type<T>,
+                  "fusor::tensor<T>: T must be bool, a fixed-width integer, float or double");
+
+public:
+    using value_type = T;
+
+    tensor() : tensor(shape_t{}) {}
+    explicit tensor(shape_t shape)
+        : shape_(std::move(shape)), strides_(row_major_strides(shape_)),
+          data_(std::make_unique<T[]>(static_cast<std::size_t>(shape_size(shape_)))) {}
+    tensor(shape_t shape, uninitialized_t)
+        : shape_(std::move(shape)), strides_(row_major_strides(shape_)),
+          data_(std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(shape_size(shape_)))) {
+    }
+
+    tensor(std::initializer_list<T> l) { from_list<1>(l); }
+    tensor(typename detail::nested_list<T, 2>::type l) { from_list<2>(l); }
+    tensor(typename detail::nested_list<T, 3>::type l) { from_list<3>(l); }
+    tensor(typename detail::nested_list<T, 4>::type l) { from_list<4>(l); }
+    tensor(typename detail::nested_list<T, 5>::type l) { from_list<5>(l); }
+
+    /// Evaluates `e` into a new tensor of `e.shape()` (one fused loop).
+    template <class E>
+        requires(expression<E> && !std::is_same_v<std::remove_cvref_t<E>, tensor>)
+    tensor(const E& e) : tensor(e.shape(), uninitialized) { detail::assign_to_tensor(*this, e); }
+
+    tensor(const tensor& o) : tensor(o.shape_, uninitialized) {
+        std::copy(o.data(), o.data() + o.size(), data());
+    }
+    tensor(tensor&&) noexcept = default;
+    tensor& operator=(const tensor& o) {
+        if (this != &o)
+            *this = tensor(o);
+        return *this;
+    }
+    tensor& operator=(tensor&&) noexcept = default;
+
+    /// `c = e`: `c` takes `e`'s shape and `e`'s values cast to `T`.
+    template <class E>
+        requires(expression<E> && !std::is_same_v<std::remove_cvref_t<E>, tensor>)
+    tensor& operator=(const E& e) {
+        detail::assign_to_tensor(*this, e);
+        return *this;
+    }
+    /// `c = 2.0`: fills every element (the shape stays).
+    template <class S>
+    requires scalar<S> tensor& operator=(S s) {
+        std::fill(data(), data() + size(), static_cast<T>(s));
+        return *this;
+    }
+
+    template <class E>
+    tensor& operator+=(const E& e) {
+        detail::compound_assign<ops::add>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator-=(const E& e) {
+        detail::compound_assign<ops::subtract>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator*=(const E& e) {
+        detail::compound_assign<ops::multiply>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator/=(const E& e) {
+        detail::compound_assign<ops::divide>(view(), e);
+        return *this;
+    }
+
+    const shape_t& shape() const { return shape_; }
+    const strides_t& strides() const { return strides_; }
+    index_t rank() const { return shape_.rank(); }
+    index_t size() const { return shape_size(shape_); }
+    T* data() { return data_.get(); }
+    const T* data() const { return data_.get(); }
+
+    /// Unchecked element access.
+    template <class... I>
+    T& operator()(I... i) {
+        return data_[static_cast<std::size_t>(detail::offset_of(strides_, i...))];
+    }
+    template <class... I>
+    const T& operator()(I... i) const {
+        return data_[static_cast<std::size_t>(detail::offset_of(strides_, i...))];
+    }
+    /// Checked access: throws `index_error` (a `std::out_of_range`) for a wrong number of
+    /// indices or an index outside its axis; negative indices count from the end.
+    template <class... I>
+    T& at(I... i) {
+        return data_[static_cast<std::size_t>(detail::checked_offset_of(shape_, strides_, i...))];
+    }
+    template <class... I>
+    const T& at(I... i) const {
+        return data_[static_cast<std::size_t>(detail::checked_offset_of(shape_, strides_, i...))];
+    }
+    /// The one element of a size-1 tensor; throws `value_error` otherwise.
+    T item() const { return view().item(); }
+
+    /// Writable and read-only views of the whole tensor.
+    tensor_view<T> view() { return {data(), shape_, strides_}; }
+    tensor_view<const T> view() const { return {data(), shape_, strides_}; }
+    operator tensor_view<T>() { return view(); }
+    operator tensor_view<const T>() const { return view(); }
+
+    /// Row-major iteration (the storage order).
+    T* begin() { return data(); }
+    T* end() { return data() + size(); }
+    const T* begin() const { return data(); }
+    const T* end() const { return data() + size(); }
+
+private:
+    template <std::size_t N>
+    void from_list(const typename detail::nested_list<T, N>::type& l) {
+        shape_t s;
+        detail::shape_of_list<T, N>(l, s, 0);
+        *this = tensor(s, uninitialized);
+        T* out = data();
+        detail::copy_list<T, N>(l, out);
+    }
+
+    shape_t shape_;
+    strides_t strides_;
+    std::unique_ptr<T[]> data_;
+};
+
+} // namespace fusor

@@ -1,0 +1,221 @@
+// fusor/tensor/tensor_view.hpp: tensor_view<T>, a non-owning strided view.
+#pragma once
+
+#include <iterator>
+#include <type_traits>
+
+#include <fusor/core/affine_map.hpp>
+#include <fusor/core/dtype.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/expr/expression.hpp>
+
+namespace fusor {
+
+namespace ops {
+struct add;
+struct subtract;
+struct multiply;
+struct divide;
+} // namespace ops
+
+namespace detail {
+// Unchecked element offset of a multi-index.
+template <class... I>
+index_t offset_of(const strides_t& strides, I... i) {
+    index_t off = 0;
+    std::size_t k = 0;
+    ((off += static_cast<index_t>(i) * strides[k++]), ...);
+    return off;
+}
+
+// Checked offset: rank must match, each index in [-n, n) (negative counts from the end).
+template <class... I>
+index_t checked_offset_of(const shape_t& shape, const strides_t& strides, I... i) {
+    if (sizeof...(I) != shape.size())
+        throw index_error("at(): " + std::to_string(sizeof...(I)) + " indices for tensor of rank "
+                          + std::to_string(shape.size()));
+    index_t off = 0;
+    std::size_t k = 0;
+    auto one = [&](index_t idx) {
+        const index_t n = shape[k];
+        const index_t j = idx < 0 ? idx + n : idx;
+        if (j < 0 || j >= n)
+            throw index_error("index " + std::to_string(idx) + " is out of bounds for axis "
+                              + std::to_string(k) + " with size " + std::to_string(n));
+        off += j * strides[k++];
+    };
+    (one(static_cast<index_t>(i)), ...);
+    return off;
+}
+
+// Row-major iteration over a strided layout (the odometer, one element at a time).
+template <class T>
+class strided_iterator {
+public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::remove_const_t<T>;
+    using difference_type = index_t;
+    using pointer = T*;
+    using reference = T&;
+
+    strided_iterator() = default;
+    strided_iterator(T* data, const shape_t* shape, const strides_t* strides, index_t pos)
+        : data_(data), shape_(shape), strides_(strides), index_(shape->size(), 0), pos_(pos) {}
+
+    reference operator*() const { return *data_; }
+    strided_iterator& operator++() {
+        ++pos_;
+        for (std::size_t d = shape_->size(); d-- > 0;) {
+            data_ += (*strides_)[d];
+            if (++index_[d] < (*shape_)[d])
+                return *this;
+            data_ -= (*strides_)[d] * (*shape_)[d];
+            index_[d] = 0;
+        }
+        return *this;
+    }
+    strided_iterator operator++(int) {
+        auto old = *this;
+        ++*this;
+        return old;
+    }
+    friend bool operator==(const strided_iterator& a, const strided_iterator& b) {
+        return a.pos_ == b.pos_;
+    }
+
+private:
+    T* data_ = nullptr;
+    const shape_t* shape_ = nullptr;
+    const strides_t* strides_ = nullptr;
+    shape_t index_;
+    index_t pos_ = 0;
+};
+} // namespace detail
+
+/// A non-owning strided view: a data pointer, a shape and strides in elements (0 on broadcast
+/// axes, negative on flipped ones). Writable when `T` is not const.
+///
+/// Views are what `transpose`, `diagonal`, `view(...)` and `adapt` return for tensors; they
+/// never copy. A view does not keep its tensor alive: it dangles when the tensor is destroyed
+/// or reassigned to another shape.
+///
+/// Assignment writes through: `v = e` stores `e` (broadcast to `v.shape()`, extra leading
+/// extent-1 axes allowed, cast to `T` as NumPy's `v[...] = e`) into the viewed elements; it is
+/// an element-wise copy, never a rebinding. `v += e` follows compound assignment's rules.
+/// Throws `broadcast_error` when `e` does not broadcast to the view's shape, before any store.
+/// Example: `fusor::diagonal(d) = 0.0;` zeroes the diagonal of `d`.
+template <class T>
+class tensor_view {
+    static_assert(element_type<std::remove_const_t<T>>,
+                  "fusor::tensor_view<T>: T must be bool, a fixed-width integer, float or double");
+
+public:
+    using value_type = std::remove_const_t<T>;
+    using element_type = T;
+
+    /// A view of `shape` over `data` with explicit `strides` (elements).
+    tensor_view(T* data, shape_t shape, strides_t strides)
+        : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
+    /// A row-major contiguous view of `shape` over `data`.
+    tensor_view(T* data, shape_t shape)
+        : data_(data), shape_(std::move(shape)), strides_(row_major_strides(shape_)) {}
+
+    /// A writable view converts to a read-only one.
+    operator tensor_view<const value_type>() const requires(!std::is_const_v<T>) {
+        return {data_, shape_, strides_};
+    }
+
+    tensor_view(const tensor_view&) = default;
+    /// Element-wise copy of `other`'s values into this view's elements (not a rebinding).
+    const tensor_view& operator=(const tensor_view& other) const {
+        detail::assign_to_view(*this, other, true);
+        return *this;
+    }
+    template <class E>
+        requires(expression<E> || scalar<E>)
+    const tensor_view& operator=(const E& e) const {
+        static_assert(!std::is_const_v<T>,
+                      "fusor: cannot assign to a read-only view (tensor_view<const T>, e.g. a "
+                      "broadcast_to result)");
+        detail::assign_to_view(*this, e, true);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator+=(const E& e) const {
+        detail::compound_assign<ops::add>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator-=(const E& e) const {
+        detail::compound_assign<ops::subtract>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator*=(const E& e) const {
+        detail::compound_assign<ops::multiply>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator/=(const E& e) const {
+        detail::compound_assign<ops::divide>(*this, e);
+        return *this;
+    }
+
+    const shape_t& shape() const { return shape_; }
+    const strides_t& strides() const { return strides_; }
+    index_t rank() const { return shape_.rank(); }
+    index_t size() const { return shape_size(shape_); }
+    T* data() const { return data_; }
+
+    /// Unchecked element access (no bounds or rank check).
+    template <class... I>
+    T& operator()(I... i) const {
+        return data_[detail::offset_of(strides_, i...)];
+    }
+    /// Checked element access: throws `index_error` (a `std::out_of_range`) for a wrong number
+    /// of indices or an index outside its axis; negative indices count from the end.
+    template <class... I>
+    T& at(I... i) const {
+        return data_[detail::checked_offset_of(shape_, strides_, i...)];
+    }
+    /// The one element of a size-1 view; throws `value_error` otherwise.
+    value_type item() const {
+        if (size() != 1)
+            throw value_error("item(): only a tensor of size 1 converts to a scalar, this one has "
+                              "shape "
+                              + to_string(shape_));
+        return *data_;
+    }
+
+    /// The view of this view through an affine index map (used by every view function).
+    tensor_view remap(const affine_map& m) const {
+        return {data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_)};
+    }
+
+    /// Row-major (logical order) iteration.
+    detail::strided_iterator<T> begin() const { return {data_, &shape_, &strides_, 0}; }
+    detail::strided_iterator<T> end() const { return {data_, &shape_, &strides_, size()}; }
+
+private:
+    T* data_;
+    shape_t shape_;
+    strides_t strides_;
+};
+
+/// A view over external memory, row-major: `adapt(ptr, {3, 4})`; with explicit strides in
+/// elements: `adapt(ptr, {3, 4}, {1, 3})`. Writable when `ptr` is not a pointer to const.
+/// `adapt(ptr, {})` is a 0-d view of `*ptr`.
+template <class T>
+tensor_view<T> adapt(T* data, shape_t shape) {
+    return {data, std::move(shape)};
+}
+template <class T>
+tensor_view<T> adapt(T* data, shape_t shape, strides_t strides) {
+    if (strides.size() != shape.size())
+        throw value_error("adapt: " + std::to_string(strides.size()) + " strides for shape "
+                          + to_string(shape));
+    return {data, std::move(shape), std::move(strides)};
+}
+
+} // namespace fusor

@@ -1,0 +1,114 @@
+// Assignment: `=`, `+= -= *= /=`, views as destinations, the in-place rule, NumPy's overlap
+// rule, and "no store before every check".
+#include <cstdint>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using fusor::shape_t;
+
+namespace {
+template <class T>
+std::vector<T> values(const fusor::tensor<T>& t) {
+    return {t.begin(), t.end()};
+}
+} // namespace
+
+TEST_CASE("c = e takes e's shape; compound assignment keeps c's") {
+    fusor::tensor<double> c = {1, 2, 3};
+    fusor::tensor<double> m = {{1, 2, 3}, {4, 5, 6}};
+    c = m * 2.0;
+    CHECK(c.shape() == shape_t{2, 3});
+    CHECK(values(c) == std::vector<double>{2, 4, 6, 8, 10, 12});
+    c += fusor::tensor<double>{1, 1, 1}; // (3,) broadcasts to (2, 3)
+    c -= 1.0;
+    c *= m;
+    c /= 2;
+    CHECK(values(c) == std::vector<double>{1, 4, 9, 16, 25, 36});
+}
+
+TEST_CASE("assignment casts to the destination's type as NumPy's c[...] = e") {
+    fusor::tensor<std::int32_t> c = {0, 0};
+    fusor::tensor<double> d = {1.75, -2.5};
+    c = d; // not an expression of c's type: evaluated and cast (truncation toward zero)
+    CHECK(values(c) == std::vector<std::int32_t>{1, -2});
+    fusor::tensor<float> f = {1, 2};
+    f += d; // float32 += float64: same kind, allowed
+    CHECK(f(0) == 2.75f);
+}
+
+TEST_CASE("in place, the right side must broadcast TO the destination; else c is untouched") {
+    // x = np.ones(3); x += np.ones((2,3)) -> ValueError: non-broadcastable output operand ...
+    fusor::tensor<double> x = {1, 1, 1};
+    const fusor::tensor<double> big = fusor::ones<double>({2, 3});
+    CHECK_THROWS_WITH_AS(x += big,
+                         "non-broadcastable output operand with shape (3,) doesn't match the "
+                         "broadcast shape (2,3)",
+                         fusor::broadcast_error);
+    CHECK(values(x) == std::vector<double>{1, 1, 1});
+    // No new axes in place, not even of extent 1 (NumPy refuses them too).
+    CHECK_THROWS_AS(x += fusor::ones<double>({1, 3}), fusor::broadcast_error);
+    CHECK_THROWS_AS(x *= fusor::ones<double>({2}), fusor::broadcast_error);
+    CHECK(values(x) == std::vector<double>{1, 1, 1});
+}
+
+TEST_CASE("writing through views: slices, diagonal, transposes") {
+    fusor::tensor<double> a = fusor::zeros<double>({3, 3});
+    fusor::diagonal(a) = 7.0;
+    CHECK(values(a) == std::vector<double>{7, 0, 0, 0, 7, 0, 0, 0, 7});
+    fusor::view(a, fusor::slice(0, 2)) = fusor::tensor<double>{1, 2, 3}; // rows 0 and 1
+    CHECK(values(a) == std::vector<double>{1, 2, 3, 1, 2, 3, 0, 0, 7});
+    fusor::transpose(a) = fusor::tensor<double>{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+    CHECK(values(a) == std::vector<double>{1, 4, 7, 2, 5, 8, 3, 6, 9});
+    fusor::view(a, 1) += 10.0;
+    CHECK(a(1, 0) == 12);
+    // Extra leading extent-1 axes are dropped in plain assignment (as NumPy).
+    fusor::view(a, 2) = fusor::tensor<double>{{0, 0, 0}};
+    CHECK(a(2, 2) == 0);
+    // A wrong shape throws before anything is written.
+    CHECK_THROWS_WITH_AS((fusor::view(a, 0) = fusor::tensor<double>{1, 2}),
+                         "could not broadcast input array from shape (2,) into shape (3,)",
+                         fusor::broadcast_error);
+    CHECK(a(0, 0) == 1);
+}
+
+TEST_CASE("overlap: the result is as if the right side were evaluated first") {
+    // b = np.arange(9.).reshape(3,3); b += b.T -> [[0,4,8],[4,8,12],[8,12,16]]
+    fusor::tensor<double> b = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+    b += fusor::transpose(b);
+    CHECK(values(b) == std::vector<double>{0, 4, 8, 4, 8, 12, 8, 12, 16});
+    // a = transpose(a) + a
+    fusor::tensor<double> a = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+    a = fusor::transpose(a) + a;
+    CHECK(values(a) == std::vector<double>{0, 4, 8, 4, 8, 12, 8, 12, 16});
+    // d = np.arange(5); d[1:] += d[:-1] -> [0, 1, 3, 5, 7]
+    fusor::tensor<std::int64_t> d = fusor::arange<std::int64_t>(5);
+    fusor::view(d, fusor::slice(1, fusor::none)) += fusor::view(d, fusor::slice(fusor::none, -1));
+    CHECK(values(d) == std::vector<std::int64_t>{0, 1, 3, 5, 7});
+    // The planner says when it copies.
+    fusor::tensor<double> c = {{1, 2}, {3, 4}};
+    CHECK(fusor::make_plan(fusor::as_node(fusor::transpose(c) + c),
+                           fusor::detail::layout_of(c.view()))
+              .alias_copy);
+    CHECK_FALSE(
+        fusor::make_plan(fusor::as_node(c + 1.0), fusor::detail::layout_of(c.view())).alias_copy);
+}
+
+TEST_CASE("a broadcast leaf is read with stride 0; a 0-d tensor broadcasts with anything") {
+    fusor::tensor<double> z = fusor::full({}, 2.0);
+    fusor::tensor<double> m = {{1, 2}, {3, 4}};
+    fusor::tensor<double> r = m * z;
+    CHECK(values(r) == std::vector<double>{2, 4, 6, 8});
+    fusor::tensor<double> zz = z + z;
+    CHECK(zz.rank() == 0);
+    CHECK(zz.item() == 4.0);
+}
+
+TEST_CASE("extent-0 axes: loops that do nothing") {
+    fusor::tensor<double> e = fusor::zeros<double>({0, 3});
+    fusor::tensor<double> r = e + fusor::ones<double>({1, 3});
+    CHECK(r.shape() == shape_t{0, 3});
+    CHECK(fusor::eval(fusor::sum(e, 0)).shape() == shape_t{3});
+}

@@ -1,0 +1,17 @@
+# Proves the checked-in NumPy expectations are what generate.py makes today (cmake -P): runs the
+# generator on a copy of this folder and compares every generated header byte for byte.
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(COPY "${SOURCE_DIR}/" DESTINATION "${WORK_DIR}")
+execute_process(COMMAND ${PYTHON} "${WORK_DIR}/generate.py" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "generate.py failed: ${err}")
+endif()
+file(GLOB generated RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/numpy_cases*.hpp")
+foreach(f IN LISTS generated)
+    file(READ "${SOURCE_DIR}/${f}" checked_in)
+    file(READ "${WORK_DIR}/${f}" fresh)
+    if(NOT checked_in STREQUAL fresh)
+        message(FATAL_ERROR "${f} is stale: run /usr/bin/python3 tests/oracle/generate.py")
+    endif()
+endforeach()
+message(STATUS "NumPy expectations up to date")

@@ -1,0 +1,84 @@
+// tensor<T>, tensor_view<T>, adapt and the factories.
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using fusor::shape_t;
+
+TEST_CASE("nested initializer lists give shape and row-major values") {
+    fusor::tensor<double> a = {{1, 2, 3}, {4, 5, 6}};
+    CHECK(a.shape() == shape_t{2, 3});
+    CHECK(a.strides() == shape_t{3, 1});
+    CHECK(a.rank() == 2);
+    CHECK(a.size() == 6);
+    CHECK(a(1, 2) == 6);
+    CHECK(std::vector<double>(a.begin(), a.end()) == std::vector<double>{1, 2, 3, 4, 5, 6});
+    CHECK_THROWS_AS((fusor::tensor<int>{{1, 2}, {3}}), fusor::value_error);
+}
+
+TEST_CASE("value semantics: copies are deep, moves are O(1)") {
+    fusor::tensor<int> a = {1, 2, 3};
+    fusor::tensor<int> b = a;
+    b(0) = 10;
+    CHECK(a(0) == 1);
+    const int* p = b.data();
+    fusor::tensor<int> c = std::move(b);
+    CHECK(c.data() == p);
+}
+
+TEST_CASE("at() checks, item() needs size 1") {
+    fusor::tensor<int> a = {{1, 2}, {3, 4}};
+    CHECK(a.at(1, -1) == 4);
+    CHECK_THROWS_AS(a.at(2, 0), fusor::index_error);
+    CHECK_THROWS_AS(a.at(0), std::out_of_range);
+    CHECK_THROWS_AS(a.item(), fusor::value_error);
+    CHECK(fusor::full({}, 5.0).item() == 5.0);
+    CHECK(fusor::full({}, 5.0).rank() == 0);
+}
+
+TEST_CASE("factories match NumPy's") {
+    CHECK(fusor::zeros<float>({3, 4}).shape() == shape_t{3, 4});
+    CHECK(fusor::ones<int>({2})(1) == 1);
+    // np.arange(0, 1, 0.25) -> [0, 0.25, 0.5, 0.75]
+    auto r = fusor::arange(0.0, 1.0, 0.25);
+    CHECK(r.shape() == shape_t{4});
+    CHECK(r(3) == 0.75);
+    CHECK(fusor::arange<int>(12).size() == 12);
+    CHECK(fusor::arange<int>(5, 0, -2).size() == 3); // np.arange(5, 0, -2) -> [5, 3, 1]
+    CHECK(fusor::arange<int>(5, 0, -2)(2) == 1);
+    CHECK_THROWS_AS(fusor::arange<int>(0, 5, 0), fusor::value_error);
+    // np.linspace(0, 1, 5) -> [0, 0.25, 0.5, 0.75, 1]
+    auto l = fusor::linspace(0.0, 1.0, 5);
+    CHECK(l(1) == 0.25);
+    CHECK(l(4) == 1.0);
+    auto e = fusor::eye<int>(3);
+    CHECK(e(1, 1) == 1);
+    CHECK(e(1, 2) == 0);
+}
+
+TEST_CASE("adapt views external memory, with or without strides") {
+    std::vector<float> buf{0, 1, 2, 3, 4, 5};
+    auto v = fusor::adapt(buf.data(), {2, 3});
+    CHECK(v(1, 0) == 3);
+    auto t = fusor::adapt(buf.data(), {3, 2}, {1, 3}); // the transpose, by strides
+    CHECK(t(2, 1) == 5);
+    v(0, 0) = 42;
+    CHECK(buf[0] == 42);
+    const std::vector<float>& cbuf = buf;
+    auto cv = fusor::adapt(cbuf.data(), {}); // 0-d view of the first element
+    CHECK(cv.item() == 42);
+}
+
+TEST_CASE("printing follows NumPy's print()") {
+    // print(np.array([[1., 2.5], [-3., 4.]])) -> [[ 1.   2.5]\n [-3.   4. ]]
+    std::ostringstream os;
+    os << fusor::tensor<double>{{1., 2.5}, {-3., 4.}};
+    CHECK(os.str() == "[[ 1.   2.5]\n [-3.   4. ]]");
+    std::ostringstream b;
+    b << fusor::tensor<bool>{true, false} << ' ' << fusor::tensor<int>{1, -20, 300};
+    CHECK(b.str() == "[ True False] [  1 -20 300]");
+}
