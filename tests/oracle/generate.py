@@ -962,6 +962,25 @@ def gen_views(h):
         cpp = "fusor::view(a, %s)" % ", ".join(cpp_index(i) for i in key)
         lines.append(subcase_throws(cpp, "a[%s] raises IndexError" % ", ".join(np_index(i) for i in key), exc))
     h.case("view out of range | int32(3,4) | numpy: IndexError", lines)
+    # Bad view arguments (NumPy AxisError -> axis_error, ValueError -> value_error) and 0-d views.
+    m, v, z = rand_array("int32", (3, 4)), rand_array("float64", (4,)), np.array(1.5)
+    evaluated_cases(h, "bad view arguments and views of 0-d tensors", {"m": m, "v": v, "z": z}, [
+        ("fusor::transpose(m, {0, 0})", "np.transpose(m, (0, 0))"),
+        ("fusor::transpose(m, {0, 2})", "np.transpose(m, (0, 2))"),
+        ("fusor::transpose(m, {0})", "np.transpose(m, (0,))"),
+        ("fusor::transpose(m, {-1, -2})", "np.transpose(m, (-1, -2))"),
+        ("fusor::diagonal(m, 0, 1, 1)", "np.diagonal(m, 0, 1, 1)"),
+        ("fusor::diagonal(m, 0, 0, 2)", "np.diagonal(m, 0, 0, 2)"),
+        ("fusor::diagonal(m, 0, -1, -2)", "np.diagonal(m, 0, -1, -2)"),
+        ("fusor::diagonal(v)", "np.diagonal(v)"),
+        ("fusor::view(v, fusor::slice(fusor::none, fusor::none, 0))", "v[::0]"),
+        ("fusor::transpose(v)", "np.transpose(v)"),
+        ("fusor::transpose(z)", "np.transpose(z)"),
+        ("fusor::view(z, fusor::newaxis)", "z[None]"),
+        ("fusor::view(z, fusor::ellipsis)", "z[...]"),
+        ("fusor::view(z, fusor::newaxis, fusor::ellipsis, fusor::newaxis)", "z[None, ..., None]"),
+        ("fusor::view(z + v, fusor::slice(1, fusor::none, 2))", "(z + v)[1::2]"),
+    ])
     # Views of expressions (lazy remaps) and views of views.
     a, b = rand_array("float64", (2, 3)), rand_array("int32", (3,))
     c = rand_array("float32", (2, 3, 4))
