@@ -1,5 +1,6 @@
-# Runs COMMAND (a list: program and arguments), requires exit code EXPECT_RC and every string in
-# REQUIRE (a ;-list) in its combined output. Used by the example tests (cmake -P).
+# Runs COMMAND (a list: program and arguments), requires exit code EXPECT_RC, every string in
+# REQUIRE (a ;-list) in its combined output and, when EXPECT_FILE is given, standard output equal
+# to that file byte for byte (a checked-in .out). Used by the example tests (cmake -P).
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 if(NOT rc EQUAL EXPECT_RC)
@@ -11,4 +12,10 @@ foreach(needle IN LISTS REQUIRE)
         message(FATAL_ERROR "output lacks \"${needle}\":\n${all}")
     endif()
 endforeach()
+if(EXPECT_FILE)
+    file(READ "${EXPECT_FILE}" expected)
+    if(NOT out STREQUAL expected)
+        message(FATAL_ERROR "output differs from ${EXPECT_FILE}:\n${out}")
+    endif()
+endif()
 message(STATUS "ok:\n${all}")
