@@ -8,10 +8,6 @@
 // round-trips to the same double), and NaN / ±infinity as `NaN` / `Inf` below.
 #pragma once
 
-#include <doctest/doctest.h>
-
-#include <fusor/fusor.hpp>
-
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
@@ -24,6 +20,10 @@
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
 
 namespace oracle {
 
@@ -79,7 +79,7 @@ inline bool matches(long double got, long double want, double rtol, double atol)
     if (std::isinf(want) || std::isinf(got))
         return false;
     return std::fabs(got - want)
-        <= static_cast<long double>(atol) + static_cast<long double>(rtol) * std::fabs(want);
+           <= static_cast<long double>(atol) + static_cast<long double>(rtol) * std::fabs(want);
 }
 } // namespace detail
 
@@ -117,13 +117,13 @@ void check_tensor(const fusor::tensor<T>& got,
 /// `oracle::check_tensor(result, dtype, shape, values[, rtol[, atol]])`, the arguments after
 /// NUMPY. The generated headers use it so that an expression is written once, both as the code
 /// that runs and as the name a failure prints.
-#define ORACLE_SUBCASE(EXPR, NUMPY, ...)                                                         \
-    SUBCASE(#EXPR " | numpy: " NUMPY) {                                                          \
-        ::oracle::check_tensor(::fusor::eval(EXPR), __VA_ARGS__);                                \
+#define ORACLE_SUBCASE(EXPR, NUMPY, ...)                                                           \
+    SUBCASE(#EXPR " | numpy: " NUMPY) {                                                            \
+        ::oracle::check_tensor(::fusor::eval(EXPR), __VA_ARGS__);                                  \
     }
 
 /// A SUBCASE that checks that evaluating EXPR throws EXC (where NumPy raises).
-#define ORACLE_SUBCASE_THROWS(EXPR, NUMPY, EXC)                                                  \
-    SUBCASE(#EXPR " throws " #EXC " | numpy: " NUMPY) {                                          \
-        CHECK_THROWS_AS(::fusor::eval(EXPR), EXC);                                               \
+#define ORACLE_SUBCASE_THROWS(EXPR, NUMPY, EXC)                                                    \
+    SUBCASE(#EXPR " throws " #EXC " | numpy: " NUMPY) {                                            \
+        CHECK_THROWS_AS(::fusor::eval(EXPR), EXC);                                                 \
     }
