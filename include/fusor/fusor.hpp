@@ -25,8 +25,11 @@
 #include <fusor/plan/coalesce.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
+#include <fusor/reduce/along_axis.hpp>
 #include <fusor/reduce/moments.hpp>
 #include <fusor/reduce/reduction.hpp>
+#include <fusor/reduce/scan.hpp>
+#include <fusor/reduce/sort.hpp>
 #include <fusor/tensor/factories.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>

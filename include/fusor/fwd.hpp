@@ -42,8 +42,12 @@ struct remap; // expr/remap.hpp: a view of an expression (lazy index remapping)
 template <class Reducer, class C>
 struct reduction;  // reduce/reduction.hpp: a reduction over some axes (terminal node)
 struct keepdims_t; // reduce/reduction.hpp: option tag `keepdims`
-struct ddof;       // reduce/reduction.hpp: option `ddof{k}` of var/stddev
+struct ddof;       // reduce/reduction.hpp: option `ddof{k}` of var/std
 struct all_t;      // reduce/reduction.hpp: `all`, the reduction and the whole-axis index
+template <class T>
+struct topk_result; // reduce/sort.hpp: `values` and int64 `indices` of topk
+// Functions that materialise (not nodes): cumsum, cumprod (reduce/scan.hpp); sort, argsort,
+// topk (reduce/sort.hpp).
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level

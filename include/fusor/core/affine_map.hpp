@@ -4,11 +4,13 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include <fusor/core/axis.hpp>
+#include <fusor/core/broadcast.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/core/slice.hpp>
@@ -120,6 +122,42 @@ inline affine_map diagonal_map(const shape_t& in, index_t offset, index_t axis1,
     // An empty diagonal keeps offset 0 so that no stored offset points past the operand.
     m.offset[static_cast<std::size_t>(a1)] = len > 0 ? off1 : 0;
     m.offset[static_cast<std::size_t>(a2)] = len > 0 ? off2 : 0;
+    return m;
+}
+
+/// `flip(e, axes)` as numpy.flip: view index i on a flipped axis of extent n reads operand
+/// index n - 1 - i (stride negated, offset n - 1); shape unchanged. No axes: every axis.
+/// Throws `axis_error` for an axis out of range, `value_error` for a repeated one.
+inline affine_map flip_map(const shape_t& in, const std::optional<shape_t>& axes_in) {
+    shape_t axes;
+    if (axes_in)
+        axes = normalize_axes(*axes_in, in.rank());
+    else
+        for (index_t k = 0; k < in.rank(); ++k)
+            axes.push_back(k);
+    affine_map m(in, in, "flip(axes=" + to_string(axes) + ")");
+    for (std::size_t k = 0; k < in.size(); ++k)
+        m.at(k, k) = 1;
+    for (index_t a : axes) {
+        const auto k = static_cast<std::size_t>(a);
+        m.at(k, k) = -1;
+        m.offset[k] = in[k] > 0 ? in[k] - 1 : 0; // empty: no offset past the operand
+    }
+    return m;
+}
+
+/// `broadcast_to(e, shape)` as numpy.broadcast_to: the operand's axes align on the right of
+/// `shape`; an extent-1 axis stretched to n gets stride 0, new leading axes get stride 0.
+/// Throws `broadcast_error` naming both shapes when the operand does not broadcast to `shape`
+/// (it may not have more axes than `shape`, even of extent 1: NumPy's rule).
+inline affine_map broadcast_map(const shape_t& in, const shape_t& to) {
+    if (!broadcasts_to(in, to, false))
+        throw broadcast_error("cannot broadcast a tensor of shape " + to_string(in) + " to shape "
+                              + to_string(to));
+    affine_map m(in, to, "broadcast_to(shape=" + to_string(to) + ")");
+    const std::size_t lead = to.size() - in.size();
+    for (std::size_t k = 0; k < in.size(); ++k)
+        m.at(k, lead + k) = (in[k] == to[lead + k]) ? 1 : 0;
     return m;
 }
 

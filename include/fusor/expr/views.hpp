@@ -1,7 +1,9 @@
-// fusor/expr/views.hpp: transpose, diagonal and view(...): zero-copy on tensors and views,
-// lazy index remapping (a `remap` node) on any other expression.
+// fusor/expr/views.hpp: transpose, diagonal, view(...), flip and broadcast_to: zero-copy on tensors
+// and views, lazy index remapping (a `remap` node) on any other expression.
 #pragma once
 
+#include <initializer_list>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -81,6 +83,43 @@ auto view(E&& e, const I&... idx) {
     std::vector<view_index> list{detail::to_view_index(idx)...};
     return detail::apply_view(std::forward<E>(e),
                               [&](const shape_t& s) { return view_map(s, list); });
+}
+
+/// `flip(e)` reverses every axis, `flip(e, axis)` one axis, `flip(e, {axes})` several (as
+/// numpy.flip). Shape unchanged; zero-copy (negative strides), writable on a tensor. Throws
+/// `axis_error` for an axis out of range, `value_error` for a repeated axis.
+template <class E>
+    requires expression<E>
+auto flip(E&& e) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return flip_map(s, std::nullopt); });
+}
+template <class E>
+    requires expression<E>
+auto flip(E&& e, index_t axis) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return flip_map(s, shape_t{axis}); });
+}
+template <class E>
+    requires expression<E>
+auto flip(E&& e, std::initializer_list<index_t> axes) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return flip_map(s, shape_t(axes)); });
+}
+
+/// `broadcast_to(e, shape)` (numpy.broadcast_to): `e` stretched to `shape` with stride 0 on
+/// every broadcast axis: (3,) → (2, 3), (3, 1) → (3, 4). Zero-copy and read-only (a
+/// `tensor_view<const T>` on a tensor: many view elements share one stored element).
+/// Throws `broadcast_error` when `e`'s shape does not broadcast to `shape`.
+template <class E>
+    requires expression<E>
+auto broadcast_to(E&& e, const shape_t& shape) {
+    auto v = detail::apply_view(std::forward<E>(e),
+                                [&](const shape_t& s) { return broadcast_map(s, shape); });
+    if constexpr (view_like<decltype(v)>)
+        return tensor_view<const typename decltype(v)::value_type>(v);
+    else
+        return v;
 }
 
 } // namespace fusor

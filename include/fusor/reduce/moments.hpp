@@ -1,4 +1,5 @@
-// fusor/reduce/moments.hpp: var and stddev, written as the two-pass expressions they are.
+// fusor/reduce/moments.hpp: var and std (alias stddev), written as the two-pass expressions they
+// are.
 #pragma once
 
 #include <algorithm>
@@ -25,7 +26,7 @@ auto make_var(E&& e, const std::optional<shape_t>& axes, reduce_options opt) {
 }
 } // namespace detail
 
-/// The forms of `var`/`stddev`: those of every reduction, with `ddof{k}` among the options.
+/// The forms of `var`/`std`: those of every reduction, with `ddof{k}` among the options.
 template <bool Sqrt>
 struct moment_fn {
     template <class E, class... O>
@@ -61,8 +62,13 @@ private:
 /// `var(e, axes…, ddof{k})` (numpy.var): mean squared deviation from the mean, divided by
 /// `n - ddof`; integers → float64, floats keep their type. Two-pass (see detail::make_var).
 inline constexpr moment_fn<false> var{};
-/// `stddev(e, axes…, ddof{k})` (numpy.std): `sqrt(var(...))`. Named `stddev` (as xtensor)
-/// because a `fusor::std` would hide namespace `std` for every user of `using namespace fusor`.
+/// `std(e, axes…, ddof{k})` (numpy.std): `sqrt(var(...))`, same forms and types as `var`.
+/// A variable named `std` does not disturb `std::` anywhere: the name before `::` is looked up
+/// among namespaces and types only. Call it qualified, `fusor::std(x)`: after
+/// `using namespace fusor`, a bare `std(x)` is ambiguous with namespace std.
+inline constexpr moment_fn<true> std{};
+/// `stddev`: another name for `fusor::std` (as xtensor's `stddev`), for code that prefers an
+/// unambiguous unqualified name.
 inline constexpr moment_fn<true> stddev{};
 
 } // namespace fusor

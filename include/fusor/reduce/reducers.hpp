@@ -19,6 +19,9 @@ namespace fusor::reducers {
 //   finalize(acc, count); `has_identity` (false: an empty axis under a non-empty result
 //   throws) and `needs_index` (arg-reductions read the candidate's index).
 // `merge` combines two partial results in index order, so first-occurrence rules hold.
+// Additive reducers also set `pairwise` and give `term(v)` and `absorb(acc, double)`: the
+// executor then sums an innermost loop's terms pairwise and absorbs the total (see
+// detail::additive_impl).
 
 namespace detail {
 template <class T>
@@ -53,61 +56,137 @@ using sum_acc_t =
                                           std::int64_t>>;
 template <class T>
 using sum_result_t = std::conditional_t<std::is_floating_point_v<T>, T, sum_acc_t<T>>;
+
+// Neumaier's compensated sum (Kahan–Babuška): the running sum plus the rounding error lost at
+// each addition, folded back in at the end. The error bound is ~2 eps |sum| whatever the
+// number of terms — tighter than pairwise summation's O(eps log n) — and it works the same in
+// a register and in a row of accumulators, so sums along outer axes are as exact as along the
+// contiguous one. Used for 8-byte inputs (float64, and int64/uint64 going through double);
+// narrower inputs accumulate in plain double, whose N * 2^-53 error is far below their own
+// rounding for any N below 2^29.
+struct compensated_sum {
+    double sum = 0.0;
+    double correction = 0.0;
+};
+FUSOR_INLINE constexpr double add(double a, double x) {
+    return a + x;
+}
+FUSOR_INLINE constexpr compensated_sum add(compensated_sum a, double x) {
+    const double t = a.sum + x;
+    // The operand with the larger magnitude survives the addition; recover the other's lost bits.
+    if ((a.sum < 0 ? -a.sum : a.sum) >= (x < 0 ? -x : x))
+        a.correction += (a.sum - t) + x;
+    else
+        a.correction += (x - t) + a.sum;
+    a.sum = t;
+    return a;
+}
+constexpr double merge_sums(double a, double b) {
+    return a + b;
+}
+constexpr compensated_sum merge_sums(compensated_sum a, compensated_sum b) {
+    a = add(a, b.sum);
+    a.correction += b.correction;
+    return a;
+}
+constexpr double total(double a) {
+    return a;
+}
+// An infinite or NaN running sum makes the correction NaN (inf - inf); the sum alone is the
+// answer then, as in a plain loop.
+constexpr double total(compensated_sum a) {
+    return (a.sum - a.sum == 0.0) ? a.sum + a.correction : a.sum;
+}
+template <class T>
+using float_acc_t = std::conditional_t<sizeof(T) == 8, compensated_sum, double>;
+
+// The shared body of the additive reducers (sum of floats, mean, norm): each element adds
+// `Derived::term(v)` (a double) to the accumulator. `pairwise = true` lets the executor sum
+// the terms of an innermost loop pairwise in plain double (8 accumulators, blocks of 128, as
+// NumPy) and fold the block's total into the accumulator with `absorb`.
+template <class T, class Derived>
+struct additive_impl {
+    using acc_type = float_acc_t<T>;
+    static constexpr bool has_identity = true;
+    static constexpr bool needs_index = false;
+    static constexpr bool pairwise = true;
+    static constexpr acc_type identity() { return acc_type{}; }
+    FUSOR_INLINE static constexpr acc_type absorb(acc_type a, double x) { return add(a, x); }
+    FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
+        return add(a, Derived::term(v));
+    }
+    static constexpr acc_type merge(acc_type a, acc_type b) { return merge_sums(a, b); }
+};
 } // namespace detail
 
-/// numpy.sum: identity 0; bool and signed integers give int64, unsigned uint64, floats keep
-/// their type (accumulated in double).
+namespace detail {
+// Integer sums wrap in int64/uint64 (two's complement, as NumPy): added as uint64, no UB.
+template <class T>
+struct integer_sum_impl {
+    using acc_type = sum_acc_t<T>;
+    using result_type = acc_type;
+    static constexpr bool has_identity = true;
+    static constexpr bool needs_index = false;
+    static constexpr acc_type identity() { return acc_type(0); }
+    static constexpr acc_type merge(acc_type a, acc_type b) {
+        return static_cast<acc_type>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+    }
+    FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
+        return merge(a, static_cast<acc_type>(v));
+    }
+    static constexpr result_type finalize(acc_type a, index_t) { return a; }
+};
+template <class T>
+struct float_sum_impl : additive_impl<T, float_sum_impl<T>> {
+    using result_type = T;
+    FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
+    static constexpr result_type finalize(typename float_sum_impl::acc_type a, index_t) {
+        return static_cast<T>(total(a));
+    }
+};
+} // namespace detail
+
+/// numpy.sum: identity 0; bool and signed integers give int64, unsigned uint64 (wrapping as
+/// NumPy), floats keep their type. Floating sums accumulate in double, pairwise along the
+/// innermost loop and compensated (Neumaier) across loops for float64: see docs/reductions.md.
 struct sum {
     static constexpr std::string_view name = "sum";
     static constexpr bool single_axis = false;
     template <class T>
-    struct impl {
-        using acc_type = detail::sum_acc_t<T>;
-        using result_type = detail::sum_result_t<T>;
-        static constexpr bool has_identity = true;
-        static constexpr bool needs_index = false;
-        static constexpr acc_type identity() { return acc_type(0); }
-        FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            if constexpr (std::is_integral_v<acc_type>)
-                return static_cast<acc_type>(
-                    static_cast<std::uint64_t>(a)
-                    + static_cast<std::uint64_t>(static_cast<acc_type>(v)));
-            else
-                return a + static_cast<acc_type>(v);
-        }
-        static constexpr acc_type merge(acc_type a, acc_type b) {
-            if constexpr (std::is_integral_v<acc_type>)
-                return static_cast<acc_type>(static_cast<std::uint64_t>(a)
-                                             + static_cast<std::uint64_t>(b));
-            else
-                return a + b;
-        }
-        static constexpr result_type finalize(acc_type a, index_t) {
-            return static_cast<result_type>(a);
-        }
-    };
+    using impl = std::conditional_t<std::is_floating_point_v<T>,
+                                    detail::float_sum_impl<T>,
+                                    detail::integer_sum_impl<T>>;
 };
 
-/// numpy.mean: the sum (in double) divided by the number of elements reduced; integers and
-/// bool give float64, floats keep their type; the mean of nothing is NaN.
+namespace detail {
+template <class T>
+struct mean_impl : additive_impl<T, mean_impl<T>> {
+    using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+    FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
+    static constexpr result_type finalize(typename mean_impl::acc_type a, index_t n) {
+        return static_cast<result_type>(total(a) / static_cast<double>(n));
+    }
+};
+template <class T>
+struct norm_impl : additive_impl<T, norm_impl<T>> {
+    using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+    FUSOR_INLINE static constexpr double term(T v) {
+        const double x = static_cast<double>(v);
+        return x * x;
+    }
+    static result_type finalize(typename norm_impl::acc_type a, index_t) {
+        return static_cast<result_type>(std::sqrt(total(a)));
+    }
+};
+} // namespace detail
+
+/// numpy.mean: the sum (accumulated as `sum` does) divided by the number of elements reduced;
+/// integers and bool give float64, floats keep their type; the mean of nothing is NaN.
 struct mean {
     static constexpr std::string_view name = "mean";
     static constexpr bool single_axis = false;
     template <class T>
-    struct impl {
-        using acc_type = double;
-        using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-        static constexpr bool has_identity = true;
-        static constexpr bool needs_index = false;
-        static constexpr acc_type identity() { return 0.0; }
-        FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return a + static_cast<double>(v);
-        }
-        static constexpr acc_type merge(acc_type a, acc_type b) { return a + b; }
-        static constexpr result_type finalize(acc_type a, index_t n) {
-            return static_cast<result_type>(a / static_cast<double>(n));
-        }
-    };
+    using impl = detail::mean_impl<T>;
 };
 
 /// numpy.max (amax): keeps the type; NaN propagates; no identity (an empty axis under a
@@ -230,6 +309,111 @@ struct any {
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return a || b; }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
+    };
+};
+
+/// numpy.prod: identity 1; bool and signed integers give int64, unsigned uint64 (wrapping, as
+/// NumPy), floats keep their type (accumulated in double).
+struct prod {
+    static constexpr std::string_view name = "prod";
+    static constexpr bool single_axis = false;
+    template <class T>
+    struct impl {
+        using acc_type = detail::sum_acc_t<T>;
+        using result_type = detail::sum_result_t<T>;
+        static constexpr bool has_identity = true;
+        static constexpr bool needs_index = false;
+        static constexpr acc_type identity() { return acc_type(1); }
+        FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
+            return merge(a, static_cast<acc_type>(v));
+        }
+        static constexpr acc_type merge(acc_type a, acc_type b) {
+            if constexpr (std::is_integral_v<acc_type>)
+                return static_cast<acc_type>(static_cast<std::uint64_t>(a)
+                                             * static_cast<std::uint64_t>(b));
+            else
+                return a * b;
+        }
+        static constexpr result_type finalize(acc_type a, index_t) {
+            return static_cast<result_type>(a);
+        }
+    };
+};
+
+/// numpy.count_nonzero: the number of non-zero (true) elements, int64; identity 0.
+struct count_nonzero {
+    static constexpr std::string_view name = "count_nonzero";
+    static constexpr bool single_axis = false;
+    template <class T>
+    struct impl {
+        using acc_type = std::int64_t;
+        using result_type = std::int64_t;
+        static constexpr bool has_identity = true;
+        static constexpr bool needs_index = false;
+        static constexpr acc_type identity() { return 0; }
+        FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
+            return a + (v != T(0) ? 1 : 0);
+        }
+        static constexpr acc_type merge(acc_type a, acc_type b) { return a + b; }
+        static constexpr result_type finalize(acc_type a, index_t) { return a; }
+    };
+};
+
+/// numpy.linalg.norm's Frobenius / 2-norm over the reduced elements: `sqrt(sum(x * x))`, the
+/// squares summed as `sum` sums. Floats keep their type; bool and integers give float64 (as
+/// numpy.linalg.norm). Of nothing: 0. Does not rescale: like NumPy it gives inf when the sum of
+/// squares exceeds the double range.
+struct norm {
+    static constexpr std::string_view name = "norm";
+    static constexpr bool single_axis = false;
+    template <class T>
+    using impl = detail::norm_impl<T>;
+};
+
+/// scipy.special.logsumexp: `log(sum(exp(x)))` without overflow, in one pass: the accumulator
+/// keeps the running maximum m and the sum s of exp(x - m), rescaling s when m grows
+/// (Milakov & Gimelshein's online softmax normaliser). All -inf gives -inf, any +inf gives
+/// +inf, any NaN gives NaN; nothing gives -inf (log of an empty sum). Floats keep their type,
+/// bool and integers give float64; the arithmetic is in double.
+struct logsumexp {
+    static constexpr std::string_view name = "logsumexp";
+    static constexpr bool single_axis = false;
+    template <class T>
+    struct impl {
+        struct acc_type {
+            double max; ///< running maximum (-inf before the first element)
+            double sum; ///< sum of exp(x - max)
+        };
+        using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+        static constexpr bool has_identity = true;
+        static constexpr bool needs_index = false;
+        static constexpr acc_type identity() {
+            return {-std::numeric_limits<double>::infinity(), 0.0};
+        }
+        static acc_type merge(acc_type a, acc_type b) {
+            if (a.max != a.max || b.max != b.max) // NaN
+                return {std::numeric_limits<double>::quiet_NaN(), 1.0};
+            const acc_type& hi = b.max > a.max ? b : a;
+            const acc_type& lo = b.max > a.max ? a : b;
+            // An infinite maximum would make exp(lo.max - hi.max) NaN (inf - inf) or 0:
+            // -inf adds nothing, +inf is the answer.
+            if (lo.max == -std::numeric_limits<double>::infinity())
+                return hi;
+            if (hi.max == std::numeric_limits<double>::infinity())
+                return {hi.max, 1.0};
+            return {hi.max, hi.sum + lo.sum * std::exp(lo.max - hi.max)};
+        }
+        FUSOR_INLINE static acc_type step(acc_type a, T v, index_t) {
+            return merge(a, acc_type{static_cast<double>(v), 1.0});
+        }
+        static result_type finalize(acc_type a, index_t) {
+            if (a.max != a.max)
+                return static_cast<result_type>(a.max);
+            if (a.max == -std::numeric_limits<double>::infinity()
+                || a.max == std::numeric_limits<double>::infinity())
+                return static_cast<result_type>(a.max);
+            return static_cast<result_type>(a.max + std::log(a.sum));
+        }
     };
 };
 

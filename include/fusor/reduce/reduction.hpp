@@ -170,6 +170,16 @@ inline constexpr reduction_fn<reducers::min> min{};
 inline constexpr reduction_fn<reducers::argmax> argmax{};
 /// `argmin(e)`, `argmin(e, axis)` (numpy.argmin): as `argmax`.
 inline constexpr reduction_fn<reducers::argmin> argmin{};
+/// `prod(e, axes…)` (numpy.prod): types as `sum`; of nothing: 1.
+inline constexpr reduction_fn<reducers::prod> prod{};
+/// `count_nonzero(e, axes…)` (numpy.count_nonzero) → int64.
+inline constexpr reduction_fn<reducers::count_nonzero> count_nonzero{};
+/// `norm(e, axes…)` (numpy.linalg.norm, Frobenius/2-norm): `sqrt(sum(|x|^2))`; integers →
+/// float64, floats keep their type.
+inline constexpr reduction_fn<reducers::norm> norm{};
+/// `logsumexp(e, axes…)` (scipy.special.logsumexp): `log(sum(exp(e)))` computed in one stable
+/// pass (online max rescaling); integers → float64, floats keep their type.
+inline constexpr reduction_fn<reducers::logsumexp> logsumexp{};
 /// `any(e, axes…)` (numpy.any) → bool; of nothing: false.
 inline constexpr reduction_fn<reducers::any> any{};
 
