@@ -1,8 +1,10 @@
 // Fusion, proven by counting allocations: a reduction consumes its element-wise operand inside
 // its own loop and never stores it; eager evaluation does store it (which proves the counter).
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -11,11 +13,15 @@
 namespace {
 std::size_t largest_allocation = 0;
 std::size_t total_allocated = 0;
+std::vector<std::size_t>* sizes = nullptr; // every allocation's size, when set
 bool counting = false;
 
 void start_counting() {
     largest_allocation = total_allocated = 0;
     counting = true;
+}
+std::size_t count_of_size(const std::vector<std::size_t>& v, std::size_t n) {
+    return static_cast<std::size_t>(std::count(v.begin(), v.end(), n));
 }
 } // namespace
 
@@ -26,6 +32,11 @@ void start_counting() {
 #endif
 void* operator new(std::size_t n) {
     if (counting) {
+        if (sizes) {
+            counting = false; // the vector's own growth is not counted
+            sizes->push_back(n);
+            counting = true;
+        }
         total_allocated += n;
         largest_allocation = n > largest_allocation ? n : largest_allocation;
     }
@@ -94,11 +105,100 @@ TEST_CASE("standardisation materialises exactly the two small reductions") {
             x(i, j) = static_cast<double>((i * 7 + j * 3) % 11);
     const std::size_t full_bytes = static_cast<std::size_t>(n * d) * sizeof(double);
     start_counting();
-    fusor::tensor<double> z = (x - fusor::mean(x, 0)) / fusor::stddev(x, 0);
+    fusor::tensor<double> z = (x - fusor::mean(x, 0)) / fusor::std(x, 0);
     counting = false;
     // Output (full_bytes) plus small (d,)-sized temporaries and plans: nothing else of size n*d.
     CHECK(largest_allocation == full_bytes);
     CHECK(total_allocated < full_bytes + full_bytes / 2);
     CHECK(fusor::eval(fusor::mean(z, 0))(3) == doctest::Approx(0.0).epsilon(1e-12));
-    CHECK(fusor::eval(fusor::stddev(z, 0))(3) == doctest::Approx(1.0));
+    CHECK(fusor::eval(fusor::std(z, 0))(3) == doctest::Approx(1.0));
+}
+
+TEST_CASE("max(abs(a - b)) allocates its 0-d result, never a - b or abs(a - b)") {
+    const fusor::index_t n = 512, m = 256;
+    auto a = fusor::ones<float>({n, m});
+    const auto b = fusor::full<float>({n, m}, 2.0f);
+    a(7, 9) = -4.0f;
+    const std::size_t full_bytes = static_cast<std::size_t>(n * m) * sizeof(float);
+    start_counting();
+    const fusor::tensor<float> d = fusor::max(fusor::abs(a - b));
+    counting = false;
+    CHECK(d.item() == 6.0f);
+    CHECK(largest_allocation < full_bytes / 64);
+    CHECK(total_allocated < full_bytes / 16);
+}
+
+TEST_CASE("mean(square(x - mean(x, 0)), 0) stores only the two (d,) results") {
+    const fusor::index_t n = 4096, d = 40;
+    fusor::tensor<double> x(fusor::shape_t{n, d});
+    for (fusor::index_t i = 0; i < n; ++i)
+        for (fusor::index_t j = 0; j < d; ++j)
+            x(i, j) = static_cast<double>((i * 5 + j) % 7);
+    const std::size_t full_bytes = static_cast<std::size_t>(n * d) * sizeof(double);
+    const std::size_t row_bytes = static_cast<std::size_t>(d) * sizeof(double);
+    std::vector<std::size_t> seen;
+    seen.reserve(256);
+    sizes = &seen;
+    start_counting();
+    const fusor::tensor<double> v = fusor::mean(fusor::square(x - fusor::mean(x, 0)), 0);
+    counting = false;
+    sizes = nullptr;
+    CHECK(v(0) == doctest::Approx(fusor::eval(fusor::var(x, 0))(0)).epsilon(1e-14));
+    CHECK(largest_allocation < full_bytes / 64); // nothing of the operand's size
+    // Each of the two means: a result of (d,) doubles. (Their accumulators are
+    // compensated sums, two doubles each: 2 * row_bytes.)
+    CHECK(count_of_size(seen, row_bytes) == 2);
+}
+
+TEST_CASE("softmax materialises max and sum once each, and nothing of the input's size") {
+    const fusor::index_t n = 512, d = 256;
+    fusor::tensor<float> x(fusor::shape_t{n, d});
+    for (fusor::index_t i = 0; i < n; ++i)
+        for (fusor::index_t j = 0; j < d; ++j)
+            x(i, j) = static_cast<float>((i * 13 + j * 7) % 29) * 0.25f;
+    auto p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
+    auto softmax = p / fusor::sum(p, 1, fusor::keepdims);
+
+    // The plan: tmp0 = max (materialised once), tmp1 = sum, whose own loop reuses tmp0.
+    const fusor::loop_plan plan = fusor::explain(softmax).plan;
+    REQUIRE(plan.boundaries.size() == 2);
+    CHECK(plan.boundaries[0].name == "tmp0");
+    CHECK(plan.boundaries[1].name == "tmp1");
+    REQUIRE(plan.boundaries[1].plan->boundaries.size() == 1);
+    CHECK(plan.boundaries[1].plan->boundaries[0].reused);
+    CHECK(plan.boundaries[1].plan->boundaries[0].name == "tmp0");
+
+    const std::size_t full_bytes = static_cast<std::size_t>(n * d) * sizeof(float);
+    const std::size_t row_bytes = static_cast<std::size_t>(n) * sizeof(float);
+    std::vector<std::size_t> seen;
+    seen.reserve(256);
+    sizes = &seen;
+    start_counting();
+    const fusor::tensor<float> s = softmax;
+    counting = false;
+    sizes = nullptr;
+    // The output, then (n,)-sized pieces only: max's accumulators and result, the sum's result
+    // (its accumulators are doubles: 2 * row_bytes). Computing max twice would add two more.
+    CHECK(largest_allocation == full_bytes);
+    CHECK(count_of_size(seen, full_bytes) == 1);
+    CHECK(count_of_size(seen, row_bytes) == 3);
+    const auto rows = fusor::eval(fusor::sum(s, 1));
+    for (fusor::index_t i = 0; i < n; ++i)
+        CHECK(rows(i) == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("x - logsumexp(x, 1, keepdims) materialises one (n, 1) temporary") {
+    const fusor::index_t n = 256, d = 128;
+    fusor::tensor<double> x(fusor::shape_t{n, d});
+    for (fusor::index_t i = 0; i < n; ++i)
+        for (fusor::index_t j = 0; j < d; ++j)
+            x(i, j) = static_cast<double>((i + j * 3) % 17) - 8.0;
+    const std::size_t full_bytes = static_cast<std::size_t>(n * d) * sizeof(double);
+    start_counting();
+    const fusor::tensor<double> logp = x - fusor::logsumexp(x, 1, fusor::keepdims);
+    counting = false;
+    CHECK(largest_allocation == full_bytes);
+    CHECK(total_allocated < full_bytes + full_bytes / 8);
+    const auto total = fusor::eval(fusor::sum(fusor::exp(logp), 1));
+    CHECK(total(0) == doctest::Approx(1.0).epsilon(1e-12));
 }

@@ -1,11 +1,13 @@
 // fusor/core/shape.hpp: index_t, shape_t and row-major strides.
 #pragma once
 
-// g++ 12 reports a false -Wstringop-overread inside boost::container's memcpy when it inlines
-// a small_vector copy at -O1 and above; the copy is bounded by the source's size.
+// g++ 12 reports a false -Wstringop-overread (and -overflow) inside boost::container's
+// memcpy/memmove when it inlines a small_vector copy or a growing push_back at -O1 and above
+// (GCC bug 105329's family); the copies are bounded by the source's size.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overread"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 #include <boost/container/small_vector.hpp>
 #if defined(__GNUC__) && !defined(__clang__)

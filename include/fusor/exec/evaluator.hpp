@@ -4,6 +4,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
@@ -72,14 +75,28 @@ struct elementwise_evaluator {
     }
 };
 
+/// The temporaries of one evaluation, by name, so that a boundary the plan marks `reused`
+/// reads the result computed for the first one (plans name equal reductions alike).
+struct temporary_cache {
+    std::vector<std::pair<std::string, std::shared_ptr<const void>>> entries;
+
+    std::shared_ptr<const void> find(const std::string& name) const {
+        for (const auto& [n, t] : entries)
+            if (n == name)
+                return t;
+        return nullptr;
+    }
+};
+
 // Computes a reduction node into a fresh tensor with the plan made for it (execute.hpp).
 template <class R, class C>
-tensor<typename reduction<R, C>::value_type> evaluate_reduction(const reduction<R, C>& r,
-                                                                const loop_plan& p);
+tensor<typename reduction<R, C>::value_type>
+evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache& cache);
 
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 struct evaluator_builder {
     const loop_plan& plan;
+    temporary_cache& cache;
     std::size_t next_operand = 1; // operand 0 is the destination
     std::size_t next_boundary = 0;
 
@@ -103,7 +120,13 @@ struct evaluator_builder {
             const std::size_t k = next_operand++;
             const auto& b = plan.boundaries[next_boundary++];
             using T = typename N::value_type;
-            auto t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan));
+            std::shared_ptr<const tensor<T>> t;
+            if (b.reused) {
+                t = std::static_pointer_cast<const tensor<T>>(cache.find(b.name));
+            } else {
+                t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
+                cache.entries.emplace_back(b.name, t);
+            }
             temporary_evaluator<T> ev{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t};
             return ev;
         } else {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fusor/core/error.hpp>
@@ -54,7 +55,8 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
 /// Runs an element-wise plan: `dest_base` is operand 0's data pointer.
 template <class D, class E>
 void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
-    evaluator_builder builder{p};
+    temporary_cache cache;
+    evaluator_builder builder{p, cache};
     auto ev = builder.build(e);
     D* const out0 = dest_base + p.operands[0].offset;
     const index_t so = p.operands[0].strides.empty() ? 0 : p.operands[0].strides.back();
@@ -112,6 +114,25 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n) {
            + pairwise_terms<Impl, Contiguous>(ev, begin + half, n - half);
 }
 
+// The register path of a compensated (float64) sum: eight interleaved Neumaier accumulators
+// (independent chains, as pairwise_terms' eight partial sums), merged at the end. Every lane
+// keeps its own rounding error, so the result is within ~2 eps of the exact sum whatever n
+// and however the terms cancel.
+template <class Impl, bool Contiguous, class Ev>
+typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
+    using acc_t = typename Impl::acc_type;
+    acc_t lane[8] = {};
+    index_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (index_t j = 0; j < 8; ++j)
+            lane[j] = Impl::absorb(lane[j], Impl::term(ev.template get<Contiguous>(i + j)));
+    for (; i < n; ++i)
+        lane[0] = Impl::absorb(lane[0], Impl::term(ev.template get<Contiguous>(i)));
+    for (index_t j = 1; j < 8; ++j)
+        lane[0] = Impl::merge(lane[0], lane[j]);
+    return lane[0];
+}
+
 template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {
     using impl = typename reduction<R, C>::impl;
@@ -130,17 +151,21 @@ void check_reducible(const reduction<R, C>& r) {
 
 /// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),
 /// then finalizes into `out` (any strided view of the result's shape). When the innermost
-/// loop reduces (accumulator stride 0) it accumulates in a register (pairwise for additive
-/// reducers); otherwise it updates a row of accumulators, one per output element, element-wise.
+/// loop reduces (accumulator stride 0) it accumulates in registers (for additive reducers:
+/// pairwise in double, or compensated lanes for float64); otherwise it updates a row of
+/// accumulators, one per output element, element-wise.
 template <class R, class C, class D>
-void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tensor_view<D>& out) {
+void execute_reduction(const reduction<R, C>& r,
+                       const loop_plan& p,
+                       const tensor_view<D>& out,
+                       temporary_cache& cache) {
     using impl = typename reduction<R, C>::impl;
     using acc_t = typename impl::acc_type;
     detail::check_reducible(r);
     // Not std::vector: all/any accumulate bool, and vector<bool> has no data().
     const auto acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     std::fill(acc.get(), acc.get() + r.size(), impl::identity());
-    evaluator_builder builder{p};
+    evaluator_builder builder{p, cache};
     auto ev = builder.build(r.child);
     const std::size_t levels = p.extents.size();
     const index_t sa = levels ? p.operands[0].strides[levels - 1] : 0;
@@ -155,7 +180,10 @@ void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tenso
             const index_t i0 = impl::needs_index ? off[idx_op] : 0;
             if constexpr (detail::pairwise_reducer<impl>) {
                 if (sa == 0) {
-                    *a = impl::absorb(*a, detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
+                    if constexpr (std::is_same_v<acc_t, reducers::detail::compensated_sum>)
+                        *a = impl::merge(*a, detail::compensated_terms<impl, Contiguous>(ev, n));
+                    else
+                        *a = impl::absorb(*a, detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
                     return;
                 }
             }
@@ -181,11 +209,18 @@ void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tenso
         o = static_cast<D>(impl::finalize(acc[k++], count));
 }
 
+/// As above, for a reduction at the root of an evaluation (its own temporaries).
+template <class R, class C, class D>
+void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tensor_view<D>& out) {
+    temporary_cache cache;
+    execute_reduction(r, p, out, cache);
+}
+
 template <class R, class C>
-tensor<typename reduction<R, C>::value_type> evaluate_reduction(const reduction<R, C>& r,
-                                                                const loop_plan& p) {
+tensor<typename reduction<R, C>::value_type>
+evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache& cache) {
     tensor<typename reduction<R, C>::value_type> t(r.shape(), uninitialized);
-    execute_reduction(r, p, t.view());
+    execute_reduction(r, p, t.view(), cache);
     return t;
 }
 

@@ -135,6 +135,11 @@ inline void print_loops(std::ostream& os, const loop_plan& p, const std::string&
 
 inline void print_plan(std::ostream& os, const loop_plan& p, const std::string& indent) {
     for (const boundary_plan& b : p.boundaries) {
+        if (b.reused) {
+            os << indent << "reuse " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)
+               << " (the same " << b.plan->reducer << ", materialised above: not recomputed)\n";
+            continue;
+        }
         os << indent << "materialise " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)
            << ", " << b.bytes << " bytes (" << b.why << "), computed once before the loop that "
            << "reads it\n";
@@ -169,9 +174,10 @@ struct explanation {
 
 private:
     static std::size_t count_boundaries(const loop_plan& p) {
-        std::size_t n = p.boundaries.size();
+        std::size_t n = 0;
         for (const auto& b : p.boundaries)
-            n += count_boundaries(*b.plan);
+            if (!b.reused)
+                n += 1 + count_boundaries(*b.plan);
         return n;
     }
     static std::size_t count_loops(const loop_plan& p) { return 1 + count_boundaries(p); }

@@ -47,6 +47,10 @@ struct boundary_plan {
     shape_t shape;
     index_t bytes = 0;
     std::shared_ptr<const loop_plan> plan; ///< the loop that computes it
+    /// The same sub-expression was already materialised under this name earlier in the same
+    /// evaluation (e.g. softmax's `max(x, 1)` under both the numerator and the sum): its result
+    /// is read again, not recomputed. `plan` is kept for explain.
+    bool reused = false;
 };
 
 /// How the innermost loop reads its operands.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <charconv>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -125,9 +126,28 @@ std::string scalar_text(T v) {
     }
 }
 
-// Names shared by a plan and its nested plans: the same tensor gets the same name.
+// What a loop computes, as text: its tree, reduction and every operand's identity (address,
+// dtype, strides over the iteration space, offset, scalar value), but not the destination's
+// name. Two reductions with the same signature read the same elements through the same
+// operations, so they have the same result: the second one reuses the first's temporary.
+inline std::string plan_signature(const loop_plan& p) {
+    std::string s = p.reducer + to_string(p.iter_shape) + to_string(p.reduced_axes);
+    for (const tree_line& l : p.tree)
+        s += '|' + std::to_string(l.depth) + l.what + l.dtype + to_string(l.shape);
+    for (std::size_t k = 1; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        s += '|' + std::to_string(static_cast<int>(o.kind)) + o.name + o.dtype
+             + to_string(o.iter_strides) + std::to_string(o.offset) + '@'
+             + std::to_string(reinterpret_cast<std::uintptr_t>(o.address));
+    }
+    return s;
+}
+
+// Names shared by a plan and its nested plans: the same tensor gets the same name, and the
+// same reduction the same temporary.
 struct naming {
     std::vector<const void*> tensors;
+    std::vector<std::pair<std::string, std::string>> materialised; // signature, temporary
     int temporaries = 0;
     std::string tensor_name(const void* address) {
         for (std::size_t i = 0; i < tensors.size(); ++i)
@@ -205,12 +225,24 @@ struct tree_walker {
             visit(n.child, through_view(n.map, t), depth + 1);
         } else if constexpr (requires { n.axes; }) { // reduction below the root: a boundary
             using V = typename N::value_type;
-            const std::string tmp = "tmp" + std::to_string(names.temporaries++);
             destination_layout d = contiguous_destination<V>(n.shape());
-            d.name = tmp;
             auto sub = std::make_shared<loop_plan>(plan_reduction(n, d, names));
+            const std::string signature = plan_signature(*sub);
+            std::string tmp;
+            bool reused = false;
+            for (const auto& [sig, name] : names.materialised)
+                if (sig == signature) {
+                    tmp = name;
+                    reused = true;
+                }
+            if (!reused) {
+                tmp = "tmp" + std::to_string(names.temporaries++);
+                names.materialised.emplace_back(signature, tmp);
+            }
+            sub->operands[0].name = tmp;
             const index_t bytes = n.size() * static_cast<index_t>(sizeof(V));
-            plan.boundaries.push_back({tmp, "reduction result", line.dtype, n.shape(), bytes, sub});
+            plan.boundaries.push_back(
+                {tmp, "reduction result", line.dtype, n.shape(), bytes, sub, reused});
             operand o;
             o.kind = operand::role::temporary;
             o.name = tmp;

@@ -58,12 +58,12 @@ template <class T>
 using sum_result_t = std::conditional_t<std::is_floating_point_v<T>, T, sum_acc_t<T>>;
 
 // Neumaier's compensated sum (Kahan–Babuška): the running sum plus the rounding error lost at
-// each addition, folded back in at the end. The error bound is ~2 eps |sum| whatever the
-// number of terms — tighter than pairwise summation's O(eps log n) — and it works the same in
-// a register and in a row of accumulators, so sums along outer axes are as exact as along the
-// contiguous one. Used for 8-byte inputs (float64, and int64/uint64 going through double);
-// narrower inputs accumulate in plain double, whose N * 2^-53 error is far below their own
-// rounding for any N below 2^29.
+// each addition, folded back in at the end. The error bound is ~2 eps |sum| (plus n eps^2
+// sum|x|) whatever the number of terms: tighter than pairwise summation's O(eps log n), and it
+// works the same in a register and in a row of accumulators, so sums along outer axes are as
+// exact as along the contiguous one. Used for 8-byte inputs (float64, and int64/uint64 going
+// through double). Narrower inputs accumulate in plain double (pairwise along the innermost
+// loop), whose error is far below their own rounding for any n below 2^29.
 struct compensated_sum {
     double sum = 0.0;
     double correction = 0.0;
@@ -101,9 +101,10 @@ template <class T>
 using float_acc_t = std::conditional_t<sizeof(T) == 8, compensated_sum, double>;
 
 // The shared body of the additive reducers (sum of floats, mean, norm): each element adds
-// `Derived::term(v)` (a double) to the accumulator. `pairwise = true` lets the executor sum
-// the terms of an innermost loop pairwise in plain double (8 accumulators, blocks of 128, as
-// NumPy) and fold the block's total into the accumulator with `absorb`.
+// `Derived::term(v)` (a double) to the accumulator. `pairwise = true` lets the executor give
+// an innermost loop that reduces its own register treatment (exec/execute.hpp): eight
+// compensated lanes for float64, NumPy's pairwise blocks in plain double otherwise; the
+// loop's total joins the accumulator through `absorb`/`merge`.
 template <class T, class Derived>
 struct additive_impl {
     using acc_type = float_acc_t<T>;

@@ -1,0 +1,121 @@
+// Scans, sort, argsort and topk: shapes, dtypes and the errors (values are checked against
+// NumPy in tests/oracle/; here, the rules a reader should see written down).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+namespace {
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+TEST_CASE("cumsum and cumprod: shapes and NumPy's result types") {
+    const fusor::tensor<std::int32_t> a{{1, 2, 3}, {4, 5, 6}};
+    const auto flat = fusor::cumsum(a);
+    static_assert(std::is_same_v<decltype(flat)::value_type, std::int64_t>);
+    CHECK(flat.shape() == fusor::shape_t{6});
+    CHECK(flat(5) == 21);
+    const auto rows = fusor::cumprod(a, -1);
+    CHECK(rows.shape() == fusor::shape_t{2, 3});
+    CHECK(rows(1, 2) == 120);
+    const auto cols = fusor::cumsum(a, 0);
+    CHECK(cols(1, 0) == 5);
+    const fusor::tensor<std::uint8_t> u{200, 100};
+    static_assert(std::is_same_v<decltype(fusor::cumsum(u))::value_type, std::uint64_t>);
+    CHECK(fusor::cumsum(u)(1) == 300); // no uint8 wrap: accumulated in uint64
+    const fusor::tensor<float> f{0.5f, 0.25f};
+    static_assert(std::is_same_v<decltype(fusor::cumsum(f))::value_type, float>);
+    // 0-d operands ravel to (1,), as NumPy; a bad axis throws before anything is computed.
+    CHECK(fusor::cumsum(fusor::full<double>({}, 4.0)).shape() == fusor::shape_t{1});
+    CHECK(fusor::cumsum(fusor::full<double>({}, 4.0), 0).shape() == fusor::shape_t{1});
+    CHECK_THROWS_AS(fusor::cumsum(a, 2), fusor::axis_error);
+    CHECK_THROWS_AS(fusor::cumprod(a, -3), fusor::axis_error);
+    // Fused operand: cumsum(a * 2) evaluates a * 2 once into the result, then scans.
+    CHECK(fusor::cumsum(a * 2, 1)(0, 2) == 12);
+}
+
+TEST_CASE("signed cumprod wraps as NumPy's int64 does, without undefined behaviour") {
+    const fusor::tensor<std::int64_t> big{std::int64_t{1} << 62, 4};
+    CHECK(fusor::cumprod(big)(1) == 0); // 2^64 wraps to 0
+}
+
+TEST_CASE("sort and argsort: NaN last, stable, along any axis") {
+    const fusor::tensor<double> x{{3.0, NaN, 1.0, 3.0}, {0.0, -1.0, NaN, -1.0}};
+    const auto s = fusor::sort(x);
+    CHECK(s(0, 0) == 1.0);
+    CHECK(s(0, 2) == 3.0);
+    CHECK(std::isnan(s(0, 3)));
+    CHECK(std::isnan(s(1, 3)));
+    const auto i = fusor::argsort(x);
+    static_assert(std::is_same_v<decltype(i)::value_type, std::int64_t>);
+    CHECK(i(0, 0) == 2);
+    CHECK(i(0, 1) == 0); // the two 3s keep their order
+    CHECK(i(0, 2) == 3);
+    CHECK(i(0, 3) == 1);
+    CHECK(i(1, 0) == 1); // the two -1s keep their order
+    CHECK(i(1, 1) == 3);
+    const auto c = fusor::argsort(x, 0);
+    CHECK(c(0, 1) == 1); // -1 before NaN
+    CHECK(fusor::sort(x, 0).shape() == fusor::shape_t{2, 4});
+    CHECK_THROWS_AS(fusor::sort(fusor::full<double>({}, 1.0)), fusor::axis_error);
+    CHECK(fusor::argsort(fusor::full<double>({}, 1.0)).shape() == fusor::shape_t{1});
+    CHECK_THROWS_AS(fusor::sort(x, 2), fusor::axis_error);
+}
+
+TEST_CASE("topk: largest first, ties to the lower index, NaN on top") {
+    const fusor::tensor<double> x{{1.0, 5.0, 5.0, NaN, 2.0}, {4.0, 4.0, 4.0, 4.0, 9.0}};
+    auto [v, i] = fusor::topk(x, 3);
+    CHECK(v.shape() == fusor::shape_t{2, 3});
+    CHECK(std::isnan(v(0, 0)));
+    CHECK(i(0, 0) == 3);
+    CHECK(v(0, 1) == 5.0);
+    CHECK(i(0, 1) == 1);
+    CHECK(i(0, 2) == 2);
+    CHECK(i(1, 0) == 4);
+    CHECK(i(1, 1) == 0);
+    CHECK(i(1, 2) == 1);
+    const auto cols = fusor::topk(x, 1, 0);
+    CHECK(cols.values.shape() == fusor::shape_t{1, 5});
+    CHECK(cols.indices(0, 0) == 1);
+    CHECK(fusor::topk(x, 0).values.shape() == fusor::shape_t{2, 0});
+    CHECK(fusor::topk(x, 5).indices(1, 4) == 3);
+}
+
+TEST_CASE("topk refuses k outside [0, extent] and names the axis") {
+    const fusor::tensor<float> x{{1.f, 2.f}, {3.f, 4.f}};
+    CHECK_THROWS_AS(fusor::topk(x, 3), fusor::value_error);
+    CHECK_THROWS_AS(fusor::topk(x, -1, 0), fusor::value_error);
+    CHECK_THROWS_WITH(fusor::topk(x, 3, 0),
+                      "topk: k = 3 is outside [0, 2] for axis 0 of shape (2, 2)");
+    CHECK_THROWS_AS(fusor::topk(x, 1, 2), fusor::axis_error);
+    CHECK_THROWS_AS(fusor::topk(fusor::full<float>({}, 1.f), 1), fusor::axis_error);
+}
+
+TEST_CASE("empty reductions: identities, NaN, and value_error naming the axis") {
+    const auto e = fusor::zeros<float>({3, 0});
+    CHECK(fusor::eval(fusor::sum(e, 1))(0) == 0.0f);
+    CHECK(fusor::eval(fusor::prod(e, 1))(2) == 1.0f);
+    CHECK(fusor::eval(fusor::count_nonzero(e, 1))(0) == 0);
+    CHECK(fusor::eval(fusor::norm(e, 1))(0) == 0.0f);
+    CHECK(fusor::eval(fusor::logsumexp(e, 1))(0) == -std::numeric_limits<float>::infinity());
+    CHECK(std::isnan(fusor::eval(fusor::mean(e, 1))(0)));
+    CHECK(fusor::eval(fusor::max(e, 0)).shape() == fusor::shape_t{0}); // empty result: fine
+    CHECK_THROWS_WITH_AS(fusor::eval(fusor::max(e, 1)),
+                         "zero-size array to reduction operation maximum which has no identity "
+                         "(reducing axes (1,) of shape (3, 0))",
+                         fusor::value_error);
+    CHECK_THROWS_AS(fusor::eval(fusor::argmin(e, 1)), fusor::value_error);
+}
+
+TEST_CASE("logsumexp is stable where exp overflows") {
+    const fusor::tensor<double> x{1000.0, 1000.0};
+    CHECK(fusor::eval(fusor::logsumexp(x)).item() == doctest::Approx(1000.0 + std::log(2.0)));
+    const fusor::tensor<float> y{-1e30f, 0.0f};
+    CHECK(fusor::eval(fusor::logsumexp(y)).item() == 0.0f);
+    static_assert(
+        std::is_same_v<decltype(fusor::eval(fusor::logsumexp(fusor::tensor<int>{1})))::value_type,
+                       double>);
+}
