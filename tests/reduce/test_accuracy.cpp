@@ -1,7 +1,7 @@
 // Accuracy of floating reductions (docs/reductions.md, "Summation"): float32 sums accumulate in
-// double, float64 sums pairwise along the innermost loop and compensated (Neumaier) across
-// loops, so they are at least as accurate as NumPy's pairwise sum on every axis. Each test also
-// shows the naive algorithm failing the same bound, so the bound can fail.
+// double (pairwise along the innermost loop), float64 sums carry exact TwoSum error terms, in
+// registers and in rows alike, so they are at least as accurate as NumPy's pairwise sum on
+// every axis. Each test also shows the naive algorithm failing the same bound, so it can fail.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -111,7 +111,7 @@ TEST_CASE("mean and var of 10^6 float64 values 1e9 + N(0,1) match math.fsum to 1
 
 TEST_CASE("compensated float64 sums keep what a plain loop loses") {
     // 1e16, then 1000 ones, then -1e16: the exact sum is 1000. A plain double loop loses every
-    // 1 against 1e16 (half its ulp of 2) and returns 0. Neumaier's bound, 2 eps |sum| +
+    // 1 against 1e16 (half its ulp of 2) and returns 0. The compensated bound, 2 eps |sum| +
     // O(n eps^2) sum|x| ~ 3e-13 here, makes the compensated sum exact, in a register and in
     // a row of accumulators alike.
     std::vector<double> v{1e16};

@@ -114,23 +114,33 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n) {
            + pairwise_terms<Impl, Contiguous>(ev, begin + half, n - half);
 }
 
-// The register path of a compensated (float64) sum: eight interleaved Neumaier accumulators
-// (independent chains, as pairwise_terms' eight partial sums), merged at the end. Every lane
-// keeps its own rounding error, so the result is within ~2 eps of the exact sum whatever n
-// and however the terms cancel.
+// The register path of a compensated (float64) sum: eight interleaved lanes, each a running
+// sum and the running total of its rounding errors, computed exactly with Knuth's branch-free
+// TwoSum (t = s + x; the error is (s - (t - z)) + (x - z) with z = t - s). Kept as two plain
+// arrays so the compiler vectorises the eight lanes; merged at the end with the same
+// compensated add (reducers::detail::add). Every lane keeps its own rounding error, so the result
+// is within ~2 eps of the exact sum (plus an n eps^2 sum|x| term) however many terms there are.
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
-    using acc_t = typename Impl::acc_type;
-    acc_t lane[8] = {};
+    double s[8] = {}, c[8] = {};
     index_t i = 0;
     for (; i + 8 <= n; i += 8)
-        for (index_t j = 0; j < 8; ++j)
-            lane[j] = Impl::absorb(lane[j], Impl::term(ev.template get<Contiguous>(i + j)));
+        for (index_t j = 0; j < 8; ++j) {
+            const double x = Impl::term(ev.template get<Contiguous>(i + j));
+            const double t = s[j] + x;
+            const double z = t - s[j];
+            c[j] += (s[j] - (t - z)) + (x - z);
+            s[j] = t;
+        }
+    typename Impl::acc_type acc{};
+    for (index_t j = 0; j < 8; ++j) {
+        acc = Impl::absorb(acc, s[j]);
+        if (s[j] - s[j] == 0.0) // an inf or NaN lane's error term is NaN (inf - inf): drop it
+            acc = Impl::absorb(acc, c[j]);
+    }
     for (; i < n; ++i)
-        lane[0] = Impl::absorb(lane[0], Impl::term(ev.template get<Contiguous>(i)));
-    for (index_t j = 1; j < 8; ++j)
-        lane[0] = Impl::merge(lane[0], lane[j]);
-    return lane[0];
+        acc = Impl::absorb(acc, Impl::term(ev.template get<Contiguous>(i)));
+    return acc;
 }
 
 template <class R, class C>

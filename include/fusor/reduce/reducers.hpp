@@ -20,7 +20,7 @@ namespace fusor::reducers {
 //   throws) and `needs_index` (arg-reductions read the candidate's index).
 // `merge` combines two partial results in index order, so first-occurrence rules hold.
 // Additive reducers also set `pairwise` and give `term(v)` and `absorb(acc, double)`: the
-// executor then sums an innermost loop's terms pairwise and absorbs the total (see
+// executor then sums an innermost loop's terms in registers and absorbs the total (see
 // detail::additive_impl).
 
 namespace detail {
@@ -57,13 +57,15 @@ using sum_acc_t =
 template <class T>
 using sum_result_t = std::conditional_t<std::is_floating_point_v<T>, T, sum_acc_t<T>>;
 
-// Neumaier's compensated sum (Kahan–Babuška): the running sum plus the rounding error lost at
-// each addition, folded back in at the end. The error bound is ~2 eps |sum| (plus n eps^2
-// sum|x|) whatever the number of terms: tighter than pairwise summation's O(eps log n), and it
-// works the same in a register and in a row of accumulators, so sums along outer axes are as
-// exact as along the contiguous one. Used for 8-byte inputs (float64, and int64/uint64 going
-// through double). Narrower inputs accumulate in plain double (pairwise along the innermost
-// loop), whose error is far below their own rounding for any n below 2^29.
+// A compensated sum: the running sum plus the running total of the rounding errors of every
+// addition, each computed exactly by Knuth's branch-free TwoSum (t = s + x, z = t - s, error
+// (s - (t - z)) + (x - z)), folded back in at the end. As Kahan–Babuška–Neumaier summation its
+// error is ~2 eps |sum| plus an n eps^2 sum|x| term whatever the number of terms: tighter than
+// pairwise summation's O(eps log n) sum|x|. Branch-free, so rows of accumulators vectorise,
+// and it works the same in a register and in a row, so sums along outer axes are as exact as
+// along the contiguous one. Used for 8-byte inputs (float64, and int64/uint64 going through
+// double). Narrower inputs accumulate in plain double (pairwise along the innermost loop),
+// whose error is far below their own rounding for any n below 2^29.
 struct compensated_sum {
     double sum = 0.0;
     double correction = 0.0;
@@ -73,11 +75,8 @@ FUSOR_INLINE constexpr double add(double a, double x) {
 }
 FUSOR_INLINE constexpr compensated_sum add(compensated_sum a, double x) {
     const double t = a.sum + x;
-    // The operand with the larger magnitude survives the addition; recover the other's lost bits.
-    if ((a.sum < 0 ? -a.sum : a.sum) >= (x < 0 ? -x : x))
-        a.correction += (a.sum - t) + x;
-    else
-        a.correction += (x - t) + a.sum;
+    const double z = t - a.sum;
+    a.correction += (a.sum - (t - z)) + (x - z);
     a.sum = t;
     return a;
 }
@@ -101,8 +100,8 @@ template <class T>
 using float_acc_t = std::conditional_t<sizeof(T) == 8, compensated_sum, double>;
 
 // The shared body of the additive reducers (sum of floats, mean, norm): each element adds
-// `Derived::term(v)` (a double) to the accumulator. `pairwise = true` lets the executor give
-// an innermost loop that reduces its own register treatment (exec/execute.hpp): eight
+// `Derived::term(v)` (a double) to the accumulator. `pairwise = true` gives an innermost
+// loop that reduces its own register treatment (exec/execute.hpp): eight
 // compensated lanes for float64, NumPy's pairwise blocks in plain double otherwise; the
 // loop's total joins the accumulator through `absorb`/`merge`.
 template <class T, class Derived>
@@ -149,7 +148,8 @@ struct float_sum_impl : additive_impl<T, float_sum_impl<T>> {
 
 /// numpy.sum: identity 0; bool and signed integers give int64, unsigned uint64 (wrapping as
 /// NumPy), floats keep their type. Floating sums accumulate in double, pairwise along the
-/// innermost loop and compensated (Neumaier) across loops for float64: see docs/reductions.md.
+/// innermost loop (float32 and narrower), compensated (TwoSum error terms) for float64: see
+/// docs/reductions.md.
 struct sum {
     static constexpr std::string_view name = "sum";
     static constexpr bool single_axis = false;
