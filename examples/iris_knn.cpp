@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
 
     // Standardise every feature: (X - mean(X, 0)) / std(X, 0), one fused loop over (n, 4)
     // reading the two (4,) reductions, each computed once.
-    const fusor::tensor<double> Z = (X - fusor::mean(X, 0)) / fusor::stddev(X, 0);
+    const fusor::tensor<double> Z = (X - fusor::mean(X, 0)) / fusor::std(X, 0);
 
     std::cout << "Iris leave-one-out 1-nearest-neighbour (" << n << " flowers, " << d
               << " features, " << codes.size() << " species)\n";
