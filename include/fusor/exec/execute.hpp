@@ -143,6 +143,37 @@ typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
     return acc;
 }
 
+// The register path of every other reducer: eight interleaved accumulators (lane j takes
+// elements j, j + 8, ...), merged in lane order. One accumulator would chain every step on
+// the previous one (a compare-and-select per element for max: latency-bound, ~10x slower than
+// memory); eight independent chains run at the speed of the loads. `merge` is associative for
+// every reducer, and arg-reductions break ties by index, so the result is the sequential one
+// (up to float rounding order in prod and logsumexp, and the sign of a zero max/min).
+template <class Impl, bool Contiguous, class Ev>
+typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
+    using acc_t = typename Impl::acc_type;
+    // Arg-reductions stay sequential: their (value, index) pairs do not vectorise, and one
+    // predictable branch per element beats eight lanes of them (measured: bench_reduce W7).
+    if (Impl::needs_index || n < 16) {
+        acc_t reg = Impl::identity();
+        for (index_t i = 0; i < n; ++i)
+            reg = Impl::step(reg, ev.template get<Contiguous>(i), i0 + i * si);
+        return reg;
+    }
+    acc_t lane[8];
+    for (index_t j = 0; j < 8; ++j)
+        lane[j] = Impl::identity();
+    index_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (index_t j = 0; j < 8; ++j)
+            lane[j] = Impl::step(lane[j], ev.template get<Contiguous>(i + j), i0 + (i + j) * si);
+    for (; i < n; ++i)
+        lane[0] = Impl::step(lane[0], ev.template get<Contiguous>(i), i0 + i * si);
+    for (index_t j = 1; j < 8; ++j)
+        lane[0] = Impl::merge(lane[0], lane[j]);
+    return lane[0];
+}
+
 template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {
     using impl = typename reduction<R, C>::impl;
@@ -198,13 +229,13 @@ void execute_reduction(const reduction<R, C>& r,
                 }
             }
             if (sa == 0) {
-                acc_t reg = impl::identity();
+                *a = impl::merge(*a, detail::lane_reduce<impl, Contiguous>(ev, n, i0, si));
+            } else if constexpr (Contiguous) { // the accumulator row has unit stride here
                 for (index_t i = 0; i < n; ++i)
-                    reg = impl::step(reg, ev.template get<Contiguous>(i), i0 + i * si);
-                *a = impl::merge(*a, reg);
+                    a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
             } else {
                 for (index_t i = 0; i < n; ++i)
-                    a[i * sa] = impl::step(a[i * sa], ev.template get<Contiguous>(i), i0 + i * si);
+                    a[i * sa] = impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
             }
         });
     };

@@ -48,6 +48,11 @@ struct moment_fn {
         return finish(
             detail::make_var(std::forward<E>(e), shape_t(axes), detail::parse_options(opts...)));
     }
+    template <class E, class... O>
+        requires(expression<E> && (detail::reduce_option<O> && ...))
+    auto operator()(E&& e, const shape_t& axes, O... opts) const {
+        return finish(detail::make_var(std::forward<E>(e), axes, detail::parse_options(opts...)));
+    }
 
 private:
     template <class V>

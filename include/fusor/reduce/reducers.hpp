@@ -18,7 +18,9 @@ namespace fusor::reducers {
 //   acc_type, result_type, identity(), step(acc, v, index), merge(earlier, later),
 //   finalize(acc, count); `has_identity` (false: an empty axis under a non-empty result
 //   throws) and `needs_index` (arg-reductions read the candidate's index).
-// `merge` combines two partial results in index order, so first-occurrence rules hold.
+// `merge` combines two partial results (of consecutive or interleaved ranges, the earlier
+// first): it is associative, and arg-reductions break ties by index, so first-occurrence
+// rules hold however the executor splits the work.
 // Additive reducers also set `pairwise` and give `term(v)` and `absorb(acc, double)`: the
 // executor then sums an innermost loop's terms in registers and absorbs the total (see
 // detail::additive_impl).
@@ -204,7 +206,7 @@ struct max {
         static constexpr bool needs_index = false;
         static constexpr acc_type identity() { return detail::lowest<T>(); }
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return (v > a || detail::is_nan(v)) ? v : a;
+            return ((v > a) | detail::is_nan(v)) ? v : a; // no branch: lanes vectorise
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
@@ -224,7 +226,7 @@ struct min {
         static constexpr bool needs_index = false;
         static constexpr acc_type identity() { return detail::highest<T>(); }
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return (v < a || detail::is_nan(v)) ? v : a;
+            return ((v < a) | detail::is_nan(v)) ? v : a;
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
@@ -248,9 +250,16 @@ struct arg_impl {
         const bool better = Greater ? (v > a.best) : (v < a.best);
         return (better || (is_nan(v) && !is_nan(a.best))) ? acc_type{v, i} : a;
     }
+    // Partial results may come from interleaved lanes, so on a tie (equal values, or both
+    // NaN) the lower index wins, not the left operand.
     static constexpr acc_type merge(acc_type a, acc_type b) {
+        const bool a_nan = is_nan(a.best), b_nan = is_nan(b.best);
+        if (a_nan || b_nan)
+            return (a_nan && b_nan) ? (b.index < a.index ? b : a) : (a_nan ? a : b);
         const bool better = Greater ? (b.best > a.best) : (b.best < a.best);
-        return (better || (is_nan(b.best) && !is_nan(a.best))) ? b : a;
+        if (better)
+            return b;
+        return (b.best == a.best && b.index < a.index) ? b : a;
     }
     static constexpr result_type finalize(acc_type a, index_t) { return a.index; }
 };
