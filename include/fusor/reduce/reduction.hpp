@@ -60,6 +60,7 @@ concept reduce_option = std::is_same_v<O, keepdims_t> || std::is_same_v<O, ddof>
 struct reduce_options {
     bool keepdims = false;
     index_t ddof = 0;
+    bool int_axis = false; // the axis was one integer, not a list (matters on 0-d operands)
 };
 template <class... O>
 reduce_options parse_options(O... o) {
@@ -75,9 +76,11 @@ reduce_options parse_options(O... o) {
     return r;
 }
 
-// `axes` empty optional = every axis. On a 0-d operand NumPy accepts axis 0 / -1 (and reduces
-// nothing), so those are normalised against rank 1 there.
-inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank) {
+// `axes` empty optional = every axis. On a 0-d operand NumPy's ufunc reductions (sum, max,
+// argmax, ...) accept one integer axis 0 or -1 and reduce nothing, so that form is normalised
+// against rank 1 there when `lenient`; a list naming any axis throws `axis_error`, as do
+// numpy.mean/var/std (not lenient) even for one integer.
+inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient) {
     if (!axes) {
         shape_t all_axes;
         for (index_t i = 0; i < rank; ++i)
@@ -85,7 +88,7 @@ inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank) {
         return all_axes;
     }
     if (rank == 0) {
-        normalize_axes(*axes, 1);
+        normalize_axes(*axes, lenient ? 1 : 0);
         return {};
     }
     return normalize_axes(*axes, rank);
@@ -96,7 +99,8 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
     auto n = as_node(std::forward<E>(e));
     using N = decltype(n);
     const shape_t& in = n.shape();
-    shape_t axes = resolve_axes(axes_in, in.rank());
+    shape_t axes =
+        resolve_axes(axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
     shape_t out;
     std::size_t next = 0;
     for (index_t k = 0; k < in.rank(); ++k) {
@@ -132,9 +136,10 @@ struct reduction_fn {
     template <class E, class I, class... O>
         requires(expression<E>&& std::is_integral_v<I> && (detail::reduce_option<O> && ...))
     auto operator()(E&& e, I axis, O... opts) const {
-        return detail::make_reduction<Reducer>(std::forward<E>(e),
-                                               shape_t{static_cast<index_t>(axis)},
-                                               detail::parse_options(opts...));
+        detail::reduce_options opt = detail::parse_options(opts...);
+        opt.int_axis = true;
+        return detail::make_reduction<Reducer>(
+            std::forward<E>(e), shape_t{static_cast<index_t>(axis)}, opt);
     }
     template <class E, class... O>
         requires(expression<E> && (detail::reduce_option<O> && ...))
