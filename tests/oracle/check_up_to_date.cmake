@@ -1,17 +1,35 @@
 # Proves the checked-in NumPy expectations are what generate.py makes today (cmake -P): runs the
-# generator on a copy of this folder and compares every generated header byte for byte.
+# generator (default options: the fixed seed and CI's random case count) on a copy of this folder
+# whose generated headers were deleted first, then compares every header byte for byte, both
+# ways: a checked-in header the generator no longer writes, or a new one that is not checked in,
+# fails too.
+cmake_minimum_required(VERSION 3.20) # IN_LIST below
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(COPY "${SOURCE_DIR}/" DESTINATION "${WORK_DIR}")
+file(GLOB stale "${WORK_DIR}/numpy_cases*.hpp")
+if(stale)
+    file(REMOVE ${stale})
+endif()
 execute_process(COMMAND ${PYTHON} "${WORK_DIR}/generate.py" RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "generate.py failed: ${err}")
 endif()
 file(GLOB generated RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/numpy_cases*.hpp")
+file(GLOB fresh_files RELATIVE "${WORK_DIR}" "${WORK_DIR}/numpy_cases*.hpp")
+foreach(f IN LISTS fresh_files)
+    if(NOT f IN_LIST generated)
+        message(FATAL_ERROR "${f} is generated but not checked in: run /usr/bin/python3 tests/oracle/generate.py")
+    endif()
+endforeach()
 foreach(f IN LISTS generated)
+    if(NOT EXISTS "${WORK_DIR}/${f}")
+        message(FATAL_ERROR "${f} is checked in but generate.py no longer writes it: remove it")
+    endif()
     file(READ "${SOURCE_DIR}/${f}" checked_in)
     file(READ "${WORK_DIR}/${f}" fresh)
     if(NOT checked_in STREQUAL fresh)
         message(FATAL_ERROR "${f} is stale: run /usr/bin/python3 tests/oracle/generate.py")
     endif()
 endforeach()
-message(STATUS "NumPy expectations up to date")
+list(LENGTH generated n)
+message(STATUS "NumPy expectations up to date (${n} headers)")
