@@ -6,6 +6,7 @@
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/broadcast.hpp>
+#include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
@@ -16,6 +17,7 @@
 #include <fusor/exec/execute.hpp>
 #include <fusor/explain/explain.hpp>
 #include <fusor/expr/elementwise.hpp>
+#include <fusor/expr/functions.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/remap.hpp>
@@ -26,6 +28,7 @@
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/reduce/along_axis.hpp>
+#include <fusor/reduce/equality.hpp>
 #include <fusor/reduce/moments.hpp>
 #include <fusor/reduce/reduction.hpp>
 #include <fusor/reduce/scan.hpp>

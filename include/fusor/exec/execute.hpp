@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/core/convert.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -65,14 +66,14 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
             ev.bind(off);
             D* out = out0 + off[0];
             for (index_t i = 0; i < n; ++i)
-                out[i] = static_cast<D>(ev.template get<true>(i));
+                out[i] = convert<D>(ev.template get<true>(i));
         });
     } else {
         for_each_inner_loop(p, [&](const index_t* off, index_t n) {
             ev.bind(off);
             D* out = out0 + off[0];
             for (index_t i = 0; i < n; ++i)
-                out[i * so] = static_cast<D>(ev.template get<false>(i));
+                out[i * so] = convert<D>(ev.template get<false>(i));
         });
     }
 }
@@ -247,7 +248,7 @@ void execute_reduction(const reduction<R, C>& r,
     const index_t count = r.count();
     std::size_t k = 0;
     for (auto& o : out)
-        o = static_cast<D>(impl::finalize(acc[k++], count));
+        o = convert<D>(impl::finalize(acc[k++], count));
 }
 
 /// As above, for a reduction at the root of an evaluation (its own temporaries).

@@ -10,7 +10,7 @@
 #include <fusor/expr/leaf.hpp>
 #include <fusor/ops/arithmetic.hpp>
 #include <fusor/ops/compare.hpp>
-#include <fusor/ops/math.hpp>
+#include <fusor/ops/logical.hpp>
 
 namespace fusor {
 
@@ -129,61 +129,69 @@ auto operator>=(A&& a, B&& b) {
     return detail::make_binary<ops::greater_equal>(std::forward<A>(a), std::forward<B>(b));
 }
 
-/// `exp(e)` (numpy.exp): shape unchanged; float types keep theirs, bool and 8/16-bit integers
-/// give float32, wider integers float64.
-template <class A>
-    requires expression<A>
-auto exp(A&& a) {
-    return detail::make_unary<ops::exp>(std::forward<A>(a));
-}
-/// `log(e)` (numpy.log), natural logarithm; types as `exp`; `log(0)` is `-inf`, `log(-1)` NaN.
-template <class A>
-    requires expression<A>
-auto log(A&& a) {
-    return detail::make_unary<ops::log>(std::forward<A>(a));
-}
-/// `sqrt(e)` (numpy.sqrt); types as `exp`; negative inputs give NaN.
-template <class A>
-    requires expression<A>
-auto sqrt(A&& a) {
-    return detail::make_unary<ops::sqrt>(std::forward<A>(a));
-}
-/// `abs(e)` (numpy.absolute): keeps the type; `abs(INT_MIN)` wraps to `INT_MIN` as NumPy.
-template <class A>
-    requires expression<A>
-auto abs(A&& a) {
-    return detail::make_unary<ops::abs>(std::forward<A>(a));
-}
-/// `square(e)` (numpy.square): `e * e`, keeps the type.
-template <class A>
-    requires expression<A>
-auto square(A&& a) {
-    return detail::make_unary<ops::square>(std::forward<A>(a));
-}
-/// `minimum(a, b)` (numpy.minimum): element-wise smaller, NaN propagates; scalars accepted.
+// Remainder, logical and bitwise operators. Bitwise operators and shifts do not compile on
+// floating types (NumPy raises TypeError); `&&` and `||` evaluate both sides element-wise.
+
+/// `a % b` (numpy.remainder): sign of the divisor; integer `x % 0` is 0. Same as `mod(a, b)`.
 template <class A, class B>
     requires detail::operand_pair<A, B>
-auto minimum(A&& a, B&& b) {
-    return detail::make_binary<ops::minimum>(std::forward<A>(a), std::forward<B>(b));
+auto operator%(A&& a, B&& b) {
+    return detail::make_binary<ops::mod>(std::forward<A>(a), std::forward<B>(b));
 }
-/// `maximum(a, b)` (numpy.maximum): element-wise larger, NaN propagates; `maximum(x, 0)` is ReLU.
+/// `a && b` (numpy.logical_and) → bool; non-zero is true.
 template <class A, class B>
     requires detail::operand_pair<A, B>
-auto maximum(A&& a, B&& b) {
-    return detail::make_binary<ops::maximum>(std::forward<A>(a), std::forward<B>(b));
+auto operator&&(A&& a, B&& b) {
+    return detail::make_binary<ops::logical_and>(std::forward<A>(a), std::forward<B>(b));
 }
-/// `where(cond, x, y)` (numpy.where): `x` where `cond` is non-zero, else `y`; the three shapes
-/// broadcast; type `promote(x, y)` (scalars weak against the other value). Example:
-/// `where(x > 0, x, 0.0)`.
-template <class C, class X, class Y>
-    requires(detail::operand<C>&& detail::operand<X>&&
-                 detail::operand<Y> && (expression<C> || expression<X> || expression<Y>))
-auto where(C&& cond, X&& x, Y&& y) {
-    auto nc = detail::operand_node<bool>(std::forward<C>(cond));
-    auto nx = detail::operand_node<typename detail::partner_value<Y>::type>(std::forward<X>(x));
-    auto ny = detail::operand_node<typename detail::partner_value<X>::type>(std::forward<Y>(y));
-    return elementwise<ops::where, decltype(nc), decltype(nx), decltype(ny)>(
-        std::move(nc), std::move(nx), std::move(ny));
+/// `a || b` (numpy.logical_or) → bool; non-zero is true.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator||(A&& a, B&& b) {
+    return detail::make_binary<ops::logical_or>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `!a` (numpy.logical_not) → bool: true where `a` is zero.
+template <class A>
+    requires expression<A>
+auto operator!(A&& a) {
+    return detail::make_unary<ops::logical_not>(std::forward<A>(a));
+}
+/// `a & b` (numpy.bitwise_and) in `promote(a, b)`; logical and on bools.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator&(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_and>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `a | b` (numpy.bitwise_or) in `promote(a, b)`; logical or on bools.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator|(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_or>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `a ^ b` (numpy.bitwise_xor) in `promote(a, b)`; logical xor on bools.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator^(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_xor>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `~a` (numpy.invert): bitwise not; logical not on bools.
+template <class A>
+    requires expression<A>
+auto operator~(A&& a) {
+    return detail::make_unary<ops::invert>(std::forward<A>(a));
+}
+/// `a << b` (numpy.left_shift): shifts of at least the width (or negative) give 0.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator<<(A&& a, B&& b) {
+    return detail::make_binary<ops::left_shift>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `a >> b` (numpy.right_shift): arithmetic on signed types; shifts of at least the width (or
+/// negative) give 0, or -1 for negative `a`.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto operator>>(A&& a, B&& b) {
+    return detail::make_binary<ops::right_shift>(std::forward<A>(a), std::forward<B>(b));
 }
 
 } // namespace fusor

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include <fusor/expr/operators.hpp>
+#include <fusor/expr/functions.hpp>
 #include <fusor/reduce/reduction.hpp>
 
 namespace fusor {

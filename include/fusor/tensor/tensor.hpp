@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
@@ -125,7 +126,7 @@ public:
     /// `c = 2.0`: fills every element (the shape stays).
     template <class S>
     requires scalar<S> tensor& operator=(S s) {
-        std::fill(data(), data() + size(), static_cast<T>(s));
+        std::fill(data(), data() + size(), convert<T>(s));
         return *this;
     }
 
@@ -147,6 +148,36 @@ public:
     template <class E>
     tensor& operator/=(const E& e) {
         detail::compound_assign<ops::divide>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator%=(const E& e) {
+        detail::compound_assign<ops::mod>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator&=(const E& e) {
+        detail::compound_assign<ops::bitwise_and>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator|=(const E& e) {
+        detail::compound_assign<ops::bitwise_or>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator^=(const E& e) {
+        detail::compound_assign<ops::bitwise_xor>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator<<=(const E& e) {
+        detail::compound_assign<ops::left_shift>(view(), e);
+        return *this;
+    }
+    template <class E>
+    tensor& operator>>=(const E& e) {
+        detail::compound_assign<ops::right_shift>(view(), e);
         return *this;
     }
 

@@ -17,6 +17,12 @@ struct add;
 struct subtract;
 struct multiply;
 struct divide;
+struct mod;
+struct bitwise_and;
+struct bitwise_or;
+struct bitwise_xor;
+struct left_shift;
+struct right_shift;
 } // namespace ops
 
 namespace detail {
@@ -159,6 +165,36 @@ public:
     template <class E>
     const tensor_view& operator/=(const E& e) const {
         detail::compound_assign<ops::divide>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator%=(const E& e) const {
+        detail::compound_assign<ops::mod>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator&=(const E& e) const {
+        detail::compound_assign<ops::bitwise_and>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator|=(const E& e) const {
+        detail::compound_assign<ops::bitwise_or>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator^=(const E& e) const {
+        detail::compound_assign<ops::bitwise_xor>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator<<=(const E& e) const {
+        detail::compound_assign<ops::left_shift>(*this, e);
+        return *this;
+    }
+    template <class E>
+    const tensor_view& operator>>=(const E& e) const {
+        detail::compound_assign<ops::right_shift>(*this, e);
         return *this;
     }
 

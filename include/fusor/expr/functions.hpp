@@ -1,0 +1,409 @@
+// fusor/expr/functions.hpp: NumPy's element-wise functions (exp, arctan2, clip, cast, ...) as
+// lazy nodes. Each returns an expression of the broadcast shape of its operands; nothing is
+// computed until the expression is evaluated. Type rules (see core/dtype.hpp):
+//  - math functions (sqrt ... tanh): floating types keep theirs, bool and 8/16-bit integers give
+//    float32, 32/64-bit integers float64 (NumPy, which would give float16 for 8-bit ones);
+//  - two-operand functions promote as numpy.result_type, C++ scalars are weak (NEP 50);
+//  - shapes broadcast (NumPy's rule; `broadcast_error` names the shapes).
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include <fusor/core/dtype.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/expr/operators.hpp>
+#include <fusor/ops/cast.hpp>
+#include <fusor/ops/math.hpp>
+
+namespace fusor {
+
+/// `abs(e)`: numpy.absolute: keeps the type; `abs(INT_MIN)` wraps to `INT_MIN`, as NumPy; identity
+/// on bool and unsigned. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto abs(A&& a) {
+    return detail::make_unary<ops::abs>(std::forward<A>(a));
+}
+/// `square(e)`: numpy.square, `e * e`: keeps the type (bool gives int8); wraps on integers. Shape
+/// unchanged.
+template <class A>
+    requires expression<A>
+auto square(A&& a) {
+    return detail::make_unary<ops::square>(std::forward<A>(a));
+}
+/// `sign(e)`: numpy.sign: -1, 0 or 1 in the operand's type, NaN stays NaN; does not compile on
+/// bool. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto sign(A&& a) {
+    return detail::make_unary<ops::sign>(std::forward<A>(a));
+}
+/// `sqrt(e)`: numpy.sqrt; negative inputs give NaN. Type: as every math function (float32 for bool
+/// and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto sqrt(A&& a) {
+    return detail::make_unary<ops::sqrt>(std::forward<A>(a));
+}
+/// `cbrt(e)`: numpy.cbrt, the real cube root (negative for negative inputs). Type: as every math
+/// function (float32 for bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto cbrt(A&& a) {
+    return detail::make_unary<ops::cbrt>(std::forward<A>(a));
+}
+/// `exp(e)`: numpy.exp. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto exp(A&& a) {
+    return detail::make_unary<ops::exp>(std::forward<A>(a));
+}
+/// `exp2(e)`: numpy.exp2, 2 to the power e. Type: as every math function (float32 for bool and
+/// 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto exp2(A&& a) {
+    return detail::make_unary<ops::exp2>(std::forward<A>(a));
+}
+/// `expm1(e)`: numpy.expm1, `exp(e) - 1` accurate near 0. Type: as every math function (float32 for
+/// bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto expm1(A&& a) {
+    return detail::make_unary<ops::expm1>(std::forward<A>(a));
+}
+/// `log(e)`: numpy.log, natural logarithm: `log(0)` is -inf, `log(-1)` NaN. Type: as every math
+/// function (float32 for bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto log(A&& a) {
+    return detail::make_unary<ops::log>(std::forward<A>(a));
+}
+/// `log2(e)`: numpy.log2. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto log2(A&& a) {
+    return detail::make_unary<ops::log2>(std::forward<A>(a));
+}
+/// `log10(e)`: numpy.log10. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto log10(A&& a) {
+    return detail::make_unary<ops::log10>(std::forward<A>(a));
+}
+/// `log1p(e)`: numpy.log1p, `log(1 + e)` accurate near 0. Type: as every math function (float32 for
+/// bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto log1p(A&& a) {
+    return detail::make_unary<ops::log1p>(std::forward<A>(a));
+}
+/// `sin(e)`: numpy.sin (radians). Type: as every math function (float32 for bool and 8/16-bit
+/// integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto sin(A&& a) {
+    return detail::make_unary<ops::sin>(std::forward<A>(a));
+}
+/// `cos(e)`: numpy.cos (radians). Type: as every math function (float32 for bool and 8/16-bit
+/// integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto cos(A&& a) {
+    return detail::make_unary<ops::cos>(std::forward<A>(a));
+}
+/// `tan(e)`: numpy.tan (radians). Type: as every math function (float32 for bool and 8/16-bit
+/// integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto tan(A&& a) {
+    return detail::make_unary<ops::tan>(std::forward<A>(a));
+}
+/// `arcsin(e)`: numpy.arcsin, radians in [-π/2, π/2]; NaN outside [-1, 1]. Type: as every math
+/// function (float32 for bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto arcsin(A&& a) {
+    return detail::make_unary<ops::arcsin>(std::forward<A>(a));
+}
+/// `arccos(e)`: numpy.arccos, radians in [0, π]; NaN outside [-1, 1]. Type: as every math function
+/// (float32 for bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto arccos(A&& a) {
+    return detail::make_unary<ops::arccos>(std::forward<A>(a));
+}
+/// `arctan(e)`: numpy.arctan, radians in (-π/2, π/2). Type: as every math function (float32 for
+/// bool and 8/16-bit integers, float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto arctan(A&& a) {
+    return detail::make_unary<ops::arctan>(std::forward<A>(a));
+}
+/// `sinh(e)`: numpy.sinh. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto sinh(A&& a) {
+    return detail::make_unary<ops::sinh>(std::forward<A>(a));
+}
+/// `cosh(e)`: numpy.cosh. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto cosh(A&& a) {
+    return detail::make_unary<ops::cosh>(std::forward<A>(a));
+}
+/// `tanh(e)`: numpy.tanh. Type: as every math function (float32 for bool and 8/16-bit integers,
+/// float64 for wider integers). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto tanh(A&& a) {
+    return detail::make_unary<ops::tanh>(std::forward<A>(a));
+}
+/// `floor(e)`: numpy.floor: the largest integer ≤ e; integers and bools unchanged (type kept).
+/// Shape unchanged.
+template <class A>
+    requires expression<A>
+auto floor(A&& a) {
+    return detail::make_unary<ops::floor>(std::forward<A>(a));
+}
+/// `ceil(e)`: numpy.ceil: the smallest integer ≥ e; integers and bools unchanged (type kept). Shape
+/// unchanged.
+template <class A>
+    requires expression<A>
+auto ceil(A&& a) {
+    return detail::make_unary<ops::ceil>(std::forward<A>(a));
+}
+/// `trunc(e)`: numpy.trunc: rounds toward zero; integers and bools unchanged (type kept). Shape
+/// unchanged.
+template <class A>
+    requires expression<A>
+auto trunc(A&& a) {
+    return detail::make_unary<ops::trunc>(std::forward<A>(a));
+}
+/// `round(e)`: numpy.round (numpy.rint): to the nearest integer, halves to even (`round(2.5)` is
+/// 2); integers and bools unchanged (type kept). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto round(A&& a) {
+    return detail::make_unary<ops::round>(std::forward<A>(a));
+}
+/// `isnan(e)`: numpy.isnan → bool (always false for integers and bools). Shape unchanged.
+template <class A>
+    requires expression<A>
+auto isnan(A&& a) {
+    return detail::make_unary<ops::isnan>(std::forward<A>(a));
+}
+/// `isinf(e)`: numpy.isinf → bool: true for ±inf. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto isinf(A&& a) {
+    return detail::make_unary<ops::isinf>(std::forward<A>(a));
+}
+/// `isfinite(e)`: numpy.isfinite → bool: false for ±inf and NaN. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto isfinite(A&& a) {
+    return detail::make_unary<ops::isfinite>(std::forward<A>(a));
+}
+/// `logical_not(e)`: numpy.logical_not → bool, as `!e`. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto logical_not(A&& a) {
+    return detail::make_unary<ops::logical_not>(std::forward<A>(a));
+}
+/// `invert(e)`: numpy.invert, as `~e`: bitwise not; logical not on bool; does not compile on
+/// floating types. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto invert(A&& a) {
+    return detail::make_unary<ops::invert>(std::forward<A>(a));
+}
+/// `mod(a, b)`: numpy.mod (numpy.remainder), as `a % b`: the remainder with the sign of the
+/// divisor; integer `x % 0` is 0 (no trap). Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto mod(A&& a, B&& b) {
+    return detail::make_binary<ops::mod>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `floor_divide(a, b)`: numpy.floor_divide (Python's `//`): the quotient rounded toward -inf, in
+/// `promote(a, b)` (int8 for two bools); integer `x // 0` is 0 and `INT_MIN // -1` wraps to
+/// `INT_MIN`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto floor_divide(A&& a, B&& b) {
+    return detail::make_binary<ops::floor_divide>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `arctan2(a, b)`: numpy.arctan2(a, b): the angle of the point (b, a) in radians, in [-π, π]; type
+/// `float_result_t<promote(a, b)>`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto arctan2(A&& a, B&& b) {
+    return detail::make_binary<ops::arctan2>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `hypot(a, b)`: numpy.hypot: `sqrt(a² + b²)` without intermediate overflow; type as `arctan2`.
+/// Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto hypot(A&& a, B&& b) {
+    return detail::make_binary<ops::hypot>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `fmin(a, b)`: numpy.fmin: the smaller value, ignoring NaN (NaN only where both are NaN); type
+/// `promote(a, b)`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto fmin(A&& a, B&& b) {
+    return detail::make_binary<ops::fmin>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `fmax(a, b)`: numpy.fmax: the larger value, ignoring NaN (NaN only where both are NaN); type
+/// `promote(a, b)`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto fmax(A&& a, B&& b) {
+    return detail::make_binary<ops::fmax>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `logical_and(a, b)`: numpy.logical_and → bool, as `a && b`. Shapes broadcast; scalars accepted
+/// (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto logical_and(A&& a, B&& b) {
+    return detail::make_binary<ops::logical_and>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `logical_or(a, b)`: numpy.logical_or → bool, as `a || b`. Shapes broadcast; scalars accepted
+/// (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto logical_or(A&& a, B&& b) {
+    return detail::make_binary<ops::logical_or>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `logical_xor(a, b)`: numpy.logical_xor → bool: true where exactly one operand is non-zero.
+/// Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto logical_xor(A&& a, B&& b) {
+    return detail::make_binary<ops::logical_xor>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `bitwise_and(a, b)`: numpy.bitwise_and, as `a & b`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto bitwise_and(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_and>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `bitwise_or(a, b)`: numpy.bitwise_or, as `a | b`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto bitwise_or(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_or>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `bitwise_xor(a, b)`: numpy.bitwise_xor, as `a ^ b`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto bitwise_xor(A&& a, B&& b) {
+    return detail::make_binary<ops::bitwise_xor>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `left_shift(a, b)`: numpy.left_shift, as `a << b`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto left_shift(A&& a, B&& b) {
+    return detail::make_binary<ops::left_shift>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `right_shift(a, b)`: numpy.right_shift, as `a >> b`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto right_shift(A&& a, B&& b) {
+    return detail::make_binary<ops::right_shift>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `power(a, b)` (numpy.power), also spelled `pow`: element-wise `a ** b` in `promote(a, b)`
+/// (int8 for two bools); integers exactly, wrapping on overflow. An integer raised to a
+/// negative integer power throws `value_error`: at once for a negative C++ scalar exponent,
+/// otherwise when the element is met during evaluation (as NumPy; elements before it may have
+/// been written).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto power(A&& a, B&& b) {
+    using R = typename decltype(detail::make_binary<ops::power>(a, b))::value_type;
+    if constexpr (scalar<B> && std::is_integral_v<R> && std::is_signed_v<std::remove_cvref_t<B>>)
+        if (b < 0)
+            throw value_error("Integers to negative integer powers are not allowed.");
+    return detail::make_binary<ops::power>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `pow(a, b)`: the same as `power(a, b)`.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto pow(A&& a, B&& b) {
+    return power(std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `clip(e, lo, hi)` (numpy.clip): `minimum(maximum(e, lo), hi)`, type `promote(e, lo, hi)`
+/// with scalar bounds weak against `e`; NaN anywhere propagates; shapes broadcast.
+/// Example: `clip(x, 0.0, 1.0)` keeps float32 for a float32 `x`.
+template <class X, class L, class H>
+    requires(expression<X>&& detail::operand<L>&& detail::operand<H>)
+auto clip(X&& x, L&& lo, H&& hi) {
+    using T = value_type_t<X>;
+    auto nx = as_node(std::forward<X>(x));
+    auto nl = detail::operand_node<T>(std::forward<L>(lo));
+    auto nh = detail::operand_node<T>(std::forward<H>(hi));
+    return elementwise<ops::clip, decltype(nx), decltype(nl), decltype(nh)>(
+        std::move(nx), std::move(nl), std::move(nh));
+}
+
+/// `isclose(a, b, rtol = 1e-5, atol = 1e-8)` (numpy.isclose, equal_nan = false) → bool of the
+/// broadcast shape: `|a - b| <= atol + rtol * |b|` (not symmetric, as NumPy), `a == b` where
+/// either is infinite, false at NaN. Computed in `promote(a, b)` with integer `b` as float64.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto isclose(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8) {
+    auto na = detail::operand_node<typename detail::partner_value<B>::type>(std::forward<A>(a));
+    auto nb = detail::operand_node<typename detail::partner_value<A>::type>(std::forward<B>(b));
+    auto nr = detail::make_default_scalar(rtol);
+    auto nt = detail::make_default_scalar(atol);
+    return elementwise<ops::isclose, decltype(na), decltype(nb), decltype(nr), decltype(nt)>(
+        std::move(na), std::move(nb), std::move(nr), std::move(nt));
+}
+
+/// `cast<U>(e)` (numpy's `e.astype(U)`): `e`'s values converted to element type `U`, shape
+/// unchanged: modular between integers, truncation toward zero from floating to integer,
+/// `!= 0` to bool. A float that `U` cannot hold (or NaN) gives a defined but unspecified value
+/// (NumPy warns and gives a platform-specific one); never undefined behaviour (see `convert`).
+template <class U, class A>
+    requires expression<A>
+auto cast(A&& a) {
+    static_assert(element_type<U>,
+                  "fusor: cast<U> needs an element type: bool, int8_t..int64_t, "
+                  "uint8_t..uint64_t, float or double");
+    return detail::make_unary<ops::cast<U>>(std::forward<A>(a));
+}
+
+/// `minimum(a, b)` (numpy.minimum): element-wise smaller, NaN propagates; scalars accepted.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto minimum(A&& a, B&& b) {
+    return detail::make_binary<ops::minimum>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `maximum(a, b)` (numpy.maximum): element-wise larger, NaN propagates; `maximum(x, 0)` is ReLU.
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto maximum(A&& a, B&& b) {
+    return detail::make_binary<ops::maximum>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `where(cond, x, y)` (numpy.where): `x` where `cond` is non-zero, else `y`; the three shapes
+/// broadcast; type `promote(x, y)` (scalars weak against the other value). Example:
+/// `where(x > 0, x, 0.0)`.
+template <class C, class X, class Y>
+    requires(detail::operand<C>&& detail::operand<X>&&
+                 detail::operand<Y> && (expression<C> || expression<X> || expression<Y>))
+auto where(C&& cond, X&& x, Y&& y) {
+    auto nc = detail::operand_node<bool>(std::forward<C>(cond));
+    auto nx = detail::operand_node<typename detail::partner_value<Y>::type>(std::forward<X>(x));
+    auto ny = detail::operand_node<typename detail::partner_value<X>::type>(std::forward<Y>(y));
+    return elementwise<ops::where, decltype(nc), decltype(nx), decltype(ny)>(
+        std::move(nc), std::move(nx), std::move(ny));
+}
+
+} // namespace fusor
