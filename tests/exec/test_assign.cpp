@@ -1,6 +1,7 @@
 // Assignment: `=`, `+= -= *= /=`, views as destinations, the in-place rule, NumPy's overlap
 // rule, and "no store before every check".
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -94,6 +95,12 @@ TEST_CASE("overlap: the result is as if the right side were evaluated first") {
               .alias_copy);
     CHECK_FALSE(
         fusor::make_plan(fusor::as_node(c + 1.0), fusor::detail::layout_of(c.view())).alias_copy);
+    // ... and explain(dest, e) shows it, only when needed.
+    const std::string with_copy = fusor::explain(c, fusor::transpose(c) + c).text();
+    CHECK(with_copy.find("into a temporary first: the destination overlaps an operand")
+          != std::string::npos);
+    CHECK(fusor::explain(c, c + 1.0).text().find("temporary first") == std::string::npos);
+    CHECK_THROWS_AS(fusor::explain(c, fusor::ones<double>({3})), fusor::broadcast_error);
 }
 
 TEST_CASE("a broadcast leaf is read with stride 0; a 0-d tensor broadcasts with anything") {

@@ -38,7 +38,8 @@ void check_rank(std::size_t rank, unsigned seed) {
     std::uniform_int_distribution<int> ext(1, 3), coin(0, 2);
     shape_t out(rank), sa(rank), sb(rank - 2);
     for (std::size_t k = 0; k < rank; ++k) {
-        out[k] = ext(rng);
+        // Past rank 16, a few axes of 2 and 3 among 1s keep the size small (rank 32: 1296).
+        out[k] = rank <= 16 ? ext(rng) : k % 8 == 0 ? 3 : k % 8 == 4 ? 2 : 1;
         sa[k] = coin(rng) == 0 ? 1 : out[k];
         if (k >= 2)
             sb[k - 2] = coin(rng) == 0 ? 1 : out[k];
@@ -74,4 +75,27 @@ TEST_CASE("rank 8 broadcasting") {
 TEST_CASE("rank 12 broadcasting") {
     for (unsigned seed = 11; seed <= 13; ++seed)
         check_rank(12, seed);
+}
+
+TEST_CASE("rank 32 broadcasting and reductions") {
+    for (unsigned seed = 21; seed <= 23; ++seed)
+        check_rank(32, seed);
+}
+
+TEST_CASE("rank 32 with negative strides: flip of every axis, against the unravelled index") {
+    shape_t s(32, 1);
+    s[0] = 3;
+    s[9] = 2;
+    s[31] = 4;
+    std::mt19937 rng(7);
+    auto a = random_tensor(s, rng);
+    fusor::tensor<double> r = fusor::flip(a) * 10.0 + a;
+    REQUIRE(r.shape() == s);
+    for (index_t i = 0; i < 3; ++i)
+        for (index_t j = 0; j < 2; ++j)
+            for (index_t k = 0; k < 4; ++k) {
+                const index_t flat = i * 8 + j * 4 + k,
+                              mirrored = (2 - i) * 8 + (1 - j) * 4 + (3 - k);
+                REQUIRE(r.data()[flat] == a.data()[mirrored] * 10.0 + a.data()[flat]);
+            }
 }

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <fusor/core/broadcast.hpp>
+#include <fusor/core/dtype.hpp>
+#include <fusor/core/error.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
@@ -190,6 +193,33 @@ template <class E>
     requires expression<E> explanation explain(const E& e) {
         auto n = as_node(e);
         return {make_plan(n, contiguous_destination<typename decltype(n)::value_type>(n.shape()))};
+    }
+
+/// `explain(dest, e)`: the plan of the assignment `dest = e` into an existing tensor or view
+/// (`e` must broadcast to `dest`'s shape). Unlike `explain(e)` it knows where the loop writes, so
+/// it shows the aliasing copy: when `dest` overlaps memory that `e` reads other than
+/// element-for-element (`a = transpose(a) + a`), the plan says the expression is evaluated into
+/// a temporary first. Nothing is computed or written. Throws `broadcast_error` when `e` does not
+/// broadcast to `dest`.
+template <class D, class E>
+    requires expression<E> explanation explain(const tensor_view<D>& dest, const E& e) {
+        using V = std::remove_const_t<D>;
+        if (!broadcasts_to(e.shape(), dest.shape(), true))
+            throw broadcast_error("could not broadcast input array from shape "
+                                  + to_compact_string(e.shape()) + " into shape "
+                                  + to_compact_string(dest.shape()));
+        return {make_plan(as_node(e),
+                          destination_layout{dest.shape(),
+                                             dest.strides(),
+                                             dest.data(),
+                                             std::string(dtype_name<V>()),
+                                             "out",
+                                             sizeof(V)})};
+    }
+/// `explain(dest, e)` for a tensor destination, as above.
+template <class T, class E>
+    requires expression<E> explanation explain(tensor<T>& dest, const E& e) {
+        return explain(dest.view(), e);
     }
 
 } // namespace fusor
