@@ -9,6 +9,7 @@
 #include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/core/slice.hpp>
 #include <fusor/exec/assign.hpp>
@@ -21,6 +22,7 @@
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/expr/views.hpp>
 #include <fusor/fwd.hpp>
 #include <fusor/io/print.hpp>

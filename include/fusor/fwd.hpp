@@ -37,6 +37,8 @@ template <class Op, class... Cs>
 struct elementwise; // expr/elementwise.hpp: Op over broadcast children
 template <class C>
 struct remap; // expr/remap.hpp: a view of an expression (lazy index remapping)
+template <class C>
+struct reshaped; // expr/reshaped.hpp: reshape of an expression (index remap or materialised)
 
 // reduce/ -------------------------------------------------------------------------------
 template <class Reducer, class C>

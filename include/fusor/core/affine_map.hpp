@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -83,6 +84,112 @@ inline affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
     affine_map m(in, out, "transpose(axes=" + to_string(axes) + ")");
     for (std::size_t j = 0; j < axes.size(); ++j)
         m.at(static_cast<std::size_t>(axes[j]), j) = 1;
+    return m;
+}
+
+/// `swapaxes(e, axis1, axis2)` as numpy.swapaxes: the transpose exchanging two axes.
+/// Throws `axis_error` for an axis out of range.
+inline affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axis2) {
+    const index_t r = in.rank();
+    const index_t a = normalize_axis(axis1, r), b = normalize_axis(axis2, r);
+    shape_t perm;
+    for (index_t k = 0; k < r; ++k)
+        perm.push_back(k == a ? b : k == b ? a : k);
+    affine_map m = transpose_map(in, perm);
+    m.label = "swapaxes(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+    return m;
+}
+
+/// `moveaxis(e, source, destination)` as numpy.moveaxis: operand axis `source[i]` becomes view
+/// axis `destination[i]`; the other axes keep their order. Throws `axis_error` for an axis
+/// out of range, `value_error` for a repeated axis or lists of different lengths.
+inline affine_map
+moveaxis_map(const shape_t& in, const shape_t& source, const shape_t& destination) {
+    const index_t r = in.rank();
+    if (source.size() != destination.size())
+        throw value_error("moveaxis: `source` and `destination` arguments must have the same "
+                          "number of elements, got "
+                          + to_string(source) + " and " + to_string(destination));
+    auto normalized = [r](const shape_t& axes, const char* what) {
+        shape_t out;
+        for (index_t a : axes) {
+            const index_t n = normalize_axis(a, r);
+            if (std::find(out.begin(), out.end(), n) != out.end())
+                throw value_error(std::string("moveaxis: repeated axis in `") + what + "` argument "
+                                  + to_string(axes));
+            out.push_back(n);
+        }
+        return out;
+    };
+    const shape_t src = normalized(source, "source"), dst = normalized(destination, "destination");
+    // NumPy's construction: the axes not moved, in order, then each moved axis inserted at its
+    // destination in increasing destination order.
+    std::vector<std::pair<index_t, index_t>> moves;
+    for (std::size_t i = 0; i < src.size(); ++i)
+        moves.emplace_back(dst[i], src[i]);
+    std::sort(moves.begin(), moves.end());
+    shape_t order;
+    for (index_t k = 0; k < r; ++k)
+        if (std::find(src.begin(), src.end(), k) == src.end())
+            order.push_back(k);
+    for (const auto& [d, s] : moves)
+        order.insert(order.begin() + d, s);
+    affine_map m = transpose_map(in, order);
+    m.label = "moveaxis(" + to_string(src) + " -> " + to_string(dst) + ")";
+    return m;
+}
+
+/// `expand_dims(e, axes)` as numpy.expand_dims: extent-1 axes inserted so that they sit at
+/// `axes` of the result (normalised against the result's rank: (2, 3) with -1 → (2, 3, 1)).
+/// Throws `axis_error` for an axis out of range, `value_error` for a repeated axis.
+inline affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
+    const index_t r = in.rank() + axes.rank();
+    std::vector<bool> inserted(static_cast<std::size_t>(r), false);
+    for (index_t a : axes) {
+        const auto k = static_cast<std::size_t>(normalize_axis(a, r));
+        if (inserted[k])
+            throw value_error("expand_dims: repeated axis in " + to_string(axes));
+        inserted[k] = true;
+    }
+    shape_t out;
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < inserted.size(); ++k)
+        out.push_back(inserted[k] ? 1 : in[next++]);
+    affine_map m(in, out, "expand_dims(axes=" + to_string(axes) + ")");
+    next = 0;
+    for (std::size_t k = 0; k < inserted.size(); ++k)
+        if (!inserted[k])
+            m.at(next++, k) = 1;
+    return m;
+}
+
+/// `squeeze(e)` drops every extent-1 axis, `squeeze(e, axes)` the given ones (as
+/// numpy.squeeze): (1, 3, 1) → (3,). Throws `axis_error` for an axis out of range,
+/// `value_error` for a repeated axis or one whose extent is not 1.
+inline affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes) {
+    std::vector<bool> dropped(in.size(), false);
+    if (axes) {
+        for (index_t a : normalize_axes(*axes, in.rank())) {
+            const auto k = static_cast<std::size_t>(a);
+            if (in[k] != 1)
+                throw value_error("cannot select an axis to squeeze out which has size not equal "
+                                  "to one (axis "
+                                  + std::to_string(a) + " of shape " + to_string(in) + ")");
+            dropped[k] = true;
+        }
+    } else {
+        for (std::size_t k = 0; k < in.size(); ++k)
+            dropped[k] = in[k] == 1;
+    }
+    shape_t out;
+    for (std::size_t k = 0; k < in.size(); ++k)
+        if (!dropped[k])
+            out.push_back(in[k]);
+    affine_map m(in, out, axes ? "squeeze(axes=" + to_string(*axes) + ")" : "squeeze");
+    std::size_t j = 0;
+    for (std::size_t k = 0; k < in.size(); ++k)
+        if (!dropped[k])
+            m.at(k, j++) = 1;
     return m;
 }
 

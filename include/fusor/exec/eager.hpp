@@ -11,6 +11,7 @@
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/reduce/reduction.hpp>
 
 namespace fusor {
@@ -26,7 +27,10 @@ auto eager_materialised(const N& n) {
     if constexpr (
         requires { n.is_view; } || requires { n.value; })
         return n;
-    else if constexpr (requires { n.map; }) {
+    else if constexpr (requires { n.split; }) {
+        auto c = eager_materialised(n.child);
+        return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
+    } else if constexpr (requires { n.map; }) {
         auto c = eager_materialised(n.child);
         return remap<decltype(c)>{{}, std::move(c), n.map};
     } else
@@ -46,6 +50,9 @@ auto eager_children(const N& n) {
             return elementwise<typename N::op_type, std::remove_cvref_t<decltype(c)>...>(
                 std::move(c)...);
         });
+    } else if constexpr (requires { n.split; }) {
+        auto c = eager_materialised(n.child);
+        return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
     } else if constexpr (requires { n.map; }) {
         auto c = eager_materialised(n.child);
         return remap<decltype(c)>{{}, std::move(c), n.map};

@@ -16,6 +16,7 @@
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -45,6 +46,29 @@ struct leaf_evaluator {
 template <class T>
 struct temporary_evaluator : leaf_evaluator<T> {
     std::shared_ptr<const tensor<T>> storage;
+};
+
+/// A reshape of an expression: either the child read through the reshape's index map (its
+/// leaves already carry it) or, when the reshape merges axes, the child's materialised copy.
+/// Which one is known only at run time; the branch is loop-invariant.
+template <class ChildEvaluator, class T>
+struct reshape_evaluator {
+    ChildEvaluator child; // unused (default) when copied
+    temporary_evaluator<T> copy;
+    bool copied;
+
+    FUSOR_INLINE void bind(const index_t* offsets) {
+        if (copied)
+            copy.bind(offsets);
+        else
+            child.bind(offsets);
+    }
+    template <bool Contiguous>
+    FUSOR_INLINE T get(index_t i) const {
+        if (copied)
+            return copy.template get<Contiguous>(i);
+        return static_cast<T>(child.template get<Contiguous>(i));
+    }
 };
 
 /// A weak scalar: the same value at every index.
@@ -93,6 +117,11 @@ template <class R, class C>
 tensor<typename reduction<R, C>::value_type>
 evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache& cache);
 
+// Computes an element-wise node into a fresh contiguous tensor with its plan (execute.hpp).
+template <class E>
+tensor<typename E::value_type>
+evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
+
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 struct evaluator_builder {
     const loop_plan& plan;
@@ -105,6 +134,26 @@ struct evaluator_builder {
         return s.empty() ? 0 : s.back();
     }
 
+    // The next boundary of the plan: `n` computed into its temporary (or the temporary of an
+    // equal boundary computed earlier in this evaluation), read as the next operand.
+    template <class N>
+    auto temporary_for(const N& n) {
+        const std::size_t k = next_operand++;
+        const auto& b = plan.boundaries[next_boundary++];
+        using T = typename N::value_type;
+        std::shared_ptr<const tensor<T>> t;
+        if (b.reused) {
+            t = std::static_pointer_cast<const tensor<T>>(cache.find(b.name));
+        } else {
+            if constexpr (requires { n.axes; })
+                t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
+            else
+                t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
+            cache.entries.emplace_back(b.name, t);
+        }
+        return temporary_evaluator<T>{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t};
+    }
+
     template <class N>
     auto build(const N& n) {
         if constexpr (requires { n.is_view; }) {
@@ -114,21 +163,17 @@ struct evaluator_builder {
         } else if constexpr (requires { n.value; }) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};
+        } else if constexpr (requires { n.split; }) {
+            using T = typename N::value_type;
+            using child_evaluator = decltype(build(n.child));
+            if (n.split) // the reshape is already in the leaves' strides
+                return reshape_evaluator<child_evaluator, T>{build(n.child), {}, false};
+            return reshape_evaluator<child_evaluator, T>{
+                child_evaluator{}, temporary_for(n.child), true};
         } else if constexpr (requires { n.map; }) {
             return build(n.child); // the view is already in the leaves' strides
         } else if constexpr (requires { n.axes; }) {
-            const std::size_t k = next_operand++;
-            const auto& b = plan.boundaries[next_boundary++];
-            using T = typename N::value_type;
-            std::shared_ptr<const tensor<T>> t;
-            if (b.reused) {
-                t = std::static_pointer_cast<const tensor<T>>(cache.find(b.name));
-            } else {
-                t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
-                cache.entries.emplace_back(b.name, t);
-            }
-            temporary_evaluator<T> ev{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t};
-            return ev;
+            return temporary_for(n);
         } else {
             // A braced list evaluates left to right, so children claim operands in plan order
             // (hana::transform would leave the order to the compiler).

@@ -53,10 +53,10 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
     }
 }
 
-/// Runs an element-wise plan: `dest_base` is operand 0's data pointer.
+/// Runs an element-wise plan: `dest_base` is operand 0's data pointer; `cache` holds the
+/// temporaries already computed in this evaluation.
 template <class D, class E>
-void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
-    temporary_cache cache;
+void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
     evaluator_builder builder{p, cache};
     auto ev = builder.build(e);
     D* const out0 = dest_base + p.operands[0].offset;
@@ -76,6 +76,21 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
                 out[i * so] = convert<D>(ev.template get<false>(i));
         });
     }
+}
+
+/// As above, for an evaluation of its own.
+template <class D, class E>
+void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
+    temporary_cache cache;
+    execute_elementwise(p, dest_base, e, cache);
+}
+
+template <class E>
+tensor<typename E::value_type>
+evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache) {
+    tensor<typename E::value_type> t(e.shape(), uninitialized);
+    execute_elementwise(p, t.data(), e, cache);
+    return t;
 }
 
 namespace detail {

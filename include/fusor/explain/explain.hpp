@@ -140,7 +140,8 @@ inline void print_plan(std::ostream& os, const loop_plan& p, const std::string& 
     for (const boundary_plan& b : p.boundaries) {
         if (b.reused) {
             os << indent << "reuse " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)
-               << " (the same " << b.plan->reducer << ", materialised above: not recomputed)\n";
+               << " (the same " << (b.plan->reducer.empty() ? b.why : b.plan->reducer)
+               << ", materialised above: not recomputed)\n";
             continue;
         }
         os << indent << "materialise " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)

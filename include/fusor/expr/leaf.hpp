@@ -32,8 +32,9 @@ struct leaf : expr_node {
     const T* data;
     shape_t shape_;
     strides_t strides;
-    std::shared_ptr<const void> owner; ///< set when the leaf owns a moved-in tensor
-    bool is_view;                      ///< for explain: "view" or "tensor"
+    std::shared_ptr<const void>
+        owner;    ///< set when the leaf owns a moved-in tensor or a reshape copy
+    bool is_view; ///< for explain: "view" or "tensor"
 
     const shape_t& shape() const { return shape_; }
     index_t rank() const { return shape_.rank(); }
@@ -60,7 +61,7 @@ auto make_leaf(E&& e) {
     using U = std::remove_cvref_t<E>;
     using T = typename U::value_type;
     if constexpr (view_like<E>) {
-        return leaf<T>{{}, e.data(), e.shape(), e.strides(), nullptr, true};
+        return leaf<T>{{}, e.data(), e.shape(), e.strides(), e.owner(), true};
     } else if constexpr (std::is_lvalue_reference_v<E>) {
         return leaf<T>{{}, e.data(), e.shape(), e.strides(), nullptr, false};
     } else {

@@ -1,5 +1,6 @@
-// fusor/expr/views.hpp: transpose, diagonal, view(...), flip and broadcast_to: zero-copy on tensors
-// and views, lazy index remapping (a `remap` node) on any other expression.
+// fusor/expr/views.hpp: transpose, swapaxes, moveaxis, diagonal, view(...), flip, broadcast_to,
+// expand_dims, squeeze and reshape: zero-copy on tensors and views, lazy index remapping (a
+// `remap` node) on any other expression.
 #pragma once
 
 #include <initializer_list>
@@ -9,10 +10,12 @@
 #include <vector>
 
 #include <fusor/core/affine_map.hpp>
+#include <fusor/core/reshape.hpp>
 #include <fusor/core/slice.hpp>
 #include <fusor/expr/expression.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
@@ -57,6 +60,38 @@ template <class E>
 auto transpose(E&& e, const shape_t& axes = {}) {
     return detail::apply_view(std::forward<E>(e),
                               [&](const shape_t& s) { return transpose_map(s, axes); });
+}
+
+/// `swapaxes(e, axis1, axis2)` as numpy.swapaxes: the two axes exchanged, (2, 3, 4) with 0, 2
+/// → (4, 3, 2). Zero-copy as `transpose` (writable on a tensor). Throws `axis_error` for an
+/// axis out of range.
+template <class E>
+    requires expression<E>
+auto swapaxes(E&& e, index_t axis1, index_t axis2) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return swapaxes_map(s, axis1, axis2); });
+}
+
+/// `moveaxis(e, source, destination)` as numpy.moveaxis: axis `source` moves to position
+/// `destination`, the others keep their order: (2, 3, 4) with 0, -1 → (3, 4, 2). With lists,
+/// `moveaxis(e, {0, 1}, {-1, -2})` moves several at once. Zero-copy as `transpose`. Throws
+/// `axis_error` for an axis out of range, `value_error` for a repeated axis or lists of
+/// different lengths.
+template <class E>
+    requires expression<E>
+auto moveaxis(E&& e, index_t source, index_t destination) {
+    return detail::apply_view(std::forward<E>(e), [&](const shape_t& s) {
+        return moveaxis_map(s, shape_t{source}, shape_t{destination});
+    });
+}
+template <class E>
+    requires expression<E>
+auto moveaxis(E&& e,
+              std::initializer_list<index_t> source,
+              std::initializer_list<index_t> destination) {
+    return detail::apply_view(std::forward<E>(e), [&](const shape_t& s) {
+        return moveaxis_map(s, shape_t(source), shape_t(destination));
+    });
 }
 
 /// `diagonal(e, offset, axis1, axis2)` as numpy.diagonal: removes `axis1` and `axis2` and
@@ -120,6 +155,91 @@ auto broadcast_to(E&& e, const shape_t& shape) {
         return tensor_view<const typename decltype(v)::value_type>(v);
     else
         return v;
+}
+
+/// `expand_dims(e, axis)` as numpy.expand_dims: an extent-1 axis inserted at position `axis` of
+/// the result (negative counts from the result's end): (2, 3) with 0 → (1, 2, 3), with -1 →
+/// (2, 3, 1); `expand_dims(e, {0, 2})` inserts several. Zero-copy, writable on a tensor.
+/// Throws `axis_error` for an axis out of range of the result, `value_error` for a repeat.
+template <class E>
+    requires expression<E>
+auto expand_dims(E&& e, index_t axis) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return expand_dims_map(s, shape_t{axis}); });
+}
+template <class E>
+    requires expression<E>
+auto expand_dims(E&& e, std::initializer_list<index_t> axes) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return expand_dims_map(s, shape_t(axes)); });
+}
+
+/// `squeeze(e)` as numpy.squeeze: every extent-1 axis removed, (1, 3, 1) → (3,);
+/// `squeeze(e, axis)` / `squeeze(e, {axes})` only those, which must have extent 1. Zero-copy,
+/// writable on a tensor. Throws `axis_error` for an axis out of range, `value_error` for an
+/// axis whose extent is not 1 or a repeated axis.
+template <class E>
+    requires expression<E>
+auto squeeze(E&& e) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return squeeze_map(s, std::nullopt); });
+}
+template <class E>
+    requires expression<E>
+auto squeeze(E&& e, index_t axis) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return squeeze_map(s, shape_t{axis}); });
+}
+template <class E>
+    requires expression<E>
+auto squeeze(E&& e, std::initializer_list<index_t> axes) {
+    return detail::apply_view(std::forward<E>(e),
+                              [&](const shape_t& s) { return squeeze_map(s, shape_t(axes)); });
+}
+
+/// `reshape(e, shape)` as numpy.reshape (row-major order; one extent may be `-1`, inferred):
+/// (2, 3) → (3, 2), (6,) → (2, -1) = (2, 3). What it returns depends on the operand:
+///  - an lvalue tensor or a view: a `tensor_view` of the same elements with new strides,
+///    writable when the operand is, whenever the layout allows it (always for a tensor;
+///    for a view when each run of merged axes is contiguous, NumPy's rule). Otherwise (e.g.
+///    `reshape(transpose(a), {-1})`) a view that owns a row-major copy of the elements, made
+///    at this call, as NumPy returns a copy: writes to it do not reach the operand.
+///  - an rvalue tensor: the same tensor with the new shape, no copy (`reshape(arange(6), {2, 3})`).
+///  - any other expression: a lazy `reshaped` node. A reshape that only splits axes and adds or
+///    drops extent-1 axes is an index remap like `transpose(a + b)`; one that merges axes makes
+///    the expression a materialisation boundary, evaluated into a temporary first (explain
+///    shows it as a `reshape copy`).
+/// Throws `value_error` when the size does not match (`cannot reshape tensor of size 6 into
+/// shape (4,)`), for two `-1` or another negative extent.
+template <class E>
+    requires expression<E>
+auto reshape(E&& e, const shape_t& shape) {
+    using U = std::remove_cvref_t<E>;
+    if constexpr (view_like<E> || (tensor_like<E> && std::is_lvalue_reference_v<E>)) {
+        const auto v = [&] {
+            if constexpr (view_like<E>)
+                return e;
+            else
+                return e.view();
+        }();
+        using T = typename decltype(v)::element_type;
+        shape_t to = reshape_target(v.shape(), shape);
+        if (auto st = reshape_strides(v.shape(), v.strides(), to))
+            return tensor_view<T>(v.data(), std::move(to), std::move(*st), v.owner());
+        auto copy = std::make_shared<tensor<typename U::value_type>>(v);
+        T* data = copy->data();
+        strides_t st = row_major_strides(to);
+        return tensor_view<T>(data, std::move(to), std::move(st), std::move(copy));
+    } else if constexpr (tensor_like<E>) {
+        U t = std::move(e);
+        t.reshape(shape);
+        return t;
+    } else {
+        auto n = as_node(std::forward<E>(e));
+        shape_t to = reshape_target(n.shape(), shape);
+        auto split = reshape_map(n.shape(), to);
+        return reshaped<decltype(n)>{{}, std::move(n), std::move(to), std::move(split)};
+    }
 }
 
 } // namespace fusor

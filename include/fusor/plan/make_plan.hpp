@@ -24,6 +24,7 @@
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/plan/coalesce.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
@@ -160,6 +161,17 @@ struct naming {
 
 template <class R, class C>
 loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, naming& names);
+template <class E>
+loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names);
+
+// The loop that computes `e` into a temporary `d`: a reduction's or an element-wise one.
+template <class E>
+loop_plan plan_subexpression(const E& e, const destination_layout& d, naming& names) {
+    if constexpr (requires { e.axes; })
+        return plan_reduction(e, d, names);
+    else
+        return plan_elementwise(e, d, names);
+}
 
 template <class R, class C>
 std::string reduction_label(const reduction<R, C>& r) {
@@ -188,6 +200,52 @@ struct tree_walker {
         return name;
     }
 
+    // A materialisation boundary: plans the loop computing `n` into a contiguous temporary `d`
+    // (or finds the same loop planned earlier in this evaluation: then its result is reused)
+    // and records it. Returns the temporary's name and boundary index.
+    template <class N>
+    std::pair<std::string, int>
+    materialise(const N& n, const destination_layout& d, const std::string& why) {
+        auto sub = std::make_shared<loop_plan>(plan_subexpression(n, d, names));
+        const std::string signature = plan_signature(*sub);
+        std::string tmp;
+        bool reused = false;
+        for (const auto& [sig, name] : names.materialised)
+            if (sig == signature) {
+                tmp = name;
+                reused = true;
+            }
+        if (!reused) {
+            tmp = "tmp" + std::to_string(names.temporaries++);
+            names.materialised.emplace_back(signature, tmp);
+        }
+        sub->operands[0].name = tmp;
+        const index_t bytes = shape_size(d.shape) * d.itemsize;
+        plan.boundaries.push_back({tmp, why, d.dtype, d.shape, bytes, sub, reused});
+        return {tmp, static_cast<int>(plan.boundaries.size() - 1)};
+    }
+
+    // The operand that reads a materialised temporary, contiguous in `shape`, through `t`.
+    void push_temporary(tree_line line,
+                        const shape_t& shape,
+                        const index_transform& t,
+                        const std::pair<std::string, int>& made,
+                        std::string what) {
+        operand_plan o;
+        o.kind = operand_plan::role::temporary;
+        o.name = made.first;
+        o.dtype = line.dtype;
+        o.shape = shape;
+        const strides_t st = row_major_strides(shape);
+        o.iter_strides = t.strides_of(st);
+        o.offset = t.offset_of(st);
+        line.what = std::move(what);
+        line.operand = static_cast<int>(plan.operands.size());
+        line.boundary = made.second;
+        plan.operands.push_back(std::move(o));
+        plan.tree.push_back(std::move(line));
+    }
+
     template <class N>
     void visit(const N& n, const index_transform& t, int depth) {
         using operand = operand_plan;
@@ -205,7 +263,10 @@ struct tree_walker {
             o.offset = t.offset_of(n.strides);
             o.address = n.data;
             o.itemsize = sizeof(typename N::value_type);
-            line.what = o.name + " = " + (n.is_view ? "view" : "tensor");
+            line.what = o.name + " = "
+                        + (!n.is_view ? "tensor"
+                           : n.owner  ? "view (reshape copy)"
+                                      : "view");
             line.operand = static_cast<int>(plan.operands.size());
             plan.operands.push_back(std::move(o));
             plan.tree.push_back(std::move(line));
@@ -219,43 +280,37 @@ struct tree_walker {
             line.operand = static_cast<int>(plan.operands.size());
             plan.operands.push_back(std::move(o));
             plan.tree.push_back(std::move(line));
+        } else if constexpr (requires { n.split; }) { // reshape of an expression
+            if (n.split) {                            // an index remap, like any view
+                line.what = n.split->label;
+                plan.tree.push_back(std::move(line));
+                visit(n.child, through_view(*n.split, t), depth + 1);
+                return;
+            }
+            using V = typename N::value_type;
+            const std::string from = to_string(n.child.shape());
+            auto made = materialise(n.child,
+                                    contiguous_destination<V>(n.child.shape()),
+                                    "reshape copy of " + from + " into " + to_string(n.shape()));
+            // The temporary is contiguous in the child's shape, hence in the new shape too.
+            push_temporary(std::move(line),
+                           n.shape(),
+                           t,
+                           made,
+                           made.first + " = reshape(shape=" + to_string(n.shape())
+                               + ")  [materialised]");
         } else if constexpr (requires { n.map; }) { // remap (a view of an expression)
             line.what = n.map.label;
             plan.tree.push_back(std::move(line));
             visit(n.child, through_view(n.map, t), depth + 1);
         } else if constexpr (requires { n.axes; }) { // reduction below the root: a boundary
             using V = typename N::value_type;
-            destination_layout d = contiguous_destination<V>(n.shape());
-            auto sub = std::make_shared<loop_plan>(plan_reduction(n, d, names));
-            const std::string signature = plan_signature(*sub);
-            std::string tmp;
-            bool reused = false;
-            for (const auto& [sig, name] : names.materialised)
-                if (sig == signature) {
-                    tmp = name;
-                    reused = true;
-                }
-            if (!reused) {
-                tmp = "tmp" + std::to_string(names.temporaries++);
-                names.materialised.emplace_back(signature, tmp);
-            }
-            sub->operands[0].name = tmp;
-            const index_t bytes = n.size() * static_cast<index_t>(sizeof(V));
-            plan.boundaries.push_back(
-                {tmp, "reduction result", line.dtype, n.shape(), bytes, sub, reused});
-            operand o;
-            o.kind = operand::role::temporary;
-            o.name = tmp;
-            o.dtype = line.dtype;
-            o.shape = n.shape();
-            const strides_t st = row_major_strides(n.shape());
-            o.iter_strides = t.strides_of(st);
-            o.offset = t.offset_of(st);
-            line.what = tmp + " = " + reduction_label(n) + "  [materialised]";
-            line.operand = static_cast<int>(plan.operands.size());
-            line.boundary = static_cast<int>(plan.boundaries.size() - 1);
-            plan.operands.push_back(std::move(o));
-            plan.tree.push_back(std::move(line));
+            auto made = materialise(n, contiguous_destination<V>(n.shape()), "reduction result");
+            push_temporary(std::move(line),
+                           n.shape(),
+                           t,
+                           made,
+                           made.first + " = " + reduction_label(n) + "  [materialised]");
         } else { // element-wise
             line.what = std::string(N::op_type::name);
             if constexpr (requires { N::op_type::symbol; })
@@ -362,6 +417,19 @@ inline bool destination_overlaps(const loop_plan& p) {
     return false;
 }
 
+// An element-wise loop over `d.shape` with `e` broadcast into it.
+template <class E>
+loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names) {
+    loop_plan p;
+    p.iter_shape = d.shape;
+    p.operands.push_back(destination_operand(d, d.strides));
+    const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
+    tree_walker{p, names}.visit(e, t, 0);
+    p.alias_copy = destination_overlaps(p);
+    order_and_coalesce(p);
+    return p;
+}
+
 } // namespace planning
 
 /// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
@@ -371,19 +439,7 @@ inline bool destination_overlaps(const loop_plan& p) {
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d) {
     planning::naming names;
-    if constexpr (requires { e.axes; }) {
-        return planning::plan_reduction(e, d, names);
-    } else {
-        loop_plan p;
-        p.iter_shape = d.shape;
-        p.operands.push_back(planning::destination_operand(d, d.strides));
-        const auto t = planning::broadcast_into(
-            planning::index_transform::identity(d.shape.size()), d.shape, e.shape());
-        planning::tree_walker{p, names}.visit(e, t, 0);
-        p.alias_copy = planning::destination_overlaps(p);
-        planning::order_and_coalesce(p);
-        return p;
-    }
+    return planning::plan_subexpression(e, d, names);
 }
 
 } // namespace fusor

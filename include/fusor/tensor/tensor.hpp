@@ -10,6 +10,7 @@
 #include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/expr/expression.hpp>
 #include <fusor/tensor/tensor_view.hpp>
@@ -207,6 +208,17 @@ public:
     const T& at(I... i) const {
         return data_[static_cast<std::size_t>(detail::checked_offset_of(shape_, strides_, i...))];
     }
+    /// Gives this tensor the shape `shape` in place, its elements staying in row-major order
+    /// (as xtensor's `xarray::reshape`; one `-1` is inferred): (6,) → (2, 3). Throws
+    /// `value_error` when the sizes differ, leaving the tensor unchanged. The free
+    /// `reshape(t, shape)` returns a view instead.
+    void reshape(const shape_t& shape) {
+        shape_t to = reshape_target(shape_, shape);
+        strides_t st = row_major_strides(to);
+        shape_ = std::move(to);
+        strides_ = std::move(st);
+    }
+
     /// The one element of a size-1 tensor; throws `value_error` otherwise.
     T item() const { return view().item(); }
 

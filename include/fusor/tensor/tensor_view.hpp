@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iterator>
+#include <memory>
 #include <type_traits>
 
 #include <fusor/core/affine_map.hpp>
@@ -104,7 +105,9 @@ private:
 ///
 /// Views are what `transpose`, `diagonal`, `view(...)` and `adapt` return for tensors; they
 /// never copy. A view does not keep its tensor alive: it dangles when the tensor is destroyed
-/// or reassigned to another shape.
+/// or reassigned to another shape. The one exception is the copy `reshape` makes of a view
+/// whose layout cannot be reshaped in place (as NumPy's reshape returns a copy then): that view
+/// owns its elements (`owner()` is set) and copies of it share them.
 ///
 /// Assignment writes through: `v = e` stores `e` (broadcast to `v.shape()`, extra leading
 /// extent-1 axes allowed, cast to `T` as NumPy's `v[...] = e`) into the viewed elements; it is
@@ -126,10 +129,14 @@ public:
     /// A row-major contiguous view of `shape` over `data`.
     tensor_view(T* data, shape_t shape)
         : data_(data), shape_(std::move(shape)), strides_(row_major_strides(shape_)) {}
+    /// A view that keeps `owner` (the storage `data` points into) alive.
+    tensor_view(T* data, shape_t shape, strides_t strides, std::shared_ptr<const void> owner)
+        : data_(data), shape_(std::move(shape)), strides_(std::move(strides)),
+          owner_(std::move(owner)) {}
 
     /// A writable view converts to a read-only one.
     operator tensor_view<const value_type>() const requires(!std::is_const_v<T>) {
-        return {data_, shape_, strides_};
+        return {data_, shape_, strides_, owner_};
     }
 
     tensor_view(const tensor_view&) = default;
@@ -203,6 +210,8 @@ public:
     index_t rank() const { return shape_.rank(); }
     index_t size() const { return shape_size(shape_); }
     T* data() const { return data_; }
+    /// The storage this view owns (a reshape copy), or null for an ordinary, non-owning view.
+    const std::shared_ptr<const void>& owner() const { return owner_; }
 
     /// Unchecked element access (no bounds or rank check).
     template <class... I>
@@ -226,7 +235,7 @@ public:
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
-        return {data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_)};
+        return {data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_), owner_};
     }
 
     /// Row-major (logical order) iteration.
@@ -237,6 +246,7 @@ private:
     T* data_;
     shape_t shape_;
     strides_t strides_;
+    std::shared_ptr<const void> owner_;
 };
 
 /// A view over external memory, row-major: `adapt(ptr, {3, 4})`; with explicit strides in

@@ -1,0 +1,287 @@
+// swapaxes, moveaxis, expand_dims, squeeze and reshape: shapes, values, writability, views of
+// views and of expressions, errors and aliasing. Every expected shape and value list below was
+// printed by NumPy 1.24 for the expression in the comment beside it, with
+// a = np.arange(24).reshape(2, 3, 4) and b = np.arange(6).reshape(1, 2, 1, 3, 1).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using fusor::shape_t;
+using fusor::strides_t;
+
+namespace {
+using i64 = std::int64_t;
+
+fusor::tensor<i64> make_a() {
+    fusor::tensor<i64> a = fusor::arange<i64>(24);
+    a.reshape({2, 3, 4});
+    return a;
+}
+fusor::tensor<i64> make_b() {
+    fusor::tensor<i64> b = fusor::arange<i64>(6);
+    b.reshape({1, 2, 1, 3, 1});
+    return b;
+}
+
+// Row-major values of any tensor, view or expression.
+template <class E>
+std::vector<i64> values(const E& e) {
+    const fusor::tensor<i64> t = fusor::cast<i64>(e);
+    return {t.begin(), t.end()};
+}
+
+template <class E>
+std::size_t temporaries(const E& e) {
+    return fusor::explain(e).plan.boundaries.size();
+}
+
+const std::vector<i64> iota24 = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23};
+} // namespace
+
+TEST_CASE("swapaxes and moveaxis are transposes") {
+    fusor::tensor<i64> a = make_a();
+    auto s = fusor::swapaxes(a, 0, 2); // np.swapaxes(a, 0, 2)
+    CHECK(s.shape() == shape_t{4, 3, 2});
+    CHECK(values(s) == std::vector<i64>{0, 12, 4, 16, 8,  20, 1, 13, 5, 17, 9,  21,
+                                        2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23});
+    CHECK(s.data() == a.data()); // a view, not a copy
+    // np.swapaxes(a, -1, 1)
+    CHECK(values(fusor::swapaxes(a, -1, 1)) == std::vector<i64>{0,  4,  8,  1,  5,  9,  2,  6,
+                                                                10, 3,  7,  11, 12, 16, 20, 13,
+                                                                17, 21, 14, 18, 22, 15, 19, 23});
+    // np.moveaxis(a, 0, -1)
+    auto m = fusor::moveaxis(a, 0, -1);
+    CHECK(m.shape() == shape_t{3, 4, 2});
+    CHECK(values(m) == std::vector<i64>{0, 12, 1, 13, 2, 14, 3, 15, 4,  16, 5,  17,
+                                        6, 18, 7, 19, 8, 20, 9, 21, 10, 22, 11, 23});
+    // np.moveaxis(a, [0, 1], [-1, -2]) equals np.swapaxes(a, 0, 2)
+    CHECK(fusor::moveaxis(a, {0, 1}, {-1, -2}).shape() == shape_t{4, 3, 2});
+    CHECK(values(fusor::moveaxis(a, {0, 1}, {-1, -2})) == values(s));
+    // np.moveaxis(a, [2, 0], [0, 1])
+    auto m2 = fusor::moveaxis(a, {2, 0}, {0, 1});
+    CHECK(m2.shape() == shape_t{4, 2, 3});
+    CHECK(values(m2) == std::vector<i64>{0, 4, 8,  12, 16, 20, 1, 5, 9,  13, 17, 21,
+                                         2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23});
+
+    // Writable on a tensor: assigning through the swapped view writes a.
+    fusor::swapaxes(a, 0, 2)(3, 1, 0) = 100; // a[0, 1, 3]
+    CHECK(a(0, 1, 3) == 100);
+
+    // On an expression: a lazy remap, never a temporary.
+    const auto e = fusor::swapaxes(a * 2, 0, 2);
+    CHECK(temporaries(e) == 0);
+    CHECK(values(e)[6] == 2); // (a * 2)[0, 0, 1]
+
+    // np.swapaxes(a, 0, 3) -> AxisError; np.moveaxis(a, [0, 1], [1]) -> ValueError "`source` and
+    // `destination` arguments must have the same number of elements"; np.moveaxis(a, [0, 0],
+    // [1, 2]) -> ValueError "repeated axis in `source` argument".
+    CHECK_THROWS_AS(fusor::swapaxes(a, 0, 3), fusor::axis_error);
+    CHECK_THROWS_AS(fusor::moveaxis(a + 1, -4, 0), fusor::axis_error);
+    CHECK_THROWS_WITH_AS(fusor::moveaxis(a, {0, 1}, {1}),
+                         "moveaxis: `source` and `destination` arguments must have the same number "
+                         "of elements, got (0, 1) and (1,)",
+                         fusor::value_error);
+    CHECK_THROWS_WITH_AS(fusor::moveaxis(a, {0, 0}, {1, 2}),
+                         "moveaxis: repeated axis in `source` argument (0, 0)",
+                         fusor::value_error);
+}
+
+TEST_CASE("expand_dims inserts extent-1 axes at positions of the result") {
+    fusor::tensor<i64> a = make_a();
+    auto e = fusor::expand_dims(a, {0, -1}); // np.expand_dims(a, (0, -1))
+    CHECK(e.shape() == shape_t{1, 2, 3, 4, 1});
+    CHECK(values(e) == iota24);
+    CHECK(fusor::expand_dims(a, {1, 3}).shape() == shape_t{2, 1, 3, 1, 4});
+    CHECK(fusor::expand_dims(a, -1).shape() == shape_t{2, 3, 4, 1});
+    CHECK(fusor::expand_dims(a + 1, 0).shape() == shape_t{1, 2, 3, 4});
+    // 0-d: np.expand_dims(np.int64(5), 0).shape == (1,)
+    const fusor::tensor<i64> z = fusor::full<i64>({}, 5);
+    CHECK(fusor::expand_dims(z, 0).shape() == shape_t{1});
+    // Writable, and a column of a broadcast: (2, 3, 4) + expand_dims(x, -1) with x (2, 3, 1)...
+    fusor::expand_dims(a, 1)(1, 0, 2, 3) = -7; // a[1, 2, 3]
+    CHECK(a(1, 2, 3) == -7);
+    // np.expand_dims(a, 4) -> AxisError (result rank 4); np.expand_dims(a, (1, 1)) -> ValueError
+    CHECK_THROWS_WITH_AS(fusor::expand_dims(a, 4),
+                         "axis 4 is out of bounds for tensor of rank 4",
+                         fusor::axis_error);
+    CHECK_THROWS_AS(fusor::expand_dims(a, {1, 1}), fusor::value_error);
+}
+
+TEST_CASE("squeeze removes extent-1 axes, all or the ones named") {
+    fusor::tensor<i64> b = make_b();
+    CHECK(fusor::squeeze(b).shape() == shape_t{2, 3});             // np.squeeze(b)
+    CHECK(fusor::squeeze(b, 2).shape() == shape_t{1, 2, 3, 1});    // np.squeeze(b, 2)
+    CHECK(fusor::squeeze(b, {0, -1}).shape() == shape_t{2, 1, 3}); // np.squeeze(b, (0, -1))
+    CHECK(values(fusor::squeeze(b)) == std::vector<i64>{0, 1, 2, 3, 4, 5});
+    // Down to 0-d: np.squeeze(np.ones((1, 1))).shape == ()
+    CHECK(fusor::squeeze(fusor::ones<i64>({1, 1})).shape() == shape_t{});
+    // Extent-0 axes are not extent 1: np.squeeze(np.ones((1, 0))).shape == (0,)
+    CHECK(fusor::squeeze(fusor::ones<i64>({1, 0})).shape() == shape_t{0});
+    // Writable on a tensor; lazy on an expression.
+    fusor::squeeze(b) = fusor::squeeze(b) * 10;
+    CHECK(values(b) == std::vector<i64>{0, 10, 20, 30, 40, 50});
+    CHECK(fusor::squeeze(b + 1).shape() == shape_t{2, 3});
+    CHECK(temporaries(fusor::squeeze(b + 1)) == 0);
+    // np.squeeze(b, 1) -> ValueError "cannot select an axis to squeeze out which has size not
+    // equal to one"; np.squeeze(b, 5) -> AxisError
+    CHECK_THROWS_WITH_AS(fusor::squeeze(b, 1),
+                         "cannot select an axis to squeeze out which has size not equal to one "
+                         "(axis 1 of shape (1, 2, 1, 3, 1))",
+                         fusor::value_error);
+    CHECK_THROWS_AS(fusor::squeeze(b, 5), fusor::axis_error);
+    CHECK_THROWS_AS(fusor::squeeze(b, {0, 0}), fusor::value_error);
+}
+
+TEST_CASE("reshape of a tensor is a writable view with -1 inferred") {
+    fusor::tensor<i64> a = make_a();
+    auto r = fusor::reshape(a, {4, -1}); // a.reshape(4, -1)
+    CHECK(r.shape() == shape_t{4, 6});
+    CHECK(r.strides() == strides_t{6, 1});
+    CHECK(r.data() == a.data());
+    CHECK(values(r) == iota24);
+    r(3, 5) = 99; // a[1, 2, 3]
+    CHECK(a(1, 2, 3) == 99);
+    fusor::reshape(a, {-1}) += 1; // compound assignment through the view
+    CHECK(a(0, 0, 0) == 1);
+    CHECK(a(1, 2, 3) == 100);
+    // To 0-d and back: np.ones((1, 1)).reshape(()).shape == ()
+    fusor::tensor<double> one = fusor::ones<double>({1, 1});
+    CHECK(fusor::reshape(one, {}).shape() == shape_t{});
+    CHECK(fusor::reshape(fusor::reshape(one, {}), {1, 1, 1}).shape() == shape_t{1, 1, 1});
+    // Empty: np.zeros((0, 3)).reshape(3, 0, 5).shape == (3, 0, 5); .reshape(-1, 3) -> (0, 3)
+    const fusor::tensor<double> empty = fusor::zeros<double>({0, 3});
+    CHECK(fusor::reshape(empty, {3, 0, 5}).shape() == shape_t{3, 0, 5});
+    CHECK(fusor::reshape(empty, {-1, 3}).shape() == shape_t{0, 3});
+    // An rvalue tensor is reshaped in place: reshape(arange(6), {2, 3}) is a tensor.
+    auto t = fusor::reshape(fusor::arange<i64>(6), {2, -1});
+    static_assert(std::is_same_v<decltype(t), fusor::tensor<i64>>);
+    CHECK(t.shape() == shape_t{2, 3});
+    CHECK(values(t) == std::vector<i64>{0, 1, 2, 3, 4, 5});
+}
+
+TEST_CASE("reshape errors name the size and the shape; nothing is written") {
+    fusor::tensor<i64> a = make_a();
+    fusor::tensor<i64> c = fusor::zeros<i64>({24});
+    // a.reshape(5, -1) -> ValueError: cannot reshape array of size 24 into shape (5,newaxis)
+    CHECK_THROWS_WITH_AS(c = fusor::reshape(a, {5, -1}),
+                         "cannot reshape tensor of size 24 into shape (5, -1)",
+                         fusor::value_error);
+    CHECK_THROWS_WITH_AS(fusor::reshape(a + 1, {25}),
+                         "cannot reshape tensor of size 24 into shape (25,)",
+                         fusor::value_error);
+    // a.reshape(-1, -1) -> ValueError: can only specify one unknown dimension
+    CHECK_THROWS_AS(fusor::reshape(a, {-1, -1}), fusor::value_error);
+    // NumPy 1.24 reads any negative extent as unknown (a.reshape(-2, 12) works); API.md allows
+    // only -1, as NumPy 2 does after its deprecation.
+    CHECK_THROWS_AS(fusor::reshape(a, {-2, 12}), fusor::value_error);
+    // np.zeros((0, 3)).reshape(-1, 0) -> ValueError: the unknown extent is undetermined
+    CHECK_THROWS_AS(fusor::reshape(fusor::zeros<double>({0, 3}), {-1, 0}), fusor::value_error);
+    CHECK_THROWS_AS(c += fusor::reshape(a, {4, 7}), fusor::value_error);
+    CHECK(values(c) == std::vector<i64>(24, 0));
+    // The in-place member leaves the tensor unchanged on error.
+    CHECK_THROWS_AS(a.reshape({7, 7}), fusor::value_error);
+    CHECK(a.shape() == shape_t{2, 3, 4});
+}
+
+TEST_CASE("reshape of a view: a view when the layout allows (NumPy's rule), else a copy") {
+    fusor::tensor<i64> a = make_a();
+    using fusor::none;
+    using fusor::slice;
+    // a[:, 1:, :].reshape(2, -1): rows 1..2 of each block are contiguous -> a view
+    auto v1 = fusor::reshape(fusor::view(a, fusor::all, slice(1, none)), {2, -1});
+    CHECK(v1.shape() == shape_t{2, 8});
+    CHECK(v1.owner() == nullptr);
+    CHECK(values(v1) == std::vector<i64>{4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21, 22, 23});
+    // a[:, :, 1].reshape(-1): strides (12, 4) merge into one of 4 -> a view
+    auto v2 = fusor::reshape(fusor::view(a, fusor::all, fusor::all, 1), {-1});
+    CHECK(v2.strides() == strides_t{4});
+    CHECK(values(v2) == std::vector<i64>{1, 5, 9, 13, 17, 21});
+    v2 = 0; // writes a's column 1
+    CHECK(a(1, 2, 1) == 0);
+    CHECK(a(0, 1, 1) == 0);
+    v2 = fusor::tensor<i64>{1, 5, 9, 13, 17, 21}; // and back
+    CHECK(values(a) == iota24);
+    // a.transpose(1, 0, 2).reshape(3, 2, 2, 2): splits only -> a view, strides (32, 96, 16, 8)
+    // bytes, i.e. (4, 12, 2, 1) elements
+    auto v3 = fusor::reshape(fusor::transpose(a, {1, 0, 2}), {3, 2, 2, 2});
+    CHECK(v3.strides() == strides_t{4, 12, 2, 1});
+    CHECK(values(v3) == std::vector<i64>{0,  1,  2,  3,  12, 13, 14, 15, 4,  5,  6,  7,
+                                         16, 17, 18, 19, 8,  9,  10, 11, 20, 21, 22, 23});
+    // a[:, 1:, ::2].reshape(2, -1): the stepped axis merges with the row axis -> NumPy shares
+    // memory here too (stride 8 = 2 * 4 of each row, contiguous with respect to each other)
+    auto v4 =
+        fusor::reshape(fusor::view(a, fusor::all, slice(1, none), slice(none, none, 2)), {2, -1});
+    CHECK(v4.owner() == nullptr);
+    CHECK(values(v4) == std::vector<i64>{4, 6, 8, 10, 16, 18, 20, 22});
+    // a.T.reshape(-1): no strides can do it -> a copy, owned by the returned view
+    auto c = fusor::reshape(fusor::transpose(a), {-1});
+    CHECK(c.owner() != nullptr);
+    CHECK(c.data() != a.data());
+    CHECK(values(c) == std::vector<i64>{0, 12, 4, 16, 8,  20, 1, 13, 5, 17, 9,  21,
+                                        2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23});
+    c(0) = -1; // writes the copy, not a (as writing NumPy's copy)
+    CHECK(a(0, 0, 0) == 0);
+    // explain says where the elements come from.
+    const std::string text = fusor::explain(c + 1).text();
+    CHECK(text.find("t0 = view (reshape copy)") != std::string::npos);
+    // Views of views: squeeze(reshape(swapaxes(...)))
+    auto vv = fusor::squeeze(fusor::reshape(fusor::swapaxes(a, 0, 1), {3, 1, 8}));
+    CHECK(vv.shape() == shape_t{3, 8});
+    CHECK(values(vv)[8] == 4); // a.swapaxes(0, 1).reshape(3, 8)[1, 0]
+}
+
+TEST_CASE("reshape of an expression: an index remap when it splits, else materialised") {
+    fusor::tensor<i64> a = make_a();
+    // (a - 1).reshape(2, 3, 2, 2): splits the last axis -> no temporary
+    const auto split = fusor::reshape(a - 1, {2, 3, 2, 2});
+    CHECK(split.shape() == shape_t{2, 3, 2, 2});
+    CHECK(temporaries(split) == 0);
+    CHECK(values(split)[0] == -1);
+    CHECK(values(split)[23] == 22);
+    // (a * 2 + 1).reshape(4, 6): merges axes -> one temporary, shown by explain
+    const auto merged = fusor::reshape(a * 2 + 1, {4, 6});
+    CHECK(temporaries(merged) == 1);
+    const auto text = fusor::explain(merged * 1).text();
+    CHECK(text.find("reshape copy of (2, 3, 4) into (4, 6)") != std::string::npos);
+    CHECK(values(merged) == std::vector<i64>{1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23,
+                                             25, 27, 29, 31, 33, 35, 37, 39, 41, 43, 45, 47});
+    // (a.T + 1).reshape(4, 6)
+    CHECK(values(fusor::reshape(fusor::transpose(a) + 1, {4, 6}))
+          == std::vector<i64>{1, 13, 5, 17, 9,  21, 2, 14, 6, 18, 10, 22,
+                              3, 15, 7, 19, 11, 23, 4, 16, 8, 20, 12, 24});
+    // Inside a reduction, and evaluated eagerly: (a * a).reshape(6, 4).sum(1)
+    const std::vector<i64> sums = {14, 126, 366, 734, 1230, 1854};
+    CHECK(values(fusor::sum(fusor::reshape(a * a, {6, 4}), 1)) == sums);
+    CHECK(values(fusor::eval_eager(fusor::sum(fusor::reshape(a * a, {6, 4}), 1))) == sums);
+    // Two equal reshape copies in one expression are computed once.
+    const auto twice = fusor::reshape(a + 1, {-1}) * fusor::reshape(a + 1, {-1});
+    const auto plan = fusor::explain(twice).plan;
+    REQUIRE(plan.boundaries.size() == 2);
+    CHECK(plan.boundaries[1].reused);
+    CHECK(values(twice)[3] == 16);
+    // Empty expressions reshape lazily.
+    CHECK(temporaries(fusor::reshape(fusor::zeros<double>({0, 3}) + 1.0, {3, 0})) == 0);
+}
+
+TEST_CASE("aliasing through reshape: as if the right side were evaluated first") {
+    fusor::tensor<double> x = fusor::arange<double>(6);
+    x.reshape({2, 3});
+    // x[...] = x.T.reshape(2, 3) + x -> [0, 4, 3, 7, 6, 10]
+    x = fusor::reshape(fusor::transpose(x), {2, 3}) + x;
+    CHECK(std::vector<double>(x.begin(), x.end()) == std::vector<double>{0, 4, 3, 7, 6, 10});
+    // x.reshape(-1)[1:] = x.reshape(-1)[:-1] (overlapping views of the same elements)
+    fusor::tensor<double> y = fusor::arange<double>(6);
+    y.reshape({2, 3});
+    auto flat = fusor::reshape(y, {-1});
+    fusor::view(flat, fusor::slice(1, fusor::none)) = fusor::view(flat, fusor::slice(-1));
+    CHECK(std::vector<double>(y.begin(), y.end()) == std::vector<double>{0, 0, 1, 2, 3, 4});
+    // a += swapaxes(a, 0, 1) on a square matrix reads the old values (a + a.T)
+    fusor::tensor<double> s = {{1, 2}, {3, 4}};
+    s += fusor::swapaxes(s, 0, 1);
+    CHECK(std::vector<double>(s.begin(), s.end()) == std::vector<double>{2, 5, 5, 8});
+}
