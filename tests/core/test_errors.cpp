@@ -103,3 +103,34 @@ TEST_CASE("broadcast_error on assignment leaves the destination untouched") {
     CHECK_THROWS_AS(c -= fusor::ones<double>({4, 2, 3}), fusor::broadcast_error);
     CHECK(std::vector<double>(c.begin(), c.end()) == before);
 }
+
+TEST_CASE("every error type leaves the destination untouched: =, +=, and through a view") {
+    fusor::tensor<double> c = {{1, 2, 3}, {4, 5, 6}};
+    const std::vector<double> before(c.begin(), c.end());
+    const fusor::tensor<double> a = fusor::ones<double>({2, 3});
+    auto unchanged = [&] {
+        return std::vector<double>(c.begin(), c.end()) == before;
+    };
+    // axis_error: a bad axis in a reduction, a view or a squeeze on the right side
+    CHECK_THROWS_AS(c = fusor::sum(a, 3) + a, fusor::axis_error);
+    CHECK_THROWS_AS(c += fusor::swapaxes(a, 0, 2), fusor::axis_error);
+    CHECK_THROWS_AS(fusor::view(c, 0) = fusor::squeeze(a, -3), fusor::axis_error);
+    CHECK(unchanged());
+    // value_error: a reshape whose size does not match, an empty max, an out-of-range scalar
+    CHECK_THROWS_WITH_AS(c = fusor::reshape(a, {4, -1}) + 1.0,
+                         "cannot reshape tensor of size 6 into shape (4, -1)",
+                         fusor::value_error);
+    CHECK_THROWS_AS(c += fusor::max(fusor::zeros<double>({3, 0}), 1), fusor::value_error);
+    fusor::tensor<std::int8_t> i = {{1, 2, 3}, {4, 5, 6}};
+    const fusor::tensor<std::int8_t> ones8 = {1, 1, 1};
+    CHECK_THROWS_AS(i += ones8 * 200, fusor::value_error);
+    CHECK(i(1, 2) == 6);
+    // index_error: an integer index outside its axis
+    CHECK_THROWS_AS(fusor::view(c, 1) = fusor::view(a, 5), fusor::index_error);
+    // broadcast_error: through a reshaped view, and an expression that does not broadcast
+    CHECK_THROWS_WITH_AS(fusor::reshape(c, {3, 2}) = a,
+                         "could not broadcast input array from shape (2,3) into shape (3,2)",
+                         fusor::broadcast_error);
+    CHECK_THROWS_AS(c = a + fusor::ones<double>({2}), fusor::broadcast_error);
+    CHECK(unchanged());
+}
