@@ -25,6 +25,7 @@
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/expr/views.hpp>
 #include <fusor/fwd.hpp>
+#include <fusor/io/npy.hpp>
 #include <fusor/io/print.hpp>
 #include <fusor/plan/coalesce.hpp>
 #include <fusor/plan/loop_plan.hpp>
