@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -272,13 +273,18 @@ void save_npy(const std::string& path, const E& e) {
 /// size overflows, or another dtype (`holds <i4 (int32) data, not <f8 (float64)`). The file's
 /// size is checked against the header before any allocation.
 template <class T>
-tensor<T> load_npy(const std::string& path) {
+tensor<T> load_npy(const std::string& path);
+
+/// As `load_npy(path)`, from a seekable binary stream (a `std::ifstream`, or a
+/// `std::istringstream` holding a file's bytes); `path` only names it in messages.
+template <class T>
+tensor<T> load_npy(std::istream& in, const std::string& path) {
     using npy::detail::fail;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail(path, "cannot open the file for reading");
     in.seekg(0, std::ios::end);
-    const auto file_size = static_cast<std::uint64_t>(in.tellg());
+    const auto end = in.tellg();
+    if (!in || end < 0)
+        fail(path, "cannot read the file's size (not a seekable stream)");
+    const auto file_size = static_cast<std::uint64_t>(end);
     in.seekg(0);
     char pre[12] = {};
     if (file_size < 10 || !in.read(pre, 10))
@@ -362,6 +368,14 @@ tensor<T> load_npy(const std::string& path) {
         std::reverse(s.begin(), s.end());
         return s;
     }()));
+}
+
+template <class T>
+tensor<T> load_npy(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        npy::detail::fail(path, "cannot open the file for reading");
+    return load_npy<T>(in, path);
 }
 
 } // namespace fusor
