@@ -20,12 +20,16 @@ struct none_t;                  // core/slice.hpp: `none`, an omitted slice boun
 struct newaxis_t;               // core/slice.hpp: `newaxis`, insert an extent-1 axis
 struct ellipsis_t;              // core/slice.hpp: `ellipsis`, the axes not named
 struct affine_map;              // core/affine_map.hpp: a view as an index map
+enum class kind;                // core/dtype.hpp: NumPy's kinds b < u < i < f
+template <class T>
+struct canonical; // core/dtype.hpp: the fixed-width type of any arithmetic type
 
 // tensor/ -------------------------------------------------------------------------------
 template <class T>
 class tensor; // tensor/tensor.hpp: owning, contiguous, row-major n-d array
 template <class T>
-class tensor_view; // tensor/tensor_view.hpp: non-owning strided view (writable unless const T)
+class tensor_view;      // tensor/tensor_view.hpp: non-owning strided view (writable unless const T)
+struct uninitialized_t; // tensor/tensor.hpp: tag `uninitialized`, a tensor without a fill
 
 // expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
 struct expr_node; // expr/expression.hpp: base of every node
@@ -48,16 +52,27 @@ struct ddof;       // reduce/reduction.hpp: option `ddof{k}` of var/std
 struct all_t;      // reduce/reduction.hpp: `all`, the reduction and the whole-axis index
 template <class T>
 struct topk_result; // reduce/sort.hpp: `values` and int64 `indices` of topk
+template <class Reducer>
+struct reduction_fn; // reduce/reduction.hpp: the function object behind sum, max, ...
+template <bool Sqrt>
+struct moment_fn; // reduce/moments.hpp: the function object behind var and std
 // Functions that materialise (not nodes): cumsum, cumprod (reduce/scan.hpp); sort, argsort,
 // topk (reduce/sort.hpp).
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level
 struct boundary_plan;      // plan/loop_plan.hpp: a materialised temporary and its plan
+struct tree_line;          // plan/loop_plan.hpp: one line of the tree explain prints
+enum class inner_kernel;   // plan/loop_plan.hpp: contiguous or strided innermost loop
 struct loop_plan;          // plan/loop_plan.hpp: the fused loop nest, a plain value
 struct destination_layout; // plan/make_plan.hpp: where a loop writes
 
 // explain/ (SHOW) -------------------------------------------------------------------------
 struct explanation; // explain/explain.hpp: the printable plan `explain(e)` returns
+
+// io/ -------------------------------------------------------------------------------------
+namespace npy {
+struct header; // io/npy.hpp: what a .npy header says (descr, fortran_order, shape)
+} // namespace npy
 
 } // namespace fusor

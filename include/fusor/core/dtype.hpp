@@ -20,6 +20,7 @@ concept element_type = std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t>
 /// NumPy's kinds, in the order same_kind casting and weak scalars use: b < u < i < f.
 enum class kind { boolean = 0, unsigned_integer = 1, signed_integer = 2, floating = 3 };
 
+/// The kind of an element type: `kind_of<std::uint8_t>() == kind::unsigned_integer`.
 template <class T>
 constexpr kind kind_of() {
     if constexpr (std::is_same_v<T, bool>)

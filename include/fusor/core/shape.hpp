@@ -92,6 +92,7 @@ inline std::string to_compact_string(const shape_t& s) {
     return out + ")";
 }
 
+/// Prints a shape (or strides) as a Python tuple: `(3, 4)`, `(2,)`, `()`.
 inline std::ostream& operator<<(std::ostream& os, const shape_t& s) {
     return os << to_string(s);
 }

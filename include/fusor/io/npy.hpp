@@ -31,6 +31,7 @@ namespace fusor {
 
 namespace npy {
 
+/// The six bytes every .npy file starts with.
 inline constexpr std::string_view magic = "\x93NUMPY";
 
 /// The dtype string NumPy writes for `T`: `|b1`, `|i1`, `|u1`, `<i2` … `<u8`, `<f4`, `<f8`.

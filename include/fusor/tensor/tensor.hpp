@@ -75,7 +75,8 @@ void copy_list(const typename nested_list<T, N>::type& l, T*& out) {
 ///  - `tensor<double> z;`  a 0-d tensor holding 0 (as `xt::xarray`).
 ///
 /// `c = e` gives `c` the shape of `e` (casting to `T` as NumPy's assignment does); it is as if
-/// `e` were evaluated before `c` is written, even when `e` reads `c`. `c += e` (and `-= *= /=`)
+/// `e` were evaluated before `c` is written, even when `e` reads `c`. `c += e` (and every
+/// compound assignment: `-= *= /= %= &= |= ^= <<= >>=`)
 /// requires `e` to broadcast *to* `c.shape()` (else `broadcast_error`, `c` untouched) and its
 /// type to be `same_kind`-castable to `T` (checked at compile time).
 template <class T>
