@@ -8,16 +8,26 @@ never by hand. The output is deterministic (one numpy.random.default_rng(2026112
 iteration orders), so running the script twice gives byte-identical headers; commit them.
 
 Sections 1-4 are fixed suites. Section 5 is a random differential test of the reductions, scans
-and along-axis operations (numpy_cases_random_reduce_{0,1,2,3}.hpp, one test executable each),
-drawn from its own stream, so these options change only those four headers:
-    --seed N                  the random cases' seed (default 20261122, the checked-in one)
-    --random-reduce-count M   how many random subcases (default 1200, what CI runs)
-    --out DIR                 where to write every header (default: this script's folder)
+and along-axis operations (numpy_cases_random_reduce_{0,1,2,3}.hpp, one test executable each);
+section 6 one of every element-wise operation, every view and assignment with and without
+aliasing (numpy_cases_random_elementwise_{0..9}.hpp, one test executable each). Each is drawn
+from its own stream, so these options change only those headers:
+    --seed N                       the random cases' seed (default 20261122, the checked-in one)
+    --random-reduce-count M        how many random section 5 subcases (default 1200, what CI runs)
+    --random-elementwise-count M   how many random section 6 subcases (default 2000, what CI runs)
+    --out DIR                      where to write every header (default: this script's folder)
 e.g. `/usr/bin/python3 tests/oracle/generate.py --seed 7 --random-reduce-count 5000` rewrites the
-four random headers in place for a local run (build and run test_oracle_numpy_random_reduce_*;
-`git checkout tests/oracle/numpy_cases_random_reduce_*.hpp` restores CI's); with `--out /tmp/o`
-nothing checked in changes. The ctest oracle.up_to_date runs the defaults and requires the
-checked-in headers byte for byte.
+four random reduction headers in place for a local run (build and run
+test_oracle_numpy_random_reduce_*; `git checkout tests/oracle/numpy_cases_random_reduce_*.hpp`
+restores CI's), and
+    /usr/bin/python3 tests/oracle/generate.py --seed 7 --random-elementwise-count 5000
+does the same for section 6 (build and run test_oracle_numpy_random_elementwise_0..9, each part
+then holds ~500 subcases and compiles in ~1 min; `git checkout
+tests/oracle/numpy_cases_random_elementwise_*.hpp` restores CI's). With `--out /tmp/o` nothing
+checked in changes. The ctest oracle.up_to_date runs the defaults and requires the checked-in
+headers byte for byte. For the default seed and count, section 6 stops the script unless every
+operation, dtype, view, weak scalar kind, exception and integer corner it lists
+(EW_REQUIRED_*) occurs at least once; other runs only print what is missing.
 
 What NumPy 1.24 (the Debian python3-numpy this is written against) does differently from the
 contract in /work/shared/API.md, and how each expectation is made to follow API.md:
@@ -38,13 +48,47 @@ contract in /work/shared/API.md, and how each expectation is made to follow API.
 Tolerances: exact everywhere (NaN == NaN) except exp/log (a few ulp, see check.hpp) and
 floating-point sums, means and variances, where the summation order legitimately differs
 (see `sum_tolerance` and `var_tolerance` below; section 5: `r_tolerance`, which also covers
-prod, norm and logsumexp).
+prod, norm and logsumexp; section 6: check.hpp's rtol_math_* for the math functions).
 
 Section 5 follows NumPy 1.24 throughout (on a 0-d operand: one integer axis 0 / -1 reduces
 nothing for sum, min, ..., norm and logsumexp, but mean/var/std raise AxisError, and so does a
 list naming any axis, `{0}`), except where API.md settles otherwise: min/max/argmin/argmax raise
 only when a non-empty result would reduce a length-0 axis, while NumPy 1.24 also raises for an
 empty result that reduces a length-0 axis (see r_reduction).
+
+Section 6 (gen_random_elementwise) evaluates every node of a random expression tree separately
+in NumPy, with the dtypes API.md gives it, and follows API.md where NumPy 1.24 does not:
+  * every operand is cast to the node's compute dtype first (promotion by dtype; weak scalars as
+    above, also as where's branches and clip's bounds, which are weak against clip's x), and
+    ufuncs run on arrays of one dtype only (np.clip through its ufunc, isclose on 1-d arrays:
+    1.24's value-based rules would otherwise widen 0-d float32 values to float64);
+  * math functions of bool / int8 / uint8 give float32; floor, ceil, trunc and round of integers
+    and bools return them unchanged (NumPy 2.1; 1.24 gives float64, or float16 for round(bool));
+    square of bool, and %, //, power and shifts of two bools, compute in int8 (as NumPy);
+  * integer x // 0 and x % 0 are 0, INT_MIN // -1 wraps, shifts by a negative amount or by the
+    width or more give 0 (-1 for a negative >> operand): NumPy 1.24's own answers, checked;
+  * an integer to a negative integer power: value_error at once for a C++ scalar exponent; for a
+    tensor exponent only when the power is the expression's root (fusor throws "when met": a view
+    or where above it may skip the element, NumPy computes everything);
+  * an integer scalar outside its partner's integer type: value_error when built (NEP 50's
+    OverflowError); shapes that do not broadcast: broadcast_error; NumPy's AxisError: axis_error;
+    IndexError: index_error, except too many indices / two ellipses: value_error; other
+    ValueErrors of views (reshape, squeeze, repeated axes, step 0, diagonal): value_error;
+  * fusor's diagonal of a tensor is writable (NumPy's is read-only): assignments through a view
+    are computed on an index array (the view applied to arange(d.size)), then stored;
+  * `d = e` casts as NumPy's astype; `VIEW(d) = e` drops e's extra leading 1s; `d op= e` follows
+    same_kind (what does not compile is never drawn) and e may not add axes; an assignment that
+    throws leaves d as it was (checked); aliased right sides are evaluated first (NumPy's rule).
+What is not drawn, because its expectation would not be exact: math functions (and float power)
+below the root (a few ulp would move floor, ==, casts); their results near overflow or in the
+subnormal range (ew_inexact_hazard); float -> integer casts of NaN, inf or out-of-range values and
+float64 -> float32 beyond its range (unspecified or undefined); a sign-sensitive operation
+(x / 0, arctan2, //, %, power) of a zero that minimum/maximum/fmin/fmax/clip chose between +0
+and -0 (NumPy's fmin returns the second, fusor's the first); two construction errors in sibling
+operands (C++ evaluates arguments in an unspecified order). Each element-wise node is also
+checked against 1.24's experimental NEP 50 mode from the natural NumPy call where that mode
+implements NumPy 2 (not for float16 results, integer rounding, isclose, casts, or clip/where with
+a scalar).
 """
 
 import math
@@ -1818,6 +1862,1739 @@ def gen_random_reduce(seed, count):
 
 
 # ------------------------------------------------------------------------------------------
+# 6. Random differential cases: every element-wise operation, every view, assignment and
+#    aliasing (numpy_cases_random_elementwise_<i>.hpp)
+# ------------------------------------------------------------------------------------------
+
+RANDOM_ELEMENTWISE_COUNT = 2000  # subcases of a default (CI) run
+RANDOM_EW_HEADERS = 10  # translation units: each compiles in ~30 s at -O0 (measured)
+
+# (dtype, weight): cards in the deck the leaves' dtypes are dealt from (20 cards).
+EW_DTYPES = [("float32", 3), ("float64", 3), ("int32", 2), ("int64", 2), ("bool", 2), ("int8", 2),
+             ("uint8", 2), ("int16", 1), ("uint16", 1), ("uint32", 1), ("uint64", 1)]
+EW_KIND = {"b": 0, "u": 1, "i": 2, "f": 3}  # same_kind casting: bool < unsigned < signed < float
+CPP_TYPE["uint16"] = "std::uint16_t"
+F32, F64, I8, I64, BOOL = (np.dtype(n) for n in ("float32", "float64", "int8", "int64", "bool"))
+EW_MAX_SIZE = 48  # elements of the largest leaf (rank 5-8 leaves are mostly extent 1)
+
+
+class EwError(Exception):
+    """fusor throws fusor::`exc` here; `what` says what NumPy (or API.md) does."""
+
+    def __init__(self, exc, what):
+        super().__init__(exc)
+        self.exc, self.what = exc, what
+
+
+class EwReject(Exception):
+    """This draw cannot be checked exactly against NumPy (see the hazards below): draw again."""
+
+
+class EwInvalid(Exception):
+    """This operation does not compile on these operand types (as NumPy's TypeError): another."""
+
+
+class Ex:
+    """A drawn operand. A tensor expression has `dtype` (static, as C++ knows it) and either
+    `val` (its NumPy value, exactly that dtype), `err` (the EwError its construction throws) or
+    `runtime` (its evaluation throws value_error: an integer power met a negative exponent).
+    A weak C++ scalar has val None and `scalar` (Python value) and `ctype` ('int', 'double',
+    'bool', 'float', 'int64', 'uint8'). `atom`: its texts need no parentheses as an operand.
+    `inexact`: the ulp tolerance (dtype name) when its value comes from a function that NumPy
+    and the C library round differently (only ever at the root). `zero_tie`: may hold a zero
+    whose sign fusor and NumPy may choose differently (minimum/maximum/fmin/fmax/clip of +0 and
+    -0)."""
+
+    def __init__(self, cpp, npx, dtype=None, val=None, atom=True, scalar=None, ctype=None,
+                 children=(), op=None, view=None, leaf=None):
+        self.cpp, self.npx, self.dtype, self.val = cpp, npx, dtype, val
+        self.c_atom = self.n_atom = atom
+        self.scalar, self.ctype = scalar, ctype
+        self.err, self.runtime, self.inexact, self.zero_tie = None, False, None, False
+        self.ops, self.views, self.leaves, self.notes = set(), set(), set(), []
+        self.scalars = set()
+        for c in children:
+            self.ops |= c.ops
+            self.views |= c.views
+            self.leaves |= c.leaves
+            self.scalars |= c.scalars
+            self.zero_tie |= c.zero_tie
+            self.notes += [n for n in c.notes if n not in self.notes]
+        if op:
+            self.ops.add(op)
+        if view:
+            self.views |= set(view) if isinstance(view, (list, tuple, set)) else {view}
+        if leaf:
+            self.leaves.add(leaf)
+        if ctype:
+            self.scalars.add(ctype)
+
+    def is_scalar(self):
+        return self.dtype is None and self.err is None
+
+    def c_op(self):
+        return self.cpp if self.c_atom else "(" + self.cpp + ")"
+
+    def n_op(self):
+        return self.npx if self.n_atom else "(" + self.npx + ")"
+
+
+def ew_note(node, text):
+    if text not in node.notes:
+        node.notes.append(text)
+
+
+# ---- dtypes ------------------------------------------------------------------------------
+
+def ew_float_result(d):
+    """Math functions: floats keep their type, bool and 8/16-bit integers give float32 (NumPy
+    would give float16 for bool and 8-bit ones: API.md's float32), wider integers float64."""
+    if d.kind == "f":
+        return d
+    return F32 if (d == BOOL or d.itemsize <= 2) else F64
+
+
+def ew_int8_if_bool(d):
+    return I8 if d == BOOL else d
+
+
+def ew_scalar_dtype(s, partner):
+    """The dtype a weak C++ scalar takes next to an operand of dtype `partner` (None: no
+    partner, the default of its kind): NEP 50 by kind, bool < integer < floating."""
+    kind = {"bool": 0, "double": 2, "float": 2}.get(s.ctype, 1)
+    default = (BOOL, I64, F64)[kind]
+    if partner is None:
+        return default
+    return partner if kind <= {"b": 0, "u": 1, "i": 1, "f": 2}[partner.kind] else default
+
+
+def ew_scalar_value(s, d):
+    """The scalar as a 0-d array of dtype d; value_error when an integer does not fit (NEP 50:
+    OverflowError), checked when the expression is built."""
+    if s.ctype not in ("bool", "double", "float") and d.kind in "iu":
+        info = np.iinfo(d)
+        if not info.min <= s.scalar <= info.max:
+            raise EwError("value_error", "the Python int %d is out of bounds for %s (NEP 50: "
+                          "OverflowError)" % (s.scalar, d.name))
+    return np.array(s.scalar, dtype=d)
+
+
+# ---- values ------------------------------------------------------------------------------
+
+def ew_values(rr, dtype, shape, extremes, specials, corners=False):
+    """Random values of `dtype`: small integers (ties, zeros, shifts and powers that stay
+    meaningful), with `extremes` some of the type's extremes (wrap-around); floats a mix of
+    small integers, halves (rounding ties), continuous values, fractions in [-1, 1] (arcsin),
+    signed zeros, with `specials` NaN and +-inf, and now and then a large value."""
+    n = int(np.prod(shape, dtype=np.int64))
+    dt = np.dtype(dtype)
+    if dt == BOOL:
+        return (rr.random(n) < float(rr.choice([0.5, 0.3, 0.7]))).reshape(shape)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        top = min(int(info.max), 2**63 - 1)  # make<> takes long long
+        if dt.kind == "u":
+            small = rr.integers(0, 13, n)
+            ext = [top, top - 1, int(info.max) // 2 + 1, 200, 255, 0]
+        else:
+            small = rr.integers(-9, 10, n)
+            ext = [int(info.min), int(info.min) + 1, top, top - 1, -1, -100, 100]
+        ext = [v for v in ext if info.min <= v <= top]
+        vals = [int(v) for v in small]
+        if corners or (extremes and rr.random() < 0.3):  # corners only: INT_MIN // -1, x // 0, wrap
+            pool = [int(info.min)] * 2 + [-1, 0, 1, top] if dt.kind == "i" else [0, 1, 2, top, top - 1]
+            vals = [int(pool[int(i)]) for i in rr.integers(0, len(pool), n)]
+        elif extremes:
+            for i in np.flatnonzero(rr.random(n) < 0.2):
+                vals[int(i)] = int(ext[int(rr.integers(0, len(ext)))])
+        return np.array(vals, dtype=dt).reshape(shape)
+    u = rr.random(n)
+    v = rr.standard_normal(n) * 2
+    v = np.where(u < 0.3, rr.integers(-4, 5, n).astype(np.float64), v)
+    v = np.where((u >= 0.3) & (u < 0.42), rr.integers(-4, 4, n) + 0.5, v)
+    v = np.where((u >= 0.42) & (u < 0.55), rr.uniform(-1, 1, n), v)
+    v = np.where((u >= 0.55) & (u < 0.6), rr.choice([0.0, -0.0], n), v)
+    v = np.where((u >= 0.6) & (u < 0.62), rr.choice([-1.0, 1.0], n) * 10.0 ** rr.uniform(3, 6, n), v)
+    v = v.astype(dt)
+    if specials:
+        w = rr.random(n)
+        v[w < 0.05] = np.nan
+        v[(w >= 0.05) & (w < 0.08)] = np.inf
+        v[(w >= 0.08) & (w < 0.11)] = -np.inf
+    return v.reshape(shape)
+
+
+def ew_leaf_shapes(rr, count):
+    """Shapes of a TEST_CASE's leaves: suffixes of one base shape with some extents 1 (so that
+    they broadcast together): rank 0-4 (0-d now and then, an extent-0 axis one time in ten),
+    rank 5-8 one time in twelve. One time in eight one leaf does not broadcast with the base."""
+    if rr.random() < 1 / 12:
+        rank = int(rr.integers(5, 9))
+        base = [2 if rr.random() < 0.3 else 1 for _ in range(rank)]
+        base[int(rr.integers(0, rank))] = int(rr.integers(2, 4))
+    else:
+        rank = int(rr.choice(5, p=[0.08, 0.22, 0.35, 0.25, 0.10]))
+        base = [1 if rr.random() < 0.15 else int(rr.integers(2, 5)) for _ in range(rank)]
+        if rank and rr.random() < 0.1:
+            base[int(rr.integers(0, rank))] = 0
+    while int(np.prod(base, dtype=np.int64)) > EW_MAX_SIZE:
+        i = int(np.argmax(base))
+        base[i] -= 1
+    shapes = []
+    for k in range(count):
+        if k == 0:
+            shape = list(base)
+        else:
+            keep = len(base) - (int(rr.integers(0, len(base) + 1)) if rr.random() < 0.4 else 0)
+            shape = [1 if rr.random() < 0.3 else e for e in base[len(base) - keep:]]
+        shapes.append(shape)
+    if count > 1 and rr.random() < 0.125:
+        k = int(rr.integers(1, count))
+        grow = [i for i, e in enumerate(shapes[k]) if e != 1]
+        if grow:  # an extent of the base's that is not 1: another one that is not 1 either
+            i = grow[int(rr.integers(0, len(grow)))]
+            shapes[k][i] = 2 if shapes[k][i] in (0, 4) else shapes[k][i] + 1
+    return [tuple(s) for s in shapes]
+
+
+# ---- scalars -----------------------------------------------------------------------------
+
+def ew_scalar(ctx, role, partner):
+    """A weak C++ scalar for an operand of `role` next to a partner of dtype `partner` (None:
+    unknown / none). Its value fits the partner's integer type unless an error is injected."""
+    rr = ctx.rr
+    u = rr.random()
+    ctype = "int" if u < 0.55 else "double" if u < 0.83 else "bool" if u < 0.93 else \
+        ("float", "int64", "uint8")[int(rr.integers(0, 3))]
+    if role == "shift" and ctype in ("double", "float"):
+        ctype = "int"
+    if ctype == "bool":
+        v = bool(rr.random() < 0.6)
+    elif ctype in ("double", "float"):
+        pool = {"power": [2.0, 0.5, -1.5, 3.0, 0.0, -2.0],
+                "divisor": [2.0, -1.5, 0.5, 0.0, -0.0, 4.0, 0.25]}.get(
+            role, [2.5, -0.5, 0.25, 1.5, -3.0, 0.0, 1.0, -1.0, 0.1, 1e-3, 7.75])
+        v = float(pool[int(rr.integers(0, len(pool)))])
+        if ctype == "float" and float(np.float32(v)) != v:
+            v = 0.5
+    else:
+        pool = {"shift": [0, 1, 2, 3, 5, 7, 9, 17, 33, 65], "power": [0, 1, 2, 3, 4, 5],
+                "divisor": [-3, -2, -1, 0, 1, 2, 3]}.get(role, [-4, -3, -2, -1, 0, 1, 2, 3, 5, 7])
+        if ctx.corners:
+            pool = {"shift": [-1, 0, 1, 7, 8, 15, 16, 31, 32, 63, 64], "power": [-2, -1, 0, 1, 2, 7],
+                    "divisor": [-1, -1, -1, -1, 0, 1]}.get(role, [-1, 0, 1, 127, -128])
+        v = int(pool[int(rr.integers(0, len(pool)))])
+        if ctype == "uint8":
+            v = abs(v)
+        if partner is not None and partner.kind == "u" and v < 0 and ctype != "int64":
+            v = -v
+        if ctx.inject == "scalar" and ctype in ("int", "int64"):
+            if role == "power" and rr.random() < 0.5:  # integer ** negative: value_error at once
+                v = -int(rr.integers(1, 3))
+                ctx.take("scalar")
+            elif partner is not None and partner.kind in "iu" and partner != I64:  # out of range
+                info = np.iinfo(partner)
+                if partner.kind == "u" and (partner.itemsize == 8 or rr.random() < 0.4):
+                    v = -int(rr.integers(1, 5))
+                else:
+                    v = int(info.max) + int(rr.integers(1, 40))
+                if abs(v) >= 2**31:
+                    ctype = "int64"
+                ctx.take("scalar")
+    if ctype == "int":
+        cpp = str(v)
+    elif ctype == "int64":
+        cpp = "std::int64_t{%d}" % v
+    elif ctype == "uint8":
+        cpp = "std::uint8_t{%d}" % v
+    elif ctype == "bool":
+        cpp = "true" if v else "false"
+    elif ctype == "float":
+        cpp = repr(v) + "f"
+    else:
+        cpp = repr(v)
+    npx = repr(v)
+    return Ex(cpp, npx, scalar=v, ctype=ctype)
+
+
+# ---- operations --------------------------------------------------------------------------
+
+def _ew(kind, cpp, npx, sem, c_oper=False, n_oper=None, role=None):
+    return {"kind": kind, "cpp": cpp, "np": npx, "sem": sem, "c_oper": c_oper,
+            "n_oper": c_oper if n_oper is None else n_oper, "role": role}
+
+
+# C++ spelling -> its text, NumPy's text, the NumPy ufunc (semantics), operator syntax (needs
+# parentheses as an operand), the role a scalar operand plays (which values suit it).
+EW_OPS = {
+    "+": _ew("bin", "{} + {}", "{} + {}", "add", True),
+    "-": _ew("bin", "{} - {}", "{} - {}", "subtract", True),
+    "*": _ew("bin", "{} * {}", "{} * {}", "multiply", True),
+    "/": _ew("bin", "{} / {}", "{} / {}", "true_divide", True, role="divisor"),
+    "%": _ew("bin", "{} % {}", "{} % {}", "remainder", True, role="divisor"),
+    "mod": _ew("bin", "fusor::mod({}, {})", "np.mod({}, {})", "remainder", role="divisor"),
+    "floor_divide": _ew("bin", "fusor::floor_divide({}, {})", "np.floor_divide({}, {})", "floor_divide",
+                        role="divisor"),
+    "power": _ew("bin", "fusor::power({}, {})", "np.power({}, {})", "power", role="power"),
+    "pow": _ew("bin", "fusor::pow({}, {})", "np.power({}, {})", "power", role="power"),
+    "==": _ew("bin", "{} == {}", "{} == {}", "equal", True),
+    "!=": _ew("bin", "{} != {}", "{} != {}", "not_equal", True),
+    "<": _ew("bin", "{} < {}", "{} < {}", "less", True),
+    "<=": _ew("bin", "{} <= {}", "{} <= {}", "less_equal", True),
+    ">": _ew("bin", "{} > {}", "{} > {}", "greater", True),
+    ">=": _ew("bin", "{} >= {}", "{} >= {}", "greater_equal", True),
+    "&&": _ew("bin", "{} && {}", "np.logical_and({}, {})", "logical_and", True, False),
+    "||": _ew("bin", "{} || {}", "np.logical_or({}, {})", "logical_or", True, False),
+    "logical_and": _ew("bin", "fusor::logical_and({}, {})", "np.logical_and({}, {})", "logical_and"),
+    "logical_or": _ew("bin", "fusor::logical_or({}, {})", "np.logical_or({}, {})", "logical_or"),
+    "logical_xor": _ew("bin", "fusor::logical_xor({}, {})", "np.logical_xor({}, {})", "logical_xor"),
+    "&": _ew("bin", "{} & {}", "{} & {}", "bitwise_and", True),
+    "|": _ew("bin", "{} | {}", "{} | {}", "bitwise_or", True),
+    "^": _ew("bin", "{} ^ {}", "{} ^ {}", "bitwise_xor", True),
+    "bitwise_and": _ew("bin", "fusor::bitwise_and({}, {})", "np.bitwise_and({}, {})", "bitwise_and"),
+    "bitwise_or": _ew("bin", "fusor::bitwise_or({}, {})", "np.bitwise_or({}, {})", "bitwise_or"),
+    "bitwise_xor": _ew("bin", "fusor::bitwise_xor({}, {})", "np.bitwise_xor({}, {})", "bitwise_xor"),
+    "<<": _ew("bin", "{} << {}", "{} << {}", "left_shift", True, role="shift"),
+    ">>": _ew("bin", "{} >> {}", "{} >> {}", "right_shift", True, role="shift"),
+    "left_shift": _ew("bin", "fusor::left_shift({}, {})", "np.left_shift({}, {})", "left_shift", role="shift"),
+    "right_shift": _ew("bin", "fusor::right_shift({}, {})", "np.right_shift({}, {})", "right_shift",
+                       role="shift"),
+    "minimum": _ew("bin", "fusor::minimum({}, {})", "np.minimum({}, {})", "minimum"),
+    "maximum": _ew("bin", "fusor::maximum({}, {})", "np.maximum({}, {})", "maximum"),
+    "fmin": _ew("bin", "fusor::fmin({}, {})", "np.fmin({}, {})", "fmin"),
+    "fmax": _ew("bin", "fusor::fmax({}, {})", "np.fmax({}, {})", "fmax"),
+    "arctan2": _ew("bin", "fusor::arctan2({}, {})", "np.arctan2({}, {})", "arctan2"),
+    "hypot": _ew("bin", "fusor::hypot({}, {})", "np.hypot({}, {})", "hypot"),
+    "unary -": _ew("un", "-{}", "-{}", "negative", True),
+    "!": _ew("un", "!{}", "np.logical_not({})", "logical_not", True, False),
+    "~": _ew("un", "~{}", "~{}", "invert", True),
+    "logical_not": _ew("un", "fusor::logical_not({})", "np.logical_not({})", "logical_not"),
+    "invert": _ew("un", "fusor::invert({})", "np.invert({})", "invert"),
+    "where": _ew("where", "fusor::where({}, {}, {})", "np.where({}, {}, {})", "where"),
+    "clip": _ew("clip", "fusor::clip({}, {}, {})", "np.clip({}, {}, {})", "clip"),
+    "isclose": _ew("isclose", "fusor::isclose({}, {}{})", "np.isclose({}, {}{})", "isclose"),
+    "cast": _ew("cast", "fusor::cast<{}>({})", "{}.astype(np.{})", "cast"),
+}
+for _f in ("abs", "square", "sign", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+           "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "floor", "ceil",
+           "trunc", "round", "isnan", "isinf", "isfinite"):
+    EW_OPS[_f] = _ew("un", "fusor::%s({})" % _f, "np.%s({})" % _f, _f)
+# Functions whose last bits NumPy (its own SIMD kernels and SVML, on this machine) and the C
+# library fusor calls round differently: compared with check.hpp's rtol_math_*, and only at the
+# root of an expression (a few ulp fed into floor, ==, a cast, ... could change a result by 1).
+EW_INEXACT = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "cbrt", "sin", "cos", "tan",
+              "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arctan2", "hypot"}  # + float power
+EW_ROUNDING = {"floor", "ceil", "trunc", "round"}
+EW_COMPARE = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+EW_LOGICAL = {"logical_and", "logical_or", "logical_xor"}
+EW_BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"}
+EW_INT8_BOOL = {"remainder", "floor_divide", "power", "left_shift", "right_shift"}
+EW_MINMAX = {"minimum", "maximum", "fmin", "fmax"}
+# where the sign of a zero operand changes the value (x / -0.0 is -inf, arctan2(-0.0, -1) is -pi)
+EW_ZERO_SIGN = {"true_divide", "floor_divide", "remainder", "arctan2", "power"}
+EW_OP_WEIGHTS = dict({k: 1.0 for k in EW_OPS}, **{"+": 2.0, "-": 1.5, "*": 2.0, "/": 1.5, "pow": 0.4,
+                                                  "where": 2.0, "cast": 2.0, "clip": 1.5, "isclose": 1.5})
+# TEST_CASEs of integer corners (min, -1, 0, 1, max) favour the operations that meet them.
+EW_CORNER_OP_WEIGHTS = dict(EW_OP_WEIGHTS, **{k: 6.0 for k in (
+    "<<", ">>", "left_shift", "right_shift", "+", "-", "*", "unary -", "abs", "square")},
+                            **{k: 10.0 for k in ("floor_divide", "%", "mod", "power")})
+
+
+def ew_bin_types(sem, da, db):
+    """(compute dtype, result dtype) of binary `sem` on dtypes da, db (promotion by dtype only);
+    EwInvalid where fusor does not compile (NumPy: TypeError)."""
+    p = np.result_type(da, db)
+    if sem in EW_COMPARE:
+        return p, BOOL
+    if sem in EW_LOGICAL:
+        return BOOL, BOOL
+    if sem == "true_divide":
+        r = p if p.kind == "f" else F64
+    elif sem in EW_INT8_BOOL:
+        r = ew_int8_if_bool(p)
+    elif sem in ("arctan2", "hypot"):
+        r = ew_float_result(p)
+    else:
+        r = p
+    if sem == "subtract" and r == BOOL:
+        raise EwInvalid("bool - bool")
+    if sem in EW_BITWISE and r.kind == "f":
+        raise EwInvalid("bitwise on floats")
+    return r, r
+
+
+def ew_convert(v, to):
+    """v.astype(to), as fusor's conversion (cast<U>, `c = e`, compound assignment), or EwReject
+    where the result is not specified: a float -> integer conversion of NaN, +-inf or a value
+    outside `to` (NumPy: platform-specific, fusor: defined but unspecified), a finite float64
+    beyond float32 (C++: undefined)."""
+    v = np.asarray(v)
+    if v.dtype.kind == "f" and to.kind in "iu":
+        w = v.astype(F64)
+        if not np.all(np.isfinite(w)):
+            raise EwReject("NaN/inf to integer")
+        t = np.trunc(w)
+        bits = to.itemsize * 8
+        lo, hi = (0.0, 2.0**bits) if to.kind == "u" else (-2.0**(bits - 1), 2.0**(bits - 1))
+        if np.any((t < lo) | (t >= hi)):
+            raise EwReject("float out of the integer range")
+    if v.dtype == F64 and to == F32:
+        w = np.abs(v[np.isfinite(v)])
+        if np.any(w > float(np.finfo(F32).max)):
+            raise EwReject("float64 beyond float32")
+    return v.astype(to)
+
+
+def ew_has_zero(v):
+    return v.dtype.kind == "f" and bool(np.any(v == 0))
+
+
+def ew_zero_tie(x, y):
+    """True where x and y are zeros of different signs (min/max/clip may return either)."""
+    if x.dtype.kind != "f":
+        return False
+    x, y = np.broadcast_arrays(x, y)
+    return bool(np.any((x == 0) & (y == 0) & (np.signbit(x) != np.signbit(y))))
+
+
+def ew_inexact_hazard(fn, args, y):
+    """EwReject unless every element of y = fn(*args) is far from overflow and underflow, where
+    a few ulp decide between a finite value and inf, or a normal and a subnormal (whose ulp is
+    no longer relative): the exact value, in higher precision, must be 0, beyond 4 * max (both
+    sides round to inf), or between 4 * tiny and max / 4."""
+    hi = np.float64 if y.dtype == F32 else np.longdouble
+    ref = np.broadcast_to(np.asarray(fn(*[a.astype(hi) for a in args])), y.shape)
+    fi = np.finfo(y.dtype)
+    big, tiny = hi(fi.max), hi(fi.tiny)
+    for r, v in zip(ref.ravel(), y.ravel()):
+        if np.isnan(r) or np.isnan(v):
+            if not (np.isnan(r) and np.isnan(v)):
+                raise EwReject("NaN differs")
+        elif np.isinf(r) or abs(r) >= 4 * big:
+            if not (np.isinf(v) and (v > 0) == (r > 0)):
+                raise EwReject("overflow")
+        elif r == 0:
+            if v != 0:
+                raise EwReject("zero")
+        elif not 4 * tiny <= abs(r) <= big / 4:
+            raise EwReject("near overflow or underflow")
+
+
+def ew_weak_check(expected, fn, what):
+    """Cross-check with NumPy 1.24's NEP 50 mode (NumPy 2's promotion) from the natural call."""
+    try:
+        got = weak(fn)
+    except (ValueError, TypeError, OverflowError) as err:
+        sys.exit("generate.py: NEP 50 cross-check raised for %s: %r" % (what, err))
+    if got is not None and not same(expected, got):
+        sys.exit("generate.py: NEP 50 cross-check failed for %s:\n%r\n%r" % (what, expected, got))
+
+
+def ew_arg(x):
+    """An operand for a natural NumPy call: the array, or the Python scalar (weak)."""
+    return x.scalar if x.is_scalar() else x.val
+
+
+def ew_node(spec, texts_c, texts_n, dtype, children, op):
+    """The node of `op` over `children`; texts_c / texts_n are the operands' texts, each given as
+    an Ex (parenthesised when the operator syntax needs it) or as a string."""
+    c = spec["cpp"].format(*[(x.c_op() if spec["c_oper"] else x.cpp) if isinstance(x, Ex) else x
+                             for x in texts_c])
+    n = spec["np"].format(*[(x.n_op() if spec["n_oper"] else x.npx) if isinstance(x, Ex) else x
+                            for x in texts_n])
+    node = Ex(c, n, dtype, children=children, op=op)
+    node.c_atom, node.n_atom = not spec["c_oper"], not spec["n_oper"]
+    return node
+
+
+def ew_fail(node, err):
+    node.err = err
+    if "out of bounds" in err.what:
+        node.ops.add("corner: integer scalar out of range")
+
+
+def ew_corners(node, sem, x, y):
+    """Tags the integer corners this node meets (coverage): x // 0, INT_MIN // -1, shifts by a
+    negative amount or by the width or more, wrap-around."""
+    if x.dtype.kind not in "iu":
+        return
+    x, y = np.broadcast_arrays(x, y)
+    info = np.iinfo(x.dtype)
+    sym = {"floor_divide": "//", "remainder": "%"}.get(sem)
+    if sym and np.any(y == 0):
+        node.ops.add("corner: integer %s 0" % sym)
+    if sym and x.dtype.kind == "i" and np.any((x == info.min) & (y == -1)):
+        node.ops.add("corner: INT_MIN %s -1" % sym)
+    if sem in ("left_shift", "right_shift"):
+        if x.dtype.kind == "i" and np.any(y < 0):
+            node.ops.add("corner: shift by a negative amount")
+        if np.any(y >= info.bits):
+            node.ops.add("corner: shift by the width or more")
+    if sem in ("add", "subtract", "multiply") and x.size:
+        exact = np.asarray(getattr(np, sem)(x.astype(object), y.astype(object)), dtype=object)
+        if any(not info.min <= int(v) <= info.max for v in exact.ravel()):
+            node.ops.add("corner: integer wrap-around")
+
+
+def ew_first_error(node, children):
+    """Propagates one child's construction error (two: C++ evaluates the arguments in an
+    unspecified order, so which one throws is not defined: draw again)."""
+    errs = [c.err for c in children if c.err is not None]
+    if len(errs) > 1:
+        raise EwReject("two errors")
+    if any(c.runtime for c in children):
+        raise EwReject("a runtime error below the root")  # a view or where may skip its element
+    if errs:
+        node.err = errs[0]
+        return True
+    return False
+
+
+def ew_broadcast(node, arrays):
+    try:
+        return np.broadcast_shapes(*[a.shape for a in arrays])
+    except ValueError:
+        node.err = EwError("broadcast_error", "ValueError: shapes %s do not broadcast" %
+                           " ".join(np_shape(a.shape) for a in arrays))
+        return None
+
+
+def ew_apply_bin(op, a, b, root):
+    spec = EW_OPS[op]
+    sem = spec["sem"]
+    da = a.dtype if not a.is_scalar() else ew_scalar_dtype(a, b.dtype)
+    db = b.dtype if not b.is_scalar() else ew_scalar_dtype(b, a.dtype)
+    comp, r = ew_bin_types(sem, da, db)
+    inexact = sem in EW_INEXACT or (sem == "power" and r.kind == "f")
+    if inexact and not root:
+        raise EwInvalid("inexact below the root")
+    node = ew_node(spec, (a, b), (a, b), r, (a, b), op)
+    if ew_first_error(node, (a, b)):
+        return node
+    if sem == "power" and b.is_scalar() and r.kind in "iu" and b.ctype in ("int", "int64") and b.scalar < 0:
+        node.err = EwError("value_error", "ValueError: Integers to negative integer powers are not allowed")
+        node.ops.add("corner: integer ** negative integer (scalar)")
+        return node
+    try:
+        x = a.val if not a.is_scalar() else ew_scalar_value(a, da)
+        y = b.val if not b.is_scalar() else ew_scalar_value(b, db)
+    except EwError as err:
+        ew_fail(node, err)
+        return node
+    if ew_broadcast(node, (x, y)) is None:
+        return node
+    xc, yc = x.astype(comp), y.astype(comp)
+    if sem in EW_ZERO_SIGN and ((a.zero_tie and ew_has_zero(xc)) or (b.zero_tie and ew_has_zero(yc))):
+        raise EwReject("sign of a zero")
+    if sem in EW_LOGICAL:
+        val = getattr(np, sem)(x != 0, y != 0)  # non-zero is true, NaN included
+    elif sem == "power" and r.kind in "iu":
+        try:
+            val = np.power(xc, yc)
+        except ValueError:
+            node.runtime = True
+            node.ops.add("corner: integer ** negative integer (tensor)")
+            return node
+    else:
+        val = getattr(np, sem)(xc, yc)
+    node.val = np.asarray(val)
+    assert node.val.dtype == r, (op, node.val.dtype, r)
+    ew_corners(node, sem, xc, yc)
+    node.zero_tie = node.zero_tie and r.kind == "f"
+    if sem in EW_MINMAX and ew_zero_tie(xc, yc):
+        node.zero_tie = True
+    if inexact:
+        node.inexact = r.name
+        ew_inexact_hazard(getattr(np, sem), (xc, yc), node.val)
+    if not (sem in ("arctan2", "hypot") and np.result_type(da, db).kind != "f"):  # NumPy: float16
+        ew_weak_check(node.val, lambda: np.asarray(getattr(np, sem)(ew_arg(a), ew_arg(b))), node.cpp)
+    return node
+
+
+def ew_apply_un(op, a, root):
+    spec = EW_OPS[op]
+    sem = spec["sem"]
+    d = a.dtype
+    if (sem in ("negative", "sign") and d == BOOL) or (sem == "invert" and d.kind == "f"):
+        raise EwInvalid(op)
+    if sem in ("logical_not", "isnan", "isinf", "isfinite"):
+        r = BOOL
+    elif sem == "square":
+        r = ew_int8_if_bool(d)
+    elif sem in EW_INEXACT or sem == "sqrt":
+        r = ew_float_result(d)
+    else:
+        r = d
+    inexact = sem in EW_INEXACT
+    if inexact and not root:
+        raise EwInvalid("inexact below the root")
+    node = ew_node(spec, (a,), (a,), r, (a,), op)
+    if ew_first_error(node, (a,)):
+        return node
+    x = a.val
+    natural = True
+    if sem == "logical_not":
+        val = x == 0
+    elif sem in ("isnan", "isinf", "isfinite") and d.kind != "f":
+        val = np.full(x.shape, sem == "isfinite")
+    elif sem in EW_ROUNDING and d.kind != "f":
+        val = x.copy()
+        if sem != "round" or d == BOOL:
+            ew_note(node, "%s of %s keeps %s (NumPy 2.1; 1.24 gives a float)" % (sem, d.name, d.name))
+            natural = False
+    elif sem in EW_INEXACT or sem == "sqrt" or sem == "square":
+        val = getattr(np, sem)(x.astype(r))
+        if r == F32 and d.kind != "f" and d.itemsize == 1 and sem != "square":
+            ew_note(node, "float32, not NumPy's float16")
+            natural = False
+    else:
+        val = getattr(np, sem)(x)
+    node.val = np.asarray(val)
+    assert node.val.dtype == r, (op, node.val.dtype, r)
+    node.zero_tie = node.zero_tie and r.kind == "f"
+    if inexact:
+        node.inexact = r.name
+        ew_inexact_hazard(getattr(np, sem), (x.astype(r),), node.val)
+    if natural:
+        ew_weak_check(node.val, lambda: np.asarray(getattr(np, sem)(x)), node.cpp)
+    return node
+
+
+def ew_apply_where(c, x, y):
+    spec = EW_OPS["where"]
+    dx = x.dtype if not x.is_scalar() else ew_scalar_dtype(x, y.dtype if not y.is_scalar() else None)
+    dy = y.dtype if not y.is_scalar() else ew_scalar_dtype(y, x.dtype if not x.is_scalar() else None)
+    r = np.result_type(dx, dy)
+    node = ew_node(spec, (c, x, y), (c, x, y), r, (c, x, y), "where")
+    if ew_first_error(node, (c, x, y)):
+        return node
+    try:
+        xv = x.val if not x.is_scalar() else ew_scalar_value(x, dx)
+        yv = y.val if not y.is_scalar() else ew_scalar_value(y, dy)
+    except EwError as err:
+        ew_fail(node, err)
+        return node
+    if ew_broadcast(node, (c.val, xv, yv)) is None:
+        return node
+    node.val = np.asarray(np.where(c.val != 0, xv.astype(r), yv.astype(r)))
+    node.zero_tie = node.zero_tie and r.kind == "f"
+    if not x.is_scalar() and not y.is_scalar():
+        ew_weak_check(node.val, lambda: np.where(c.val, x.val, y.val), node.cpp)
+    return node
+
+
+def ew_apply_clip(x, lo, hi):
+    """clip(x, lo, hi): scalar bounds are weak against x (API.md), the type promote(x, lo, hi)."""
+    spec = EW_OPS["clip"]
+    dl = lo.dtype if not lo.is_scalar() else ew_scalar_dtype(lo, x.dtype)
+    dh = hi.dtype if not hi.is_scalar() else ew_scalar_dtype(hi, x.dtype)
+    r = np.result_type(np.result_type(x.dtype, dl), dh)
+    node = ew_node(spec, (x, lo, hi), (x, lo, hi), r, (x, lo, hi), "clip")
+    if ew_first_error(node, (x, lo, hi)):
+        return node
+    try:
+        lv = lo.val if not lo.is_scalar() else ew_scalar_value(lo, dl)
+        hv = hi.val if not hi.is_scalar() else ew_scalar_value(hi, dh)
+    except EwError as err:
+        ew_fail(node, err)
+        return node
+    if ew_broadcast(node, (x.val, lv, hv)) is None:
+        return node
+    xr, lr, hr = x.val.astype(r), lv.astype(r), hv.astype(r)
+    node.val = np.asarray(np.core.umath.clip(xr, lr, hr))  # the ufunc (np.clip's wrapper has 1.24 quirks)
+    assert node.val.dtype == r
+    node.zero_tie = node.zero_tie and r.kind == "f"
+    if ew_zero_tie(xr, lr) or ew_zero_tie(np.maximum(xr, lr), hr):
+        node.zero_tie = True
+    if not lo.is_scalar() and not hi.is_scalar():  # (1.24's weak mode is not NEP 50 for scalars here)
+        ew_weak_check(node.val, lambda: np.core.umath.clip(x.val, lo.val, hi.val), node.cpp)
+    return node
+
+
+EW_TOLS = [None, None, (1e-3, 1e-2), (0.1, 0.0), (0.0, 0.5), (1e-6, 0.0)]
+
+
+def ew_apply_isclose(a, b, tol):
+    """isclose(a, b[, rtol, atol]) computed in promote(a, b') (b' float64 when b is not floating)
+    as NumPy 1.24's np.isclose does on two arrays of that dtype."""
+    spec = EW_OPS["isclose"]
+    da = a.dtype if not a.is_scalar() else ew_scalar_dtype(a, b.dtype)
+    db = b.dtype if not b.is_scalar() else ew_scalar_dtype(b, a.dtype)
+    comp = np.result_type(da, db if db.kind == "f" else F64)
+    tc = "" if tol is None else ", %r, %r" % tol
+    tn = "" if tol is None else ", rtol=%r, atol=%r" % tol
+    node = ew_node(spec, (a, b, tc), (a, b, tn), BOOL, (a, b), "isclose")
+    if ew_first_error(node, (a, b)):
+        return node
+    try:
+        x = a.val if not a.is_scalar() else ew_scalar_value(a, da)
+        y = b.val if not b.is_scalar() else ew_scalar_value(b, db)
+    except EwError as err:
+        ew_fail(node, err)
+        return node
+    shape = ew_broadcast(node, (x, y))
+    if shape is None:
+        return node
+    xs = np.broadcast_to(x.astype(comp), shape).reshape(-1)
+    ys = np.broadcast_to(y.astype(comp), shape).reshape(-1)
+    rtol, atol = tol or (1e-5, 1e-8)
+    node.val = np.asarray(np.isclose(xs, ys, rtol=rtol, atol=atol)).reshape(shape)
+    node.zero_tie = False
+    return node
+
+
+def ew_apply_cast(x, to):
+    spec = EW_OPS["cast"]
+    node = ew_node(spec, (CPP_TYPE[to.name], x), (x.n_op(), to.name), to, (x,), "cast")
+    if ew_first_error(node, (x,)):
+        return node
+    node.val = ew_convert(x.val, to)
+    node.zero_tie = node.zero_tie and to.kind == "f"
+    return node
+
+
+# ---- views -------------------------------------------------------------------------------
+
+class EwView:
+    """One drawn view: `names` (coverage), its C++ and NumPy texts around an operand's texts,
+    and `apply` (NumPy's view of an array; raises NumPy's error)."""
+
+    def __init__(self, kind, names, cpp, npx, apply, index=False):
+        # the first {} of each text is the operand (a later {} may be an empty braced list)
+        self.kind, self.names, self.apply = kind, names, apply
+        self.cpp, self.npx = cpp.replace("{}", "\0", 1), npx.replace("{}", "\0", 1)
+        self.index = index  # NumPy text is `x[...]`: the operand must be an atom
+
+    def texts(self, x):
+        if isinstance(x, Ex):
+            return self.cpp.replace("\0", x.cpp), self.npx.replace("\0", x.n_op() if self.index else x.npx)
+        return self.cpp.replace("\0", x), self.npx.replace("\0", x)
+
+
+EW_VIEW_KINDS = [("transpose", 2), ("view", 3), ("flip", 1.5), ("diagonal", 1), ("broadcast_to", 1),
+                 ("swapaxes", 1), ("moveaxis", 1), ("expand_dims", 1), ("squeeze", 1.2), ("reshape", 1.5)]
+EW_WRITABLE_VIEWS = [(k, w) for k, w in EW_VIEW_KINDS if k != "broadcast_to"]
+
+
+def ew_list(axes, braces=True):
+    return ("{%s}" if braces else "%s") % ", ".join(str(v) for v in axes)
+
+
+def ew_rand_axis(rr, r, neg=0.3):
+    ax = int(rr.integers(0, r))
+    return ax - r if rr.random() < neg else ax
+
+
+def ew_bad_axis(rr, r):
+    return r + int(rr.integers(0, 2)) if rr.random() < 0.5 else -r - 1 - int(rr.integers(0, 2))
+
+
+def ew_view_key(rr, shape, bad):
+    """A basic index: slices (negative steps, bounds beyond the extent: clamping), integers
+    (negative too), all, newaxis, an ellipsis. `bad`: one defect -- an integer outside its
+    axis (index_error), too many indices, a step 0, two ellipses (value_error)."""
+    r = len(shape)
+    names = {"view"}
+    defect = None
+    if bad:
+        opts = ["too many", "step 0", "two ellipses"] + (["index"] * 2 if r else [])
+        defect = opts[int(rr.integers(0, len(opts)))]
+    ell = rr.random() < 0.2 or defect == "two ellipses"
+    if ell:
+        front = int(rr.integers(0, r + 1))
+        back = int(rr.integers(0, r - front + 1))
+        axes = list(range(front)) + [None] + list(range(r - back, r))
+    else:
+        n = r if rr.random() < 0.75 else int(rr.integers(0, r + 1))
+        axes = list(range(n))
+    if defect == "too many":
+        axes = list(range(r)) + ["extra"]
+    if defect in ("index", "step 0"):
+        real = [a for a in axes if isinstance(a, int)]
+        if not real:
+            axes = list(range(r))
+            real = axes
+        target = real[int(rr.integers(0, len(real)))] if real else None
+    else:
+        target = None
+    key = []
+    for a in axes:
+        if rr.random() < 0.1:
+            key.append(None)
+            names.add("view: newaxis")
+        if a is None:
+            key.append(Ellipsis)
+            names.add("view: ellipsis")
+            continue
+        if a == "extra":
+            key.append(0)
+            continue
+        e = shape[a]
+        if a == target and defect == "index":
+            key.append(e + int(rr.integers(0, 2)) if rr.random() < 0.5 else -e - 1 - int(rr.integers(0, 2)))
+            continue
+        if a == target and defect == "step 0":
+            key.append(slice(None, None, 0))
+            continue
+        u = rr.random()
+        if u < 0.2:
+            key.append(All)
+            names.add("view: all")
+        elif u < 0.38 and e > 0:
+            key.append(int(rr.integers(-e, e)))
+            names.add("view: integer")
+        elif u < 0.5:
+            key.append(slice(None, None, -1))
+            names.add("view: negative step")
+        else:
+            def bound():
+                if rr.random() < 0.35:
+                    return None
+                return int(rr.integers(-e - 3, e + 4))
+            step = [None, None, 1, 2, 3, -1, -2, -3][int(rr.integers(0, 8))]
+            s = slice(bound(), bound(), step)
+            if step is not None and step < 0:
+                names.add("view: negative step")
+            if any(v is not None and not -e <= v <= e for v in (s.start, s.stop)):
+                names.add("view: clamped slice")
+            key.append(s)
+    if defect == "two ellipses":
+        key.insert(int(rr.integers(0, len(key) + 1)), Ellipsis)
+    if not key:
+        key.append(None if rr.random() < 0.5 else Ellipsis)
+        names.add("view: newaxis" if key[0] is None else "view: ellipsis")
+    np_key = to_np_key(key)
+    return EwView("view", names, "fusor::view({}, %s)" % ", ".join(cpp_index(i) for i in key),
+                  "{}[%s]" % ", ".join(np_index(i) for i in key), lambda x: x[np_key], index=True)
+
+
+def ew_draw_view(rr, kind, shape, bad=False):
+    """A view of `kind` for an operand of `shape`, or None when it does not apply. `bad`: one
+    invalid argument (NumPy raises; fusor throws the error API.md maps it to)."""
+    r = len(shape)
+    size = int(np.prod(shape, dtype=np.int64))
+    if kind == "view":
+        return ew_view_key(rr, shape, bad)
+    if kind == "transpose":
+        if bad and r:
+            opts = ["range"] + (["repeat", "length"] if r >= 2 else [])
+            defect = opts[int(rr.integers(0, len(opts)))]
+            perm = [int(v) for v in rr.permutation(r)]
+            if defect == "range":
+                perm[int(rr.integers(0, r))] = ew_bad_axis(rr, r)
+            elif defect == "repeat":
+                i, j = rr.choice(r, 2, replace=False)
+                perm[int(i)] = perm[int(j)]
+            else:
+                perm = perm[:-1]
+        elif r >= 2 and rr.random() < 0.6:
+            perm = [int(v) - r if rr.random() < 0.25 else int(v) for v in rr.permutation(r)]
+        else:
+            return EwView(kind, {"transpose"}, "fusor::transpose({})", "np.transpose({})",
+                          lambda x: np.transpose(x))
+        return EwView(kind, {"transpose(axes)"}, "fusor::transpose({}, %s)" % ew_list(perm),
+                      "np.transpose({}, %s)" % r_axis_text(perm), lambda x: np.transpose(x, perm))
+    if kind == "flip":
+        u = rr.random()
+        if bad:
+            if r >= 1 and rr.random() < 0.4:
+                ax = ew_rand_axis(rr, r)
+                axes = [ax, ax - r if ax >= 0 else ax + r] if rr.random() < 0.5 else [ax, ax]
+                return EwView(kind, {"flip({axes})"}, "fusor::flip({}, %s)" % ew_list(axes),
+                              "np.flip({}, %s)" % r_axis_text(axes), lambda x: np.flip(x, tuple(axes)))
+            ax = ew_bad_axis(rr, r)
+            return EwView(kind, {"flip(axis)"}, "fusor::flip({}, %d)" % ax, "np.flip({}, %d)" % ax,
+                          lambda x: np.flip(x, ax))
+        if r == 0 or u < 0.3:
+            return EwView(kind, {"flip"}, "fusor::flip({})", "np.flip({})", lambda x: np.flip(x))
+        if u < 0.7 or r == 1:
+            ax = ew_rand_axis(rr, r)
+            return EwView(kind, {"flip(axis)"}, "fusor::flip({}, %d)" % ax, "np.flip({}, %d)" % ax,
+                          lambda x: np.flip(x, ax))
+        k = int(rr.integers(2, r + 1))
+        axes = [int(v) - r if rr.random() < 0.25 else int(v) for v in rr.permutation(r)[:k]]
+        return EwView(kind, {"flip({axes})"}, "fusor::flip({}, %s)" % ew_list(axes),
+                      "np.flip({}, %s)" % r_axis_text(axes), lambda x: np.flip(x, tuple(axes)))
+    if kind == "diagonal":
+        if r < 2 and not bad:
+            return None
+        if r < 2:
+            off, a1, a2 = 0, 0, 1
+        else:
+            a1, a2 = [int(v) for v in rr.choice(r, 2, replace=False)]
+            a1, a2 = [v - r if rr.random() < 0.25 else v for v in (a1, a2)]
+            off = int(rr.integers(-3, 4))
+            if bad:
+                if rr.random() < 0.5:
+                    a2 = a1 if rr.random() < 0.5 else (a1 - r if a1 >= 0 else a1 + r)
+                else:
+                    a2 = ew_bad_axis(rr, r)
+            elif rr.random() < 0.2:
+                return EwView(kind, {"diagonal"}, "fusor::diagonal({})", "np.diagonal({})",
+                              lambda x: np.diagonal(x))
+        return EwView(kind, {"diagonal"}, "fusor::diagonal({}, %d, %d, %d)" % (off, a1, a2),
+                      "np.diagonal({}, %d, %d, %d)" % (off, a1, a2), lambda x: np.diagonal(x, off, a1, a2))
+    if kind == "broadcast_to":
+        for _ in range(20):
+            target = [int(rr.integers(0, 4)) if (e == 1 and rr.random() < 0.6) else e for e in shape]
+            lead = int(rr.integers(0 if target != list(shape) else 1, 3))
+            target = [int(rr.integers(1, 4)) for _ in range(lead)] + target
+            if bad:
+                big = [i for i, e in enumerate(target) if i >= lead and shape[i - lead] not in (1,)]
+                if big and rr.random() < 0.7:
+                    i = big[int(rr.integers(0, len(big)))]
+                    target[i] = target[i] + 1 if target[i] else 2
+                elif r:
+                    target = target[lead + 1:]  # fewer axes than the operand
+                else:
+                    return None
+            if int(np.prod(target, dtype=np.int64)) <= 64 and len(target) <= 8:
+                t = tuple(target)
+                return EwView(kind, {"broadcast_to"}, "fusor::broadcast_to({}, fusor::shape_t{%s})" %
+                              ", ".join(str(v) for v in t), "np.broadcast_to({}, %s)" % np_shape(t),
+                              lambda x: np.broadcast_to(x, t))
+        return None
+    if kind == "swapaxes":
+        if r == 0 and not bad:
+            return None
+        i = ew_rand_axis(rr, r) if r else 0
+        j = ew_rand_axis(rr, r) if r else 0
+        if bad:
+            j = ew_bad_axis(rr, r)
+            if rr.random() < 0.5:
+                i, j = j, i
+        return EwView(kind, {"swapaxes"}, "fusor::swapaxes({}, %d, %d)" % (i, j),
+                      "np.swapaxes({}, %d, %d)" % (i, j), lambda x: np.swapaxes(x, i, j))
+    if kind == "moveaxis":
+        if r == 0 and not bad:
+            return None
+        if r >= 2 and rr.random() < 0.5:
+            k = int(rr.integers(1, r + 1))
+            src = [int(v) - r if rr.random() < 0.25 else int(v) for v in rr.permutation(r)[:k]]
+            dst = [int(v) - r if rr.random() < 0.25 else int(v) for v in rr.permutation(r)[:k]]
+            if bad:
+                defect = ["range", "repeat", "length"][int(rr.integers(0, 3))]
+                if defect == "range":
+                    (src if rr.random() < 0.5 else dst)[int(rr.integers(0, k))] = ew_bad_axis(rr, r)
+                elif defect == "repeat" and k >= 2:
+                    src[1] = src[0]
+                else:
+                    dst = dst[:-1] if k >= 2 else dst + [(dst[0] + 1) % r]
+            return EwView(kind, {"moveaxis({lists})"},
+                          "fusor::moveaxis({}, %s, %s)" % (ew_list(src), ew_list(dst)),
+                          "np.moveaxis({}, %s, %s)" % (r_axis_text(src), r_axis_text(dst)),
+                          lambda x: np.moveaxis(x, src, dst))
+        s = ew_rand_axis(rr, r) if r else 0
+        d = ew_rand_axis(rr, r) if r else 0
+        if bad:
+            if rr.random() < 0.5:
+                s = ew_bad_axis(rr, r)
+            else:
+                d = ew_bad_axis(rr, r)
+        return EwView(kind, {"moveaxis"}, "fusor::moveaxis({}, %d, %d)" % (s, d),
+                      "np.moveaxis({}, %d, %d)" % (s, d), lambda x: np.moveaxis(x, s, d))
+    if kind == "expand_dims":
+        k = 1 if rr.random() < 0.6 else int(rr.integers(1, 3))
+        if r + k > 8:
+            return None
+        out = r + k
+        axes = [int(v) - out if rr.random() < 0.3 else int(v) for v in rr.permutation(out)[:k]]
+        if bad:
+            if k >= 2 and rr.random() < 0.4:
+                axes[1] = axes[0] - out if axes[0] >= 0 else axes[0] + out
+            else:
+                axes[0] = ew_bad_axis(rr, out)
+        if k == 1 and rr.random() < 0.7:
+            ax = axes[0]
+            return EwView(kind, {"expand_dims"}, "fusor::expand_dims({}, %d)" % ax,
+                          "np.expand_dims({}, %d)" % ax, lambda x: np.expand_dims(x, ax))
+        return EwView(kind, {"expand_dims({axes})"}, "fusor::expand_dims({}, %s)" % ew_list(axes),
+                      "np.expand_dims({}, %s)" % r_axis_text(axes), lambda x: np.expand_dims(x, tuple(axes)))
+    if kind == "squeeze":
+        ones = [i for i, e in enumerate(shape) if e == 1]
+        if bad:
+            others = [i for i, e in enumerate(shape) if e != 1]
+            u = rr.random()
+            if others and u < 0.5:
+                ax = others[int(rr.integers(0, len(others)))]
+                ax = ax - r if rr.random() < 0.3 else ax
+            elif ones and u < 0.65:
+                ax = ones[0]
+                axes = [ax, ax - r]
+                return EwView(kind, {"squeeze({axes})"}, "fusor::squeeze({}, %s)" % ew_list(axes),
+                              "np.squeeze({}, axis=%s)" % r_axis_text(axes),
+                              lambda x: np.squeeze(x, tuple(axes)))
+            else:
+                ax = ew_bad_axis(rr, r)
+            return EwView(kind, {"squeeze(axis)"}, "fusor::squeeze({}, %d)" % ax,
+                          "np.squeeze({}, axis=%d)" % ax, lambda x: np.squeeze(x, ax))
+        u = rr.random()
+        if not ones or u < 0.4:
+            return EwView(kind, {"squeeze"}, "fusor::squeeze({})", "np.squeeze({})", lambda x: np.squeeze(x))
+        if len(ones) == 1 or u < 0.75:
+            ax = ones[int(rr.integers(0, len(ones)))]
+            ax = ax - r if rr.random() < 0.3 else ax
+            return EwView(kind, {"squeeze(axis)"}, "fusor::squeeze({}, %d)" % ax,
+                          "np.squeeze({}, axis=%d)" % ax, lambda x: np.squeeze(x, ax))
+        k = int(rr.integers(2, len(ones) + 1))
+        axes = [int(v) - r if rr.random() < 0.3 else int(v) for v in rr.permutation(ones)[:k]]
+        return EwView(kind, {"squeeze({axes})"}, "fusor::squeeze({}, %s)" % ew_list(axes),
+                      "np.squeeze({}, axis=%s)" % r_axis_text(axes), lambda x: np.squeeze(x, tuple(axes)))
+    if kind == "reshape":
+        k = int(rr.choice([0, 1, 2, 3, 4], p=[0.05, 0.3, 0.35, 0.2, 0.1]))
+        if size == 0:
+            k = max(k, 1)
+            target = [int(rr.integers(1, 4)) for _ in range(k)]
+            target[int(rr.integers(0, k))] = 0
+        else:
+            if size > 1:
+                k = max(k, 1)
+            target = [1] * k
+            f, m = 2, size
+            while m > 1:  # prime factors, each to a random slot
+                while m % f == 0:
+                    if k:
+                        target[int(rr.integers(0, k))] *= f
+                    m //= f
+                f += 1
+        names = {"reshape"}
+        if bad and (k < 2 or rr.random() < 0.6):  # the sizes do not match
+            i = int(rr.integers(0, k)) if k else None
+            if i is None:
+                target = [2]
+            else:
+                target[i] = target[i] + 1 if target[i] != 0 else 2
+        elif bad:  # two -1
+            i, j = rr.choice(k, 2, replace=False)
+            target[int(i)] = target[int(j)] = -1
+        elif k and rr.random() < 0.4:
+            target[int(rr.integers(0, k))] = -1
+            names.add("reshape(-1)")
+        t = tuple(target)
+        wrap = "fusor::shape_t{%s}" if rr.random() < 0.3 else "{%s}"
+        return EwView(kind, names, "fusor::reshape({}, %s)" % (wrap % ", ".join(str(v) for v in t)),
+                      "np.reshape({}, %s)" % r_axis_text(t),
+                      lambda x: np.reshape(x, t))
+    raise AssertionError(kind)
+
+
+def ew_np_view_error(err, kind):
+    """NumPy's error of a view -> the fusor exception API.md names."""
+    if isinstance(err, np.AxisError):
+        return "axis_error"
+    if isinstance(err, IndexError):
+        text = str(err)
+        return "value_error" if ("too many" in text or "ellipsis" in text) else "index_error"
+    if isinstance(err, ValueError):
+        return "broadcast_error" if kind == "broadcast_to" else "value_error"
+    raise err
+
+
+def ew_apply_view(x, v):
+    c, n = v.texts(x)
+    node = Ex(c, n, x.dtype, children=(x,), view=v.names)
+    node.inexact = x.inexact
+    if ew_first_error(node, (x,)):
+        return node
+    try:
+        node.val = np.asarray(v.apply(x.val))
+    except (ValueError, IndexError) as err:  # np.AxisError is both
+        exc = ew_np_view_error(err, v.kind)
+        node.err = EwError(exc, "%s: %s" % (type(err).__name__, err))
+    return node
+
+
+# ---- drawing subcases --------------------------------------------------------------------
+
+class EwCtx:
+    """The current TEST_CASE: its leaves (name -> array) and the one-shot error injection of
+    the subcase being drawn (None, "view": one view gets a bad argument, "scalar": one integer
+    scalar does not fit its partner, or a negative integer power)."""
+
+    def __init__(self, rr, leaves, corners=False):
+        self.rr, self.leaves, self.corners = rr, dict(leaves), corners
+        self.weights = {n: 1.0 for n in leaves}
+        self.inject = None
+        self.op_weights = EW_CORNER_OP_WEIGHTS if corners else EW_OP_WEIGHTS
+
+    def take(self, what):
+        if self.inject == what:
+            self.inject = "done"
+            return True
+        return False
+
+    def p_view(self):
+        return 0.55 if self.inject == "view" else 0.2
+
+
+def ew_leaf(ctx):
+    x = ew_leaf_node(ctx, pick(ctx.rr, ctx.weights))
+    if ctx.rr.random() < ctx.p_view():
+        x = ew_view_on(ctx, x)
+        if ctx.rr.random() < 0.15:
+            x = ew_view_on(ctx, x)
+    return x
+
+
+def ew_leaf_node(ctx, name):
+    v = ctx.leaves[name]
+    return Ex(name, name, v.dtype, val=v, leaf=name)
+
+
+def ew_view_on(ctx, x, kinds=None):
+    """x under a random view (x itself when none applies)."""
+    if x.val is None:
+        return x
+    for _ in range(6):
+        kind = pick(ctx.rr, kinds or EW_VIEW_KINDS)
+        bad = ctx.inject == "view"
+        v = ew_draw_view(ctx.rr, kind, x.val.shape, bad)
+        if v is not None:
+            if bad:
+                ctx.take("view")
+            return ew_apply_view(x, v)
+    return x
+
+
+def ew_expr(ctx, depth, root):
+    """A random expression with `depth` levels of operations (0: a leaf, maybe under views)."""
+    if depth == 0:
+        return ew_leaf(ctx)
+    rr = ctx.rr
+    for _ in range(30):
+        op = pick(rr, ctx.op_weights)
+        try:
+            node = ew_build(ctx, op, depth, root)
+        except EwInvalid:
+            continue
+        if rr.random() < (0.35 if ctx.inject == "view" else 0.12) and not node.runtime:
+            node = ew_view_on(ctx, node)
+        return node
+    raise EwReject("no operation fits")
+
+
+def ew_operand_or_scalar(ctx, depth, p_scalar, role, partner):
+    if ctx.rr.random() < p_scalar:
+        return ew_scalar(ctx, role, partner)
+    return ew_expr(ctx, int(ctx.rr.integers(0, depth)), False)
+
+
+def ew_build(ctx, op, depth, root):
+    rr = ctx.rr
+    spec = EW_OPS[op]
+    kind = spec["kind"]
+
+    def sub(main):
+        return ew_expr(ctx, depth - 1 if main else int(rr.integers(0, depth)), False)
+
+    if kind == "un":
+        return ew_apply_un(op, sub(True), root)
+    if kind == "cast":
+        return ew_apply_cast(sub(True), np.dtype(pick(rr, EW_DTYPES)))
+    if kind == "bin":
+        t = sub(True)
+        if rr.random() < (0.6 if ctx.corners else 0.3):
+            if rr.random() < 0.3:
+                return ew_apply_bin(op, ew_scalar(ctx, None, t.dtype), t, root)
+            return ew_apply_bin(op, t, ew_scalar(ctx, spec["role"], t.dtype), root)
+        o = sub(False)
+        return ew_apply_bin(op, t, o, root) if rr.random() < 0.5 else ew_apply_bin(op, o, t, root)
+    if kind == "where":
+        c = sub(rr.random() < 0.5)
+        x = None if rr.random() < 0.3 else sub(rr.random() < 0.5)
+        y = None if rr.random() < 0.3 else sub(x is None)
+        x = x or ew_scalar(ctx, None, y.dtype if y is not None else None)
+        y = y or ew_scalar(ctx, None, x.dtype)
+        return ew_apply_where(c, x, y)
+    if kind == "clip":
+        x = sub(True)
+        lo = ew_scalar(ctx, None, x.dtype) if rr.random() < 0.6 else sub(False)
+        hi = ew_scalar(ctx, None, x.dtype) if rr.random() < 0.6 else sub(False)
+        return ew_apply_clip(x, lo, hi)
+    if kind == "isclose":
+        a = sub(True)
+        u = rr.random()
+        if u < 0.35 and a.err is None and not a.runtime:  # b close to a: some true, some false
+            eps = [1e-6, 1e-4, 1e-9, 0.5, 1e-3][int(rr.integers(0, 5))]
+            b = ew_apply_bin("+", a, Ex(repr(eps), repr(eps), scalar=eps, ctype="double"), False)
+        elif u < 0.55:
+            b = ew_scalar(ctx, None, a.dtype)
+        else:
+            b = sub(False)
+        if rr.random() < 0.2 and not b.is_scalar():
+            a, b = b, a
+        return ew_apply_isclose(a, b, EW_TOLS[int(rr.integers(0, len(EW_TOLS)))])
+    raise AssertionError(kind)
+
+
+def ew_clean(text):
+    return " ".join(str(text).replace('"', "'").replace("\\", "/").split())
+
+
+def ew_expected_np(node):
+    t = node.npx
+    if node.notes:
+        t += " [API.md: " + "; ".join(node.notes) + "]"
+    return t
+
+
+def ew_rtol(*dtypes):
+    names = [d for d in dtypes if d]
+    if not names:
+        return None
+    return "oracle::rtol_math_" + ("f32" if "float32" in names else "f64")
+
+
+def ew_draw_expr(ctx, negative_power=False):
+    rr = ctx.rr
+    depth = int(rr.choice([0, 1, 2, 3], p=[0.05, 0.38, 0.33, 0.24]))
+    if negative_power:  # an integer to a negative integer power: value_error (at once for a scalar)
+        x = ew_expr(ctx, int(rr.integers(0, 2)), False)
+        if rr.random() < 0.5:
+            v = -int(rr.integers(1, 3))
+            e = Ex(str(v), str(v), scalar=v, ctype="int")
+        else:
+            e = ew_expr(ctx, int(rr.integers(0, 2)), False)
+        node = ew_apply_bin("power" if rr.random() < 0.7 else "pow", x, e, True)
+        depth = 1
+    else:
+        node = ew_expr(ctx, depth, True)
+    if depth == 0 and not node.views:
+        node = ew_view_on(ctx, node)
+    if node.err is not None:
+        return [subcase_throws(node.cpp, ew_clean(ew_expected_np(node) + " raises " + node.err.what),
+                               node.err.exc)], node, node.err.exc
+    if node.runtime:
+        return [subcase_throws(node.cpp, ew_clean(ew_expected_np(node) + " raises ValueError: Integers to "
+                                                  "negative integer powers are not allowed"), "value_error")], \
+            node, "value_error"
+    return [subcase(node.cpp, ew_clean(ew_expected_np(node)), node.val, ew_rtol(node.inexact))], node, "value"
+
+
+def ew_same_valued(ctx, x):
+    """An expression of x with x's values (or nearly): array_equal / allclose often true."""
+    rr = ctx.rr
+    u = int(rr.integers(0, 7))
+    if u == 0:
+        return ew_apply_bin("*", x, Ex("1", "1", scalar=1, ctype="int"), False)
+    if u == 1:
+        v = ew_draw_view(rr, "transpose", x.val.shape)
+        return ew_apply_view(ew_apply_view(x, v), v) if v.names == {"transpose"} else ew_apply_view(x, v)
+    if u == 2 and x.val.ndim:
+        ax = ew_rand_axis(rr, x.val.ndim)
+        v = EwView("flip", {"flip(axis)"}, "fusor::flip({}, %d)" % ax, "np.flip({}, %d)" % ax,
+                   lambda arr: np.flip(arr, ax))
+        return ew_apply_view(ew_apply_view(x, v), v)
+    if u == 3:
+        return ew_apply_cast(x, F64)
+    if u == 4:
+        return ew_apply_un("abs", x, False)
+    if u == 5:
+        eps = [1e-7, 1e-3, 0.0][int(rr.integers(0, 3))]
+        return ew_apply_bin("+", x, Ex(repr(eps), repr(eps), scalar=eps, ctype="double"), False)
+    t = x.val.shape
+    v = EwView("reshape", {"reshape"}, "fusor::reshape({}, {%s})" % ", ".join(str(e) for e in t),
+               "np.reshape({}, %s)" % r_axis_text(t), lambda arr: np.reshape(arr, t))
+    return ew_apply_view(x, v)
+
+
+def ew_draw_bool(ctx):
+    """array_equal(x, y) or allclose(x, y[, rtol, atol]): one bool, checked with CHECK."""
+    rr = ctx.rr
+    x = ew_expr(ctx, int(rr.integers(0, 3)), False)
+    which = "array_equal" if rr.random() < 0.5 else "allclose"
+    u = rr.random()
+    if u < 0.5 and x.err is None and not x.runtime:
+        y = ew_same_valued(ctx, x)
+    elif which == "allclose" and u < 0.6:
+        y = ew_scalar(ctx, None, x.dtype)
+    else:
+        y = ew_expr(ctx, int(rr.integers(0, 3)), False)
+    if rr.random() < 0.3 and not y.is_scalar():
+        x, y = y, x
+    if which == "array_equal":
+        cpp = "fusor::array_equal(%s, %s)" % (x.cpp, y.cpp)
+        npx = "np.array_equal(%s, %s)" % (x.npx, y.npx)
+        node = Ex(cpp, npx, BOOL, children=(x, y), op=which)
+        if not ew_first_error(node, (x, y)):
+            p = np.result_type(x.dtype, y.dtype)
+            node.val = np.array(np.array_equal(x.val.astype(p), y.val.astype(p)))
+    else:
+        tol = EW_TOLS[int(rr.integers(0, len(EW_TOLS)))]
+        iso = ew_apply_isclose(x, y, tol)
+        tc = "" if tol is None else ", %r, %r" % tol
+        tn = "" if tol is None else ", rtol=%r, atol=%r" % tol
+        node = Ex("fusor::allclose(%s, %s%s)" % (x.cpp, y.cpp, tc),
+                  "np.allclose(%s, %s%s)" % (x.npx, y.npx, tn),
+                  BOOL, children=(iso,), op=which)
+        node.ops.discard("isclose")
+        node.err = iso.err
+        if iso.err is None:
+            node.val = np.array(bool(np.all(iso.val)))
+    if node.err is not None:
+        exc = node.err.exc
+        return ['    ORACLE_BOOL_SUBCASE_THROWS(%s, "%s", fusor::%s);' % (
+            node.cpp, ew_clean(ew_expected_np(node) + " raises " + node.err.what), exc)], node, exc
+    want = "true" if bool(node.val) else "false"
+    return ['    ORACLE_BOOL_SUBCASE(%s, "%s", %s);' % (node.cpp, ew_clean(ew_expected_np(node)), want)], \
+        node, "value"
+
+
+EW_COMPOUND = [("+=", "add"), ("-=", "subtract"), ("*=", "multiply"), ("/=", "true_divide"),
+               ("%=", "remainder"), ("&=", "bitwise_and"), ("|=", "bitwise_or"), ("^=", "bitwise_xor"),
+               ("<<=", "left_shift"), (">>=", "right_shift")]
+
+
+def ew_shift_alias(rr, shape):
+    """(destination, source) views of d that overlap along one axis: d[k:] = d[:-k],
+    d[:-k] = d[k:], d[::-1] = d, d[k:] = d[n-k-1::-1] (along axis `ax`, all before it)."""
+    axes = [i for i, e in enumerate(shape) if e >= 2]
+    if not axes:
+        return None
+    ax = axes[int(rr.integers(0, len(axes)))]
+    n = shape[ax]
+    k = int(rr.integers(1, n))
+    pairs = [(slice(k, None), slice(None, -k)), (slice(None, -k), slice(k, None)),
+             (slice(None, None, -1), All), (slice(k, None), slice(n - k - 1, None, -1))]
+    dst, src = pairs[int(rr.integers(0, len(pairs)))]
+
+    def view_of(s):
+        key = tuple([All] * ax + [s])
+        np_key = to_np_key(key)
+        names = {"view"} | ({"view: all"} if ax or s is All else set())
+        if s is not All and s.step is not None and s.step < 0:
+            names.add("view: negative step")
+        return EwView("view", names, "fusor::view({}, %s)" % ", ".join(cpp_index(i) for i in key),
+                      "{}[%s]" % ", ".join(np_index(i) for i in key), lambda x: x[np_key], index=True)
+    return view_of(dst), view_of(src)
+
+
+def ew_alias_template(sub, d0):
+    """(form, destination view, right side, name) of one of the classic aliased assignments:
+    d = VIEW(d) op d (`a = transpose(a) + a`), d op= VIEW(d) (`a += transpose(a)`), flip(d) = f(d)
+    (assignment through a flip of itself), d[k:] = d[:-k] and its variants (ew_shift_alias)."""
+    rr = sub.rr
+    shape = d0.shape
+    r = len(shape)
+    k = int(rr.integers(0, 4))
+    if k == 3:
+        pair = ew_shift_alias(rr, shape)
+        if pair is None:
+            raise EwReject("no axis to shift")
+        return "view =", pair[0], ew_apply_view(ew_leaf_node(sub, "d"), pair[1]), "d[k:] = d[:-k] and variants"
+    views = [EwView("flip", {"flip"}, "fusor::flip({})", "np.flip({})", lambda x: np.flip(x))]
+    if r:
+        ax = ew_rand_axis(rr, r)
+        views.append(EwView("flip", {"flip(axis)"}, "fusor::flip({}, %d)" % ax, "np.flip({}, %d)" % ax,
+                            lambda x: np.flip(x, ax)))
+    if k < 2:
+        transposable = tuple(reversed(shape))
+        try:
+            ok = np.broadcast_shapes(shape, transposable) == shape
+        except ValueError:
+            ok = False
+        if ok or rr.random() < 0.25:  # (else a broadcast_error: d unchanged)
+            views = [EwView("transpose", {"transpose"}, "fusor::transpose({})", "np.transpose({})",
+                            lambda x: np.transpose(x))] * 3 + views
+    v = views[int(rr.integers(0, len(views)))]
+    d = ew_leaf_node(sub, "d")
+    if k == 0:
+        for _ in range(10):
+            op = ["+", "*", "-", "maximum", "fmin", "<", "&", "floor_divide"][int(rr.integers(0, 8))]
+            try:
+                return "=", None, ew_apply_bin(op, ew_apply_view(d, v), d, False), "d = VIEW(d) op d"
+            except EwInvalid:
+                continue
+        raise EwReject("no operation fits")
+    if k == 1:
+        return "compound", None, ew_apply_view(d, v), "d op= VIEW(d)"
+    rhs = d
+    if rr.random() < 0.5:
+        rhs = ew_apply_bin("*" if rr.random() < 0.5 else "+", d, Ex("2", "2", scalar=2, ctype="int"), False)
+    dest = views[-1] if rr.random() < 0.5 else views[0]
+    return "view =", dest, rhs, "flip(d) = f(d)"
+
+
+def ew_draw_assign(ctx):
+    """`d = e`, `VIEW(d) = e`, `d op= e`, `VIEW(d) op= e` on d, a copy of a leaf; with aliasing
+    (e reads d) about half the time: NumPy's answer is as if e were evaluated first."""
+    rr = ctx.rr
+    src = pick(rr, ctx.weights)
+    d0 = ctx.leaves[src]
+    t = d0.dtype
+    alias = rr.random() < 0.45
+    form = pick(rr, [("=", 0.3), ("view =", 0.3), ("compound", 0.4)])
+    dview = None
+    sub = EwCtx(rr, dict(ctx.leaves, d=d0))
+    sub.weights["d"] = 3.0 if alias else 0.0
+    sub.inject = ctx.inject
+    rhs = None
+    tag = None
+    if alias and rr.random() < 0.55:  # the classic forms, each sure to occur
+        form, dview, rhs, tag = ew_alias_template(sub, d0)
+    if dview is None and rhs is None and (form == "view =" or (form == "compound" and rr.random() < 0.4)):
+        for _ in range(6):
+            bad = sub.inject == "view" and rr.random() < 0.5
+            dview = ew_draw_view(rr, pick(rr, EW_WRITABLE_VIEWS), d0.shape, bad)
+            if dview is not None:
+                if bad:
+                    sub.take("view")
+                break
+        if dview is None and form == "view =":
+            form = "="
+    if form == "compound":  # the operator: one that compiles for d and e (same_kind, no bool -, ...)
+        if rhs is not None:
+            pass
+        elif rr.random() < 0.2:
+            rhs = ew_scalar(sub, None, t)
+        else:
+            rhs = ew_expr(sub, int(rr.integers(0, 3)), False)
+        dr = rhs.dtype if not rhs.is_scalar() else ew_scalar_dtype(rhs, t)
+        fits = []
+        for cop, sem in EW_COMPOUND:
+            try:
+                if EW_KIND[ew_bin_types(sem, t, dr)[1].kind] <= EW_KIND[t.kind]:
+                    fits.append((cop, sem))
+            except EwInvalid:
+                pass
+        if not fits:
+            raise EwReject("no compound assignment compiles")
+        cop, sem = fits[int(rr.integers(0, len(fits)))]
+    elif rhs is None:
+        if rr.random() < 0.08:
+            rhs = ew_scalar(sub, None, None)
+        else:
+            rhs = ew_expr(sub, int(rr.choice([0, 1, 2, 3], p=[0.2, 0.4, 0.25, 0.15])), True)
+    if alias and "d" not in rhs.leaves:
+        raise EwReject("not aliased")
+    if rhs.runtime:
+        raise EwReject("a runtime error may leave d half-written")
+    if rhs.inexact and t.kind != "f":
+        raise EwReject("an inexact value cast to an integer")
+    op_text = cop if form == "compound" else "="
+    dest_c, dest_n = ("d", "d") if dview is None else dview.texts("d")
+    if dview is not None and not dview.index:
+        dest_n += "[...]"
+    elif dview is None and form == "=" and rhs.is_scalar():
+        dest_n = "d[...]"
+    stmt_c = "%s %s %s" % (dest_c, op_text, rhs.cpp)
+    np_rhs = rhs.npx
+    if form == "=" and dview is None and not rhs.is_scalar():
+        np_rhs = "np.asarray(%s).astype(np.%s)" % (rhs.npx, t.name)
+    stmt_n = "d = %s.copy(); %s %s %s" % (src, dest_n, op_text, np_rhs)
+    node = Ex(stmt_c, stmt_n, t, children=(rhs,), op="alias " + op_text if alias else None)
+    node.ops.add(("compound " if form == "compound" else "") + op_text + (" to a view" if dview else ""))
+    if alias:
+        node.ops.add("aliasing")
+    if tag:
+        node.ops.add("aliasing: " + tag)
+    if dview is not None:
+        node.views |= {"dest " + n for n in dview.names}
+    node.leaves.add(src)
+    errs = [rhs.err] if rhs.err is not None else []
+    idx = None
+    if dview is not None:
+        try:
+            idx = np.asarray(dview.apply(np.arange(d0.size).reshape(d0.shape)))
+        except (ValueError, IndexError) as err:
+            errs.append(EwError(ew_np_view_error(err, dview.kind), "%s: %s" % (type(err).__name__, err)))
+    if len(errs) > 1:
+        raise EwReject("two errors")
+    new = None
+    if not errs:
+        try:
+            new = ew_assign_value(rhs, d0, t, form, idx, sem if form == "compound" else None)
+        except EwError as err:
+            ew_fail(node, err)
+            errs.append(err)
+    notes = " [API.md: diagonal(d) is writable]" if dview is not None and dview.kind == "diagonal" else ""
+    notes += "".join(" [API.md: %s]" % n for n in rhs.notes)
+    decl = "        auto d = %s;" % src
+    if errs:
+        err = errs[0]
+        name = "auto d = %s; %s throws fusor::%s, d unchanged | numpy: %s%s raises %s" % (
+            src, stmt_c, err.exc, stmt_n, notes, err.what)
+        lines = ['    SUBCASE("%s") {' % ew_clean(name), decl,
+                 "        CHECK_THROWS_AS(%s, fusor::%s);" % (stmt_c, err.exc),
+                 "        check_tensor(d, \"%s\", %s," % (t.name, cpp_shape(d0.shape))
+                 + tail_text(d0, 21, None, None), "    }"]
+        return lines, node, err.exc
+    name = "auto d = %s; %s | numpy: %s%s" % (src, stmt_c, stmt_n, notes)
+    rtol = ew_rtol(rhs.inexact, t.name if rhs.inexact else None)
+    lines = ['    SUBCASE("%s") {' % ew_clean(name), decl, "        %s;" % stmt_c,
+             "        check_tensor(d, \"%s\", %s," % (t.name, cpp_shape(new.shape))
+             + tail_text(new, 21, rtol, None), "    }"]
+    return lines, node, "value"
+
+
+def ew_assign_value(rhs, d0, t, form, idx, sem):
+    """d after the assignment (NumPy: the right side first, then the store), or EwError."""
+    if rhs.is_scalar():
+        y = ew_scalar_value(rhs, ew_scalar_dtype(rhs, t)) if form == "compound" else np.array(rhs.scalar)
+        if form != "compound" and rhs.ctype not in ("double", "float", "bool") and t.kind in "iu" and \
+                not np.iinfo(t).min <= rhs.scalar <= np.iinfo(t).max:
+            raise EwReject("an integer scalar stored out of range")
+    else:
+        y = rhs.val
+    if form == "=" and idx is None:
+        if rhs.is_scalar():
+            return np.full(d0.shape, ew_convert(y, t), dtype=t)
+        return ew_convert(y, t)
+    cur = d0 if idx is None else d0.reshape(-1)[idx]
+    if form != "compound":  # VIEW(d) = e: e broadcasts to the view (extra leading 1s dropped)
+        v = y
+        while v.ndim > cur.ndim and v.shape[0] == 1:
+            v = v[0]
+        try:
+            if v.ndim > cur.ndim or np.broadcast_shapes(cur.shape, v.shape) != cur.shape:
+                raise ValueError
+        except ValueError:
+            raise EwError("broadcast_error", "ValueError: could not broadcast input array from shape %s into "
+                          "shape %s" % (np_shape(y.shape), np_shape(cur.shape)))
+        vals = ew_convert(np.broadcast_to(v, cur.shape), t)
+    else:  # op=: e broadcasts to d (or the view) without adding axes
+        try:
+            if y.ndim > cur.ndim or np.broadcast_shapes(cur.shape, y.shape) != cur.shape:
+                raise ValueError
+        except ValueError:
+            raise EwError("broadcast_error", "ValueError: non-broadcastable output operand with shape %s "
+                          "doesn't match the broadcast shape" % np_shape(cur.shape))
+        comp, r = ew_bin_types(sem, t, y.dtype)
+        cc, yc = cur.astype(comp), y.astype(comp)
+        if sem in EW_ZERO_SIGN and rhs.zero_tie and ew_has_zero(yc):
+            raise EwReject("sign of a zero")
+        vals = ew_convert(np.asarray(getattr(np, sem)(cc, yc)), t)
+    out = d0.reshape(-1).copy()
+    if idx is None:
+        return vals.reshape(d0.shape)
+    out[idx.reshape(-1)] = np.asarray(vals).reshape(-1)
+    return out.reshape(d0.shape)
+
+
+# ---- TEST_CASEs, headers, coverage -------------------------------------------------------
+
+EW_REQUIRED_OPS = set(EW_OPS) - {"pow"} | {"array_equal", "allclose", "=", "= to a view",
+                                           "compound += to a view", "aliasing"} | {
+    "aliasing: " + t for t in ("d = VIEW(d) op d", "d op= VIEW(d)", "flip(d) = f(d)",
+                               "d[k:] = d[:-k] and variants")} | {
+    "compound " + c for c, _ in EW_COMPOUND}
+EW_REQUIRED_VIEWS = {"transpose", "transpose(axes)", "view", "view: negative step", "view: clamped slice",
+                     "view: integer", "view: newaxis", "view: ellipsis", "view: all", "flip", "flip(axis)",
+                     "flip({axes})", "diagonal", "broadcast_to", "swapaxes", "moveaxis", "moveaxis({lists})",
+                     "expand_dims", "expand_dims({axes})", "squeeze", "squeeze(axis)", "squeeze({axes})",
+                     "reshape", "reshape(-1)", "dest view", "dest transpose", "dest flip", "dest diagonal",
+                     "dest squeeze", "dest reshape"}
+EW_REQUIRED_OTHER = {"scalar int", "scalar double", "scalar bool", "broadcast_error", "axis_error",
+                     "value_error", "index_error"} | {"corner: " + c for c in (
+    "integer // 0", "integer % 0", "INT_MIN // -1", "INT_MIN % -1", "shift by a negative amount",
+    "shift by the width or more", "integer wrap-around", "integer ** negative integer (tensor)",
+    "integer ** negative integer (scalar)", "integer scalar out of range")}
+
+
+def ew_stat(kind, node, expected, ctx):
+    dtypes = {ctx.leaves[n].dtype.name for n in node.leaves if n in ctx.leaves}
+    return {"kind": kind, "ops": sorted(node.ops), "views": sorted(node.views), "dtypes": sorted(dtypes),
+            "result": node.dtype.name if node.dtype is not None else "-", "scalars": sorted(node.scalars),
+            "expected": expected}
+
+
+class ElementwiseHeader(Header):
+    """A header of section 6: its top comment says how to regenerate any seed and count and what
+    the part covers; its last TEST_CASE prints the same tables (doctest MESSAGE)."""
+
+    def __init__(self, filename, seed, count, part, parts):
+        super().__init__(filename, "NumPy-oracle cases: random element-wise expressions, views, assignment")
+        self.seed, self.count, self.part, self.parts = seed, count, part, parts
+        self.stats = []
+
+    def tables(self):
+        def table(label, key):
+            counts = {}
+            for s in self.stats:
+                for k in key(s):
+                    counts[k] = counts.get(k, 0) + 1
+            items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            out, cur = [], "  %s:" % label
+            for name, c in items:
+                piece = " %s %d," % (name, c)
+                if len(cur) + len(piece) > 96:
+                    out.append(cur)
+                    cur = "     "
+                cur += piece
+            out.append(cur.rstrip(","))
+            return out
+        head = "%d subcases in %d TEST_CASEs (%d expect an exception)" % (
+            len(self.stats), len(self.cases), sum(1 for s in self.stats if s["expected"] != "value"))
+        return [head] + table("subcase kind", lambda s: [s["kind"]]) \
+            + table("operation (subcases using it)",
+                    lambda s: [o for o in s["ops"] if not o.startswith("corner")]) \
+            + table("integer corner", lambda s: [o[8:] for o in s["ops"] if o.startswith("corner")]) \
+            + table("dtype of the tensors read", lambda s: s["dtypes"]) \
+            + table("result dtype", lambda s: [s["result"]]) \
+            + table("view", lambda s: s["views"]) + table("weak scalar", lambda s: s["scalars"]) \
+            + table("expected", lambda s: [s["expected"]])
+
+    def head_comment(self):
+        default = self.seed == SEED and self.count == RANDOM_ELEMENTWISE_COUNT
+        return [
+            "// " + self.title,
+            "//",
+            "// GENERATED by tests/oracle/generate.py from NumPy %s -- do not edit by hand." % np.__version__,
+            "// Random differential cases (part %d of %d), seed %d, %d subcases over the %d parts%s." % (
+                self.part + 1, self.parts, self.seed, self.count, self.parts,
+                " (the checked-in default)" if default else " (NOT the checked-in default)"),
+            "// Regenerate (deterministic):  /usr/bin/python3 tests/oracle/generate.py",
+            "// Another seed / count, in place (build and run test_oracle_numpy_random_elementwise_*, then",
+            "// `git checkout tests/oracle/numpy_cases_random_elementwise_*.hpp`), or elsewhere with --out DIR:",
+            "//   /usr/bin/python3 tests/oracle/generate.py --seed 7 --random-elementwise-count 5000",
+            "// Every expected dtype, shape, value and error was computed by NumPy following API.md (section 6",
+            "// of generate.py says how). Subcase names read `fusor code | numpy: the same in NumPy`.",
+            "//",
+            "// Coverage of this part (the last TEST_CASE prints it):",
+        ] + ["//" + (" " if line[:1] != " " else "") + line for line in self.tables()]
+
+    def extra_includes(self):
+        return ["#include <limits>"]
+
+    def prologue(self):
+        return [
+            "// Expected integers span the whole int64 / uint64 range (wrap-around): the `long double`",
+            "// check_tensor compares in must hold every 64-bit integer exactly.",
+            "static_assert(std::numeric_limits<long double>::digits >= 64,",
+            '              "these expectations need a long double with a 64-bit significand");',
+            "",
+            "// array_equal / allclose answer one bool: a SUBCASE named `EXPR | numpy: NUMPY` checks it.",
+            "#define ORACLE_BOOL_SUBCASE(EXPR, NUMPY, WANT)                                               \\",
+            '    SUBCASE(#EXPR " | numpy: " NUMPY) {                                                      \\',
+            "        CHECK((EXPR) == (WANT));                                                             \\",
+            "    }",
+            "#define ORACLE_BOOL_SUBCASE_THROWS(EXPR, NUMPY, EXC)                                         \\",
+            '    SUBCASE(#EXPR " throws " #EXC " | numpy: " NUMPY) {                                      \\',
+            "        CHECK_THROWS_AS(static_cast<void>(EXPR), EXC);                                       \\",
+            "    }",
+            "",
+        ]
+
+    def write(self):
+        lines = ["    MESSAGE(\"random element-wise cases, part %d of %d (seed %d):\\n\"" % (
+            self.part + 1, self.parts, self.seed)]
+        tab = self.tables()
+        for i, line in enumerate(tab):
+            lines.append('            "%s%s"%s' % (line, "\\n" if i + 1 < len(tab) else "",
+                                                   ");" if i + 1 == len(tab) else ""))
+        self.case("coverage of random element-wise part %d of %d (counts of subcases)" % (
+            self.part + 1, self.parts), lines)
+        return super().write()
+
+
+def gen_random_elementwise(seed, count):
+    """Random differential cases for every element-wise operation of API.md, every view, and
+    assignment (`d = e`, `VIEW(d) = e`, `d op= e`, with and without aliasing), split over
+    RANDOM_EW_HEADERS headers (numpy_cases_random_elementwise_<i>.hpp, one executable each).
+
+    A TEST_CASE declares 2-3 tensors a, b, c of dtypes dealt from a deck (EW_DTYPES: all eleven)
+    and shapes that broadcast together (ew_leaf_shapes: 0-d, extent 0, extent 1, rank 5-8 now
+    and then; one time in eight one that does not), then 8-14 subcases: 76% an expression tree
+    (ew_expr: 1-3 levels of operations, EW_OPS, over the tensors and weak C++ scalars -- int,
+    double, bool, float, int64_t, uint8_t -- with views, ew_draw_view, on tensors and on
+    sub-expressions), 6% array_equal / allclose, 18% an assignment (ew_draw_assign). One subcase
+    in eight is made to throw (a bad view argument, a scalar out of its partner's range, a
+    negative integer power, shapes that do not broadcast). One TEST_CASE in seven holds integer
+    corners only (min, -1, 0, 1, max) and favours //, %, power, shifts and wrapping arithmetic.
+    NumPy computes every expectation (see the module docstring for how it follows API.md).
+
+    Uses its own numpy.random.default_rng((seed, 6)) stream: `--seed` and
+    `--random-elementwise-count` change only these headers."""
+    rr = np.random.default_rng((seed, 6))
+    cases = []  # (name, lines, stats)
+    total = 0
+    deck = []
+    while total < count:
+        n_leaves = 2 if rr.random() < 0.45 else 3
+        shapes = ew_leaf_shapes(rr, n_leaves)
+        leaves = {}
+        corners = rr.random() < 1 / 7  # integers only, each element one of min, -1, 0, 1, max
+        ints = ["int8", "int16", "int32", "int64", "uint8", "int8", "int16", "int32", "int64", "uint64"]
+        for name, shape in zip("abc", shapes):
+            if not deck:
+                deck = [d for d, w in EW_DTYPES for _ in range(w)]
+                deck = [deck[i] for i in rr.permutation(len(deck))]
+            if corners:
+                dtype = leaves["a"].dtype.name if leaves and rr.random() < 0.6 else \
+                    ints[int(rr.integers(0, len(ints)))]
+                leaves[name] = ew_values(rr, dtype, shape, True, False, corners=True)
+            else:
+                leaves[name] = ew_values(rr, deck.pop(), shape, rr.random() < 0.5, rr.random() < 0.5)
+        ctx = EwCtx(rr, leaves, corners)
+        want = min(int(rr.integers(8, 15)), count - total)
+        lines, stats, ops = [], [], []
+        while len(stats) < want:
+            kind = pick(rr, [("expression", 0.76), ("array_equal / allclose", 0.06), ("assignment", 0.18)])
+            want_error = rr.random() < (0.25 if corners else 0.125)
+            negative_power = corners and kind == "expression" and rr.random() < 0.1
+            want_error = want_error or negative_power
+            for attempt in range(80):
+                ctx.inject = None
+                if want_error:
+                    ctx.inject = [None, "view", "view", "scalar"][int(rr.integers(0, 4))]
+                try:
+                    if kind == "expression":
+                        got, node, expected = ew_draw_expr(ctx, negative_power)
+                    elif kind == "assignment":
+                        got, node, expected = ew_draw_assign(ctx)
+                    else:
+                        got, node, expected = ew_draw_bool(ctx)
+                except EwReject:
+                    continue
+                if attempt < 60 and (expected != "value") != want_error:
+                    continue
+                if any(line in lines for line in got if "SUBCASE" in line):
+                    continue
+                break
+            else:
+                continue
+            if kind == "assignment" and "aliasing" in node.ops:
+                kind = "assignment with aliasing"
+            lines += got
+            stats.append(ew_stat(kind, node, expected, ctx))
+            for op in sorted(node.ops):
+                if op in EW_OPS and op not in ops:
+                    ops.append(op)
+        total += len(stats)
+        decls = [make_decl(n, v) for n, v in leaves.items()]
+        shown = ops if len(ops) <= 6 else ops[:6] + ["..."]
+        name = "random element-wise %d: %s | %s | numpy: see each SUBCASE" % (
+            len(cases), " ".join(shown), ", ".join("%s %s" % (n, described(v)) for n, v in leaves.items()))
+        cases.append((name, decls + lines, stats))
+    headers = [ElementwiseHeader("numpy_cases_random_elementwise_%d.hpp" % i, seed, count, i, RANDOM_EW_HEADERS)
+               for i in range(RANDOM_EW_HEADERS)]
+    done = 0
+    for name, lines, stats in cases:  # contiguous runs of cases, balanced by subcases
+        h = headers[min(RANDOM_EW_HEADERS - 1, done * RANDOM_EW_HEADERS // max(total, 1))]
+        h.case(name, lines)
+        h.stats += stats
+        done += len(stats)
+    ew_check_coverage([s for h in headers for s in h.stats], seed == SEED and count == RANDOM_ELEMENTWISE_COUNT)
+    return headers
+
+
+def ew_check_coverage(stats, required):
+    """Every operation, dtype, view and error of the lists above appears in the CI run (an
+    error there: change the seed or the weights); for other runs, a note of what is missing."""
+    seen = set()
+    for s in stats:
+        seen |= set(s["ops"]) | set(s["views"]) | set(s["dtypes"]) | {"scalar " + c for c in s["scalars"]}
+        seen |= {"dest " + v[5:].split("(")[0].split(":")[0] for v in s["views"] if v.startswith("dest ")}
+        seen.add(s["expected"])
+    want = EW_REQUIRED_OPS | EW_REQUIRED_VIEWS | EW_REQUIRED_OTHER | {d for d, _ in EW_DTYPES}
+    missing = sorted(want - seen)
+    if missing and required:
+        sys.exit("generate.py: the random element-wise cases miss %s" % ", ".join(missing))
+    if missing:
+        print("note: this run's random element-wise cases miss %s" % ", ".join(missing), file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------------
 
 def parse_args(argv):
     import argparse
@@ -1830,6 +3607,9 @@ def parse_args(argv):
     ap.add_argument("--random-reduce-count", type=int, default=RANDOM_REDUCE_COUNT, metavar="M",
                     help="random reduction/scan/sort subcases, over %d headers (default "
                          "%%(default)s, CI's count)" % RANDOM_HEADERS)
+    ap.add_argument("--random-elementwise-count", type=int, default=RANDOM_ELEMENTWISE_COUNT, metavar="M",
+                    help="random element-wise/view/assignment subcases, over %d headers (default "
+                         "%%(default)s, CI's count)" % RANDOM_EW_HEADERS)
     ap.add_argument("--out", default=HERE, metavar="DIR",
                     help="folder to write the headers to (default: this script's folder)")
     return ap.parse_args(argv)
@@ -1859,6 +3639,9 @@ def main(argv=None):
     for h in gen_random_reduce(args.seed, args.random_reduce_count):
         n, size = h.write()
         print("%-34s %4d test cases, %7d bytes, %4d subcases" % (h.filename, n, size, len(h.stats)))
+    for h in gen_random_elementwise(args.seed, args.random_elementwise_count):
+        n, size = h.write()
+        print("%-40s %4d test cases, %7d bytes, %4d subcases" % (h.filename, n, size, len(h.stats)))
 
 
 if __name__ == "__main__":
