@@ -67,6 +67,11 @@ using oracle::NaN;
 static_assert(std::numeric_limits<long double>::digits >= 64,
               "these expectations need a long double with a 64-bit significand");
 
+// `d = d`, `d &= d`: self-assignment is a deliberate aliasing case, not a slip.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wself-assign-overloaded"
+#endif
+
 // array_equal / allclose answer one bool: a SUBCASE named `EXPR | numpy: NUMPY` checks it.
 #define ORACLE_BOOL_SUBCASE(EXPR, NUMPY, WANT)                                               \
     SUBCASE(#EXPR " | numpy: " NUMPY) {                                                      \
