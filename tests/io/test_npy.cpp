@@ -234,6 +234,17 @@ TEST_CASE("bad files throw io_error naming the path and the reason") {
                             "count")
                              .c_str(),
                          fusor::io_error);
+    // Found by the fuzzer: an extent of 0 does not excuse the others (NumPy checks the product of
+    // the non-zero extents); the strides of this shape would overflow.
+    CHECK_THROWS_WITH_AS(
+        load("zero_overflow.npy",
+             with_dict("{'descr': '<f8', 'fortran_order': True, 'shape': (0, 9999, 993, 402000, "
+                       "99000, 9999, 993, 4), }")),
+        (d
+         + "zero_overflow.npy: shape (0, 9999, 993, 402000, 99000, 9999, 993, 4) overflows the "
+           "element count")
+            .c_str(),
+        fusor::io_error);
     // A huge shape whose count fits is caught by the file size, before any allocation.
     CHECK_THROWS_AS(load("huge.npy",
                          with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': "

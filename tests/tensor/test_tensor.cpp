@@ -82,3 +82,20 @@ TEST_CASE("printing follows NumPy's print()") {
     b << fusor::tensor<bool>{true, false} << ' ' << fusor::tensor<int>{1, -20, 300};
     CHECK(b.str() == "[ True False] [  1 -20 300]");
 }
+
+TEST_CASE("shapes no array can have throw value_error, as NumPy's") {
+    // np.empty((2, -1)): ValueError: negative dimensions are not allowed.
+    CHECK_THROWS_WITH_AS(fusor::tensor<float>(fusor::shape_t{2, -1}),
+                         "negative dimensions are not allowed: shape (2, -1)",
+                         fusor::value_error);
+    // np.empty((0, 2**40, 2**40)): ValueError: array is too big (the zero does not excuse it).
+    CHECK_THROWS_WITH_AS(
+        fusor::tensor<float>(fusor::shape_t{0, fusor::index_t{1} << 40, fusor::index_t{1} << 40},
+                             fusor::uninitialized),
+        "array is too big: shape (0, 1099511627776, 1099511627776) of 4-byte elements",
+        fusor::value_error);
+    // The largest extent product that fits is fine when another extent is 0.
+    const fusor::tensor<double> empty(fusor::shape_t{0, fusor::index_t{1} << 50});
+    CHECK(empty.size() == 0);
+    CHECK(empty.strides() == fusor::strides_t{fusor::index_t{1} << 50, 1});
+}

@@ -330,12 +330,17 @@ tensor<T> load_npy(std::istream& in, const std::string& path) {
         fail(path,
              "holds " + h.descr + " data, not " + want + " (" + std::string(dtype_name<T>()) + ")");
 
-    index_t count = 1;
-    for (index_t n : h.shape)
-        if (n != 0 && count > std::numeric_limits<index_t>::max() / n)
+    // As NumPy: the product of the non-zero extents must not overflow even when another
+    // extent is 0 (a (0, 2^40, 2^40) array would have overflowing strides).
+    index_t count = 1, nonzero = 1;
+    for (index_t n : h.shape) {
+        if (n != 0 && nonzero > std::numeric_limits<index_t>::max() / n)
             fail(path, "shape " + to_string(h.shape) + " overflows the element count");
-        else
-            count *= n;
+        nonzero *= n == 0 ? 1 : n;
+        count *= n;
+    }
+    if (nonzero > std::numeric_limits<index_t>::max() / static_cast<index_t>(sizeof(T)))
+        fail(path, "shape " + to_string(h.shape) + " overflows the element count");
     const std::uint64_t data_bytes = static_cast<std::uint64_t>(count) * sizeof(T);
     if (count > std::numeric_limits<index_t>::max() / static_cast<index_t>(sizeof(T))
         || data_bytes > file_size - preamble - header_len)

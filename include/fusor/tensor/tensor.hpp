@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -59,6 +60,24 @@ void copy_list(const typename nested_list<T, N>::type& l, T*& out) {
         for (const auto& sub : l)
             copy_list<T, N - 1>(sub, out);
 }
+
+/// `shape` if an array of it can exist, as NumPy's PyArray_NewFromDescr checks: no negative
+/// extent (`value_error`: "negative dimensions are not allowed"), and the product of the
+/// non-zero extents times `itemsize` fits in `index_t` even when another extent is 0 (so
+/// strides never overflow; `value_error`: "array is too big").
+inline shape_t checked_shape(shape_t shape, index_t itemsize) {
+    index_t bytes = itemsize;
+    for (index_t n : shape) {
+        if (n < 0)
+            throw value_error("negative dimensions are not allowed: shape " + to_string(shape));
+        if (n != 0 && bytes > std::numeric_limits<index_t>::max() / n)
+            throw value_error("array is too big: shape " + to_string(shape) + " of "
+                              + std::to_string(itemsize) + "-byte elements");
+        if (n != 0)
+            bytes *= n;
+    }
+    return shape;
+}
 } // namespace detail
 
 /// An owning, contiguous, row-major (C order) n-d array with value semantics: copying copies
@@ -89,10 +108,12 @@ public:
 
     tensor() : tensor(shape_t{}) {}
     explicit tensor(shape_t shape)
-        : shape_(std::move(shape)), strides_(row_major_strides(shape_)),
+        : shape_(detail::checked_shape(std::move(shape), sizeof(T))),
+          strides_(row_major_strides(shape_)),
           data_(std::make_unique<T[]>(static_cast<std::size_t>(shape_size(shape_)))) {}
     tensor(shape_t shape, uninitialized_t)
-        : shape_(std::move(shape)), strides_(row_major_strides(shape_)),
+        : shape_(detail::checked_shape(std::move(shape), sizeof(T))),
+          strides_(row_major_strides(shape_)),
           data_(std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(shape_size(shape_)))) {
     }
 
