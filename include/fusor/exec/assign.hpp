@@ -35,12 +35,9 @@ void evaluate_into(const tensor_view<D>& dest, const N& n) {
     if constexpr (requires { n.axes; }) {
         exec::execute_reduction(n, p, dest);
     } else if (p.alias_copy) {
-        // The destination overlaps what the expression reads: evaluate first, then copy.
-        using V = typename N::value_type;
-        tensor<V> tmp(n.shape(), uninitialized);
-        exec::execute_elementwise(make_plan(n, layout_of(tmp.view())), tmp.data(), n);
-        auto copy = as_node(tmp);
-        exec::execute_elementwise(make_plan(copy, layout_of(dest)), dest.data(), copy);
+        // The destination overlaps what the expression reads: the plan computes it into a
+        // temporary (its last boundary) and copies that.
+        exec::execute_elementwise(p, dest.data(), exec::materialised<N>{n});
     } else {
         exec::execute_elementwise(p, dest.data(), n);
     }

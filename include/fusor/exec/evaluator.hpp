@@ -99,6 +99,14 @@ struct elementwise_evaluator {
     }
 };
 
+/// The right side of an aliased assignment, for the copy loop the planner made of it: built,
+/// it computes `child` into the plan's last boundary and reads that temporary.
+template <class N>
+struct materialised {
+    const N& child;
+    static constexpr bool force_copy = true;
+};
+
 /// The temporaries of one evaluation, by name, so that a boundary the plan marks `reused`
 /// reads the result computed for the first one (plans name equal reductions alike).
 struct temporary_cache {
@@ -163,6 +171,8 @@ struct evaluator_builder {
         } else if constexpr (requires { n.value; }) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};
+        } else if constexpr (requires { n.force_copy; }) {
+            return temporary_for(n.child);
         } else if constexpr (requires { n.split; }) {
             using T = typename N::value_type;
             using child_evaluator = decltype(build(n.child));

@@ -21,21 +21,33 @@ namespace fusor::exec {
 /// THE loop. Calls `inner(offsets, n)` once per innermost loop, where `offsets[k]` is operand
 /// k's element offset at the start of that loop and `n` its extent. A 0-d plan calls it once
 /// with n = 1; an empty plan never calls it.
+///
+/// Test hook: a translation unit that defines `FUSOR_TRACE_INNER_LOOP(plan, offsets, n)` before
+/// including fusor sees every inner loop as it runs (tests/explain proves with it that the
+/// loops explain prints are the loops that run). Without it there is no cost at all.
 template <class Inner>
 void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+    auto call = [&](const index_t* offsets, index_t n) {
+        FUSOR_TRACE_INNER_LOOP(p, offsets, n);
+        inner(offsets, n);
+    };
+#else
+    auto& call = inner;
+#endif
     if (p.empty)
         return;
     const std::size_t ops = p.operands.size();
     const std::size_t levels = p.extents.size();
     std::vector<index_t> offsets(ops, 0);
     if (levels == 0) {
-        inner(offsets.data(), index_t{1});
+        call(offsets.data(), index_t{1});
         return;
     }
     const index_t n = p.extents[levels - 1];
     std::vector<index_t> counter(levels, 0);
     for (;;) {
-        inner(offsets.data(), n);
+        call(offsets.data(), n);
         // Odometer over levels [0, levels - 1): carry from the innermost outer level.
         std::size_t d = levels - 1;
         for (;;) {

@@ -1,6 +1,7 @@
-// fusor/explain/explain.hpp: SHOW. Renders the same loop_plan that exec/ runs: the expression
-// tree, every materialisation boundary with its own loops, and the fused loop nest as the
-// pseudo-code a person would write for it.
+// fusor/explain/explain.hpp: SHOW. Renders the same loop_plan that exec/ runs, in three parts:
+// the expression tree, the plan (every loop in the order it runs, as pseudo-code), and the
+// cost (bytes moved fused against eager). Text for people, JSON for tools; docs/explain.md
+// explains every field.
 #pragma once
 
 #include <algorithm>
@@ -13,10 +14,17 @@
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/expr/leaf.hpp>
+#include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
 
 namespace fusor {
+
+/// The two renderings of an explanation.
+enum class explain_format {
+    text, ///< for people: fits 100 columns, loops as pseudo-code (`for i0 in [0, 4):  out+=8`)
+    json  ///< for tools: one JSON object, fields as docs/explain.md describes
+};
 
 namespace detail {
 inline std::string pad(std::string s, std::size_t width) {
@@ -24,6 +32,94 @@ inline std::string pad(std::string s, std::size_t width) {
         s.append(width - s.size(), ' ');
     return s;
 }
+
+inline std::string plural(index_t n, const char* one, const char* many) {
+    return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
+/// One loop of an evaluation, in the order the loops run: each boundary's loops come before
+/// the loop that reads its temporary; the main loop (boundary == nullptr) comes last.
+struct loop_ref {
+    const loop_plan* plan;
+    const boundary_plan* boundary;
+};
+
+inline void collect_loops(const loop_plan& p, const boundary_plan* b, std::vector<loop_ref>& out) {
+    for (const boundary_plan& c : p.boundaries)
+        if (!c.reused)
+            collect_loops(*c.plan, &c, out);
+    out.push_back({&p, b});
+}
+
+inline std::size_t loop_number(const std::vector<loop_ref>& loops, const std::string& name) {
+    for (std::size_t k = 0; k < loops.size(); ++k)
+        if (loops[k].boundary && loops[k].boundary->name == name)
+            return k + 1;
+    return 0;
+}
+
+// ---- tree --------------------------------------------------------------------------------
+
+struct tree_row {
+    std::string what, dtype, shape, detail;
+};
+
+// The rows of `p`'s tree at `offset` extra depth; a boundary's own tree follows its temporary's
+// row, one level deeper (the reduction's line is the temporary's: it is not repeated).
+inline void tree_rows(const loop_plan& p,
+                      int offset,
+                      bool skip_root,
+                      const std::vector<loop_ref>& loops,
+                      std::vector<tree_row>& rows) {
+    for (std::size_t i = skip_root ? 1 : 0; i < p.tree.size(); ++i) {
+        const tree_line& l = p.tree[i];
+        const int depth = l.depth + offset - (skip_root ? 1 : 0);
+        tree_row r{std::string(static_cast<std::size_t>(2 * depth), ' ') + l.what,
+                   l.dtype,
+                   to_string(l.shape),
+                   ""};
+        if (l.operand >= 0) {
+            const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
+            if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
+                r.detail =
+                    "strides " + to_string(o.iter_strides) + " offset " + std::to_string(o.offset);
+            else if (o.kind == operand_plan::role::temporary)
+                r.detail = "strides " + to_string(o.iter_strides) + " <- loop "
+                           + std::to_string(loop_number(loops, o.name));
+        }
+        rows.push_back(std::move(r));
+        if (l.boundary >= 0) {
+            const boundary_plan& b = p.boundaries[static_cast<std::size_t>(l.boundary)];
+            if (b.reused)
+                rows.back().detail += " (reused)";
+            else if (b.plan->reducer.empty())
+                tree_rows(*b.plan, depth + 1, false, loops, rows);
+            else
+                tree_rows(*b.plan, depth + 1, true, loops, rows);
+        }
+    }
+}
+
+inline void print_tree(std::ostream& os, const loop_plan& p, const std::vector<loop_ref>& loops) {
+    std::vector<tree_row> rows;
+    tree_rows(p, 0, false, loops, rows);
+    std::size_t w_what = 0, w_shape = 0;
+    for (const auto& r : rows) {
+        w_what = std::max(w_what, r.what.size());
+        w_shape = std::max(w_shape, r.shape.size());
+    }
+    os << "tree:\n";
+    for (const auto& r : rows) {
+        std::string line =
+            "  " + pad(r.what, w_what) + "  " + pad(r.dtype, 7) + "  " + pad(r.shape, w_shape);
+        if (!r.detail.empty())
+            line += "  " + r.detail;
+        line.erase(line.find_last_not_of(' ') + 1);
+        os << line << '\n';
+    }
+}
+
+// ---- plan --------------------------------------------------------------------------------
 
 // The loop body as infix pseudo-code, rebuilt from the tree lines: `*t0 * *t1 + 2`.
 inline std::string formula(const loop_plan& p, std::size_t& i) {
@@ -35,7 +131,7 @@ inline std::string formula(const loop_plan& p, std::size_t& i) {
         const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
         return o.kind == operand_plan::role::scalar ? o.name : "*" + o.name;
     }
-    if (args.size() == 1 && l.what.find('(') != std::string::npos && l.depth > 0)
+    if (l.kind == node_kind::view && args.size() == 1)
         return args[0]; // a view: its index map already lives in the strides
     if (!l.symbol.empty() && args.size() == 2)
         return "(" + args[0] + " " + l.symbol + " " + args[1] + ")";
@@ -49,161 +145,446 @@ inline std::string formula(const loop_plan& p, std::size_t& i) {
 
 inline std::string body_of(const loop_plan& p) {
     std::size_t i = 0;
+    const std::string out = "*" + p.operands[0].name;
     if (p.reducer.empty()) {
         std::string f = formula(p, i);
         if (f.size() > 2 && f.front() == '(' && f.back() == ')')
             f = f.substr(1, f.size() - 2);
-        return "*" + p.operands[0].name + " = " + f;
+        return out + " = " + f;
     }
     i = 1; // the reduction's own line; its child is the formula
     const std::string f = i < p.tree.size() ? formula(p, i) : "";
     const bool arg = p.operands.back().kind == operand_plan::role::index;
-    return "*" + p.operands[0].name + " = " + p.reducer + "_step(*" + p.operands[0].name + ", " + f
-           + (arg ? ", *idx" : "") + ")";
+    return out + " = " + p.reducer + "_step(" + out + ", " + f + (arg ? ", *idx" : "") + ")";
 }
 
-inline void print_tree(std::ostream& os, const loop_plan& p, const std::string& indent) {
-    for (const tree_line& l : p.tree) {
-        std::string what = std::string(static_cast<std::size_t>(2 * l.depth), ' ') + l.what;
-        std::string detail;
-        if (l.operand >= 0) {
-            const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
-            if (o.kind != operand_plan::role::scalar && o.kind != operand_plan::role::temporary)
-                detail = "  strides " + to_string(o.iter_strides) + " offset "
-                         + std::to_string(o.offset);
-            else if (o.kind == operand_plan::role::temporary)
-                detail = "  strides " + to_string(o.iter_strides);
-        }
-        std::string row = indent + pad(what, 44) + ' ' + pad(l.dtype, 8) + ' '
-                          + pad(to_string(l.shape), 16) + detail;
-        row.erase(row.find_last_not_of(' ') + 1);
-        os << row << '\n';
-    }
-}
-
-inline void print_loops(std::ostream& os, const loop_plan& p, const std::string& indent) {
-    os << indent << "loops over " << to_string(p.iter_shape);
-    if (!p.reducer.empty())
-        os << ", " << p.reducer << " over axes " << to_string(p.reduced_axes) << " ("
-           << p.reduce_count << " elements each)";
-    if (p.alias_copy)
-        os << ", into a temporary first: the destination overlaps an operand";
-    os << '\n';
-    if (p.empty) {
-        os << indent << "  (empty: an extent is 0, the body never runs)\n";
-        return;
-    }
-    // Operands that move: everything but scalars.
+// Operands that move through memory (everything but scalars), in operand order.
+inline std::vector<std::size_t> moving_operands(const loop_plan& p) {
     std::vector<std::size_t> moving;
     for (std::size_t k = 0; k < p.operands.size(); ++k)
         if (p.operands[k].kind != operand_plan::role::scalar)
             moving.push_back(k);
+    return moving;
+}
+
+inline bool reduces_at(const loop_plan& p, std::size_t level) {
+    return !p.reducer.empty() && p.operands[0].strides[level] == 0;
+}
+
+// `t1` is broadcast at a level when it stands still there while the loop runs.
+inline bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
+    const operand_plan& o = p.operands[k];
+    return k != 0 && o.kind != operand_plan::role::index && o.strides[level] == 0;
+}
+
+inline std::string kernel_text(const loop_plan& p) {
+    if (p.empty || p.extents.empty())
+        return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
+    std::string s;
+    if (p.kernel == inner_kernel::contiguous) {
+        s = "contiguous (every operand at unit stride)";
+    } else {
+        s = "strided (";
+        const std::size_t inner = p.extents.size() - 1;
+        // Operands off unit stride, grouped by stride: `stride 0 (broadcast): t1, t2; stride 8:
+        // t0`.
+        std::vector<std::pair<index_t, std::string>> groups;
+        for (std::size_t k : moving_operands(p)) {
+            const operand_plan& o = p.operands[k];
+            const index_t st = o.strides[inner];
+            if (st == 1 || o.kind == operand_plan::role::index || (k == 0 && !p.reducer.empty()))
+                continue;
+            auto g = std::find_if(
+                groups.begin(), groups.end(), [&](const auto& x) { return x.first == st; });
+            if (g == groups.end())
+                groups.emplace_back(st, o.name);
+            else
+                g->second += ", " + o.name;
+        }
+        std::string parts;
+        for (const auto& [st, names] : groups)
+            parts += (parts.empty() ? "" : "; ") + std::string("stride ") + std::to_string(st)
+                     + (st == 0 ? " (broadcast)" : "") + ": " + names;
+        s += parts + ")";
+    }
+    if (!p.reducer.empty())
+        s += p.operands[0].strides.back() == 0 ? ", register accumulator" : ", row of accumulators";
+    return s;
+}
+
+inline std::string vector_text(const loop_plan& p) {
+    const simd_target target = compiled_simd_target();
+    if (p.kernel != inner_kernel::contiguous || p.empty || p.extents.empty())
+        return "none (only the contiguous kernel is vectorised)";
+    if (p.vector_bytes == 0)
+        return "none (no SIMD target known at compile time)";
+    const std::string regs =
+        std::string(target.name) + ", " + std::to_string(p.vector_bytes) + "-byte registers";
+    if (!p.reducer.empty()) {
+        if (p.operands.back().kind == operand_plan::role::index)
+            return "none (an arg-reduction compares one element at a time, in index order)";
+        if (p.operands[0].strides.back() == 0)
+            return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
+    }
+    // The lanes of the widest element the loop moves (the destination's type for element-wise
+    // loops; a row of accumulators holds the accumulator type).
+    index_t widest = 0;
+    std::string dtype;
+    for (std::size_t k : moving_operands(p))
+        if (p.operands[k].itemsize > widest && p.operands[k].kind != operand_plan::role::index) {
+            widest = p.operands[k].itemsize;
+            dtype = p.operands[k].dtype;
+        }
+    const index_t lanes = widest ? p.vector_bytes / widest : 0;
+    return regs + ": " + std::to_string(lanes) + " x " + dtype
+           + " per instruction (compiler-vectorised)";
+}
+
+inline std::string threads_text(const loop_plan& p) {
+    if (p.threads <= 1)
+        return "1 (runs on the calling thread; no parallel split)";
+    return std::to_string(p.threads) + ", the outermost loop split in chunks of "
+           + std::to_string(p.chunk);
+}
+
+inline void print_nest(std::ostream& os, const loop_plan& p) {
+    const std::string in = "    ";
+    const std::vector<std::size_t> moving = moving_operands(p);
     const std::size_t levels = p.extents.size();
     std::vector<std::string> heads, steps, notes;
+    std::vector<std::size_t> widths(moving.size(), 0);
+    for (std::size_t L = 0; L < levels; ++L)
+        for (std::size_t m = 0; m < moving.size(); ++m) {
+            const operand_plan& o = p.operands[moving[m]];
+            widths[m] =
+                std::max(widths[m], o.name.size() + 2 + std::to_string(o.strides[L]).size());
+        }
     for (std::size_t L = 0; L < levels; ++L) {
         heads.push_back(std::string(2 * L, ' ') + "for i" + std::to_string(L) + " in [0, "
                         + std::to_string(p.extents[L]) + "):");
         std::string st;
-        for (std::size_t k : moving) {
-            const index_t s = p.operands[k].strides[L];
-            st += pad(p.operands[k].name + "+=" + std::to_string(s), 10) + ' ';
+        for (std::size_t m = 0; m < moving.size(); ++m) {
+            const operand_plan& o = p.operands[moving[m]];
+            st += pad(o.name + "+=" + std::to_string(o.strides[L]), widths[m]) + "  ";
         }
         steps.push_back(st);
         std::string note = "axes " + to_string(p.loop_axes[L]);
-        if (!p.reducer.empty() && p.operands[0].strides[L] == 0)
+        if (reduces_at(p, L))
             note += " reduced";
+        std::string broadcast;
         for (std::size_t k : moving)
-            if (p.operands[k].kind != operand_plan::role::index && p.operands[k].strides[L] == 0
-                && !(k == 0 && !p.reducer.empty()))
-                note += ", " + p.operands[k].name + " broadcast";
-        if (L + 1 == levels) {
-            note += "; inner kernel: ";
-            note += p.kernel == inner_kernel::contiguous ? "contiguous" : "strided";
-            if (!p.reducer.empty())
-                note += p.operands[0].strides[L] == 0 ? ", register accumulator"
-                                                      : ", row of accumulators";
-        }
+            if (broadcast_at(p, k, L))
+                broadcast += (broadcast.empty() ? "" : ", ") + p.operands[k].name;
+        if (!broadcast.empty())
+            note += "; broadcast: " + broadcast;
         notes.push_back(note);
     }
     std::size_t w = 0;
     for (const auto& h : heads)
         w = std::max(w, h.size());
     for (std::size_t L = 0; L < levels; ++L)
-        os << indent << "  " << pad(heads[L], w) << "  " << steps[L] << "# " << notes[L] << '\n';
-    os << indent << "  " << std::string(2 * levels, ' ') << body_of(p) << '\n';
-    if (!p.reducer.empty())
-        os << indent << "  then " << p.operands[0].name << " = " << p.reducer
-           << "_finalize(accumulators)\n";
+        os << in << pad(heads[L], w) << "  " << steps[L] << "# " << notes[L] << '\n';
+    os << in << std::string(2 * levels, ' ') << body_of(p) << '\n';
+    if (p.empty)
+        os << in << "(an extent is 0: the body never runs)\n";
 }
 
-inline void print_plan(std::ostream& os, const loop_plan& p, const std::string& indent) {
-    for (const boundary_plan& b : p.boundaries) {
-        if (b.reused) {
-            os << indent << "reuse " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)
-               << " (the same " << (b.plan->reducer.empty() ? b.why : b.plan->reducer)
-               << ", materialised above: not recomputed)\n";
-            continue;
-        }
-        os << indent << "materialise " << b.name << ": " << b.dtype << ' ' << to_string(b.shape)
-           << ", " << b.bytes << " bytes (" << b.why << "), computed once before the loop that "
-           << "reads it\n";
-        print_plan(os, *b.plan, indent + "  ");
+inline void print_loop(std::ostream& os,
+                       const loop_ref& ref,
+                       std::size_t number,
+                       const std::vector<loop_ref>& loops) {
+    const loop_plan& p = *ref.plan;
+    const operand_plan& d = p.operands[0];
+    os << "  loop " << number << " of " << loops.size() << " -> " << d.name << ": " << d.dtype
+       << ' ' << to_string(d.shape);
+    if (ref.boundary)
+        os << ", " << ref.boundary->bytes << " bytes, " << ref.boundary->why;
+    os << '\n';
+    os << "    over " << to_string(p.iter_shape);
+    if (!p.reducer.empty())
+        os << "; " << p.reducer << " over axes " << to_string(p.reduced_axes) << ", "
+           << p.reduce_count << " elements into each result";
+    os << '\n';
+    for (const boundary_plan& b : p.boundaries)
+        if (b.reused)
+            os << "    reads " << b.name << " again (loop " << loop_number(loops, b.name)
+               << " computed it; not recomputed)\n";
+    print_nest(os, p);
+    if (!p.reducer.empty())
+        os << "    then " << d.name << " = " << p.reducer << "_finalize(accumulators)\n";
+    os << "    kernel:  " << kernel_text(p) << '\n';
+    os << "    vectors: " << vector_text(p) << '\n';
+    os << "    threads: " << threads_text(p) << '\n';
+}
+
+// ---- cost --------------------------------------------------------------------------------
+
+inline void print_cost(std::ostream& os, const cost_estimate& c) {
+    auto row = [&](const char* name, const traffic& t) {
+        os << "  " << pad(name, 8) << pad(std::to_string(t.loops), 7)
+           << pad(std::to_string(t.temporaries), 13) << pad(std::to_string(t.temporary_bytes), 17)
+           << pad(std::to_string(t.bytes_read), 12) << std::to_string(t.bytes_written) << '\n';
+    };
+    os << "cost:     loops  temporaries  temporary bytes  bytes read  bytes written\n";
+    row("fused", c.fused);
+    row("eager", c.eager);
+    const index_t f = c.fused.bytes_moved(), e = c.eager.bytes_moved();
+    if (f > 0 && e > 0) {
+        std::ostringstream r;
+        r.precision(2);
+        r << std::fixed << static_cast<double>(e) / static_cast<double>(f);
+        os << "  eager evaluation moves " << r.str() << "x the bytes of the fused plan\n";
     }
-    os << indent << "tree:\n";
-    print_tree(os, p, indent + "  ");
-    print_loops(os, p, indent);
+}
+
+inline std::string text_of(const loop_plan& p) {
+    std::vector<loop_ref> loops;
+    collect_loops(p, nullptr, loops);
+    const cost_estimate c = estimate_cost(p);
+    std::ostringstream os;
+    os << "fusor::explain: " << plural(static_cast<index_t>(loops.size()), "loop", "loops") << ", "
+       << plural(c.fused.temporaries, "materialised temporary", "materialised temporaries");
+    if (c.fused.temporaries)
+        os << " (" << c.fused.temporary_bytes << " bytes)";
+    os << '\n';
+    print_tree(os, p, loops);
+    os << "plan:\n";
+    for (std::size_t k = 0; k < loops.size(); ++k)
+        print_loop(os, loops[k], k + 1, loops);
+    print_cost(os, c);
+    return os.str();
+}
+
+// ---- JSON --------------------------------------------------------------------------------
+
+inline std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (const char ch : s) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            const char* hex = "0123456789abcdef";
+            out += "\\u00";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out + '"';
+}
+
+inline std::string json_ints(const std::vector<index_t>& v) {
+    std::string s = "[";
+    for (std::size_t k = 0; k < v.size(); ++k)
+        s += (k ? "," : "") + std::to_string(v[k]);
+    return s + "]";
+}
+inline std::string json_ints(const shape_t& v) {
+    return json_ints(std::vector<index_t>(v.begin(), v.end()));
+}
+
+inline const char* kind_name(node_kind k) {
+    switch (k) {
+    case node_kind::operation:
+        return "operation";
+    case node_kind::reduction:
+        return "reduction";
+    case node_kind::view:
+        return "view";
+    case node_kind::tensor:
+        return "tensor";
+    case node_kind::scalar:
+        return "scalar";
+    case node_kind::temporary:
+        return "temporary";
+    }
+    return "?";
+}
+
+inline const char* role_name(operand_plan::role r) {
+    switch (r) {
+    case operand_plan::role::destination:
+        return "destination";
+    case operand_plan::role::tensor:
+        return "tensor";
+    case operand_plan::role::view:
+        return "view";
+    case operand_plan::role::scalar:
+        return "scalar";
+    case operand_plan::role::temporary:
+        return "temporary";
+    case operand_plan::role::index:
+        return "index";
+    }
+    return "?";
+}
+
+// Node i of p's tree (and its subtree) as a JSON object; `i` ends past the subtree.
+inline std::string
+json_node(const loop_plan& p, std::size_t& i, const std::vector<loop_ref>& loops) {
+    const tree_line& l = p.tree[i++];
+    std::string s = "{\"what\":" + json_string(l.what)
+                    + ",\"kind\":" + json_string(kind_name(l.kind))
+                    + ",\"dtype\":" + json_string(l.dtype) + ",\"shape\":" + json_ints(l.shape);
+    std::vector<std::string> children;
+    if (l.operand >= 0) {
+        const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
+        if (o.kind == operand_plan::role::scalar)
+            s += ",\"value\":" + json_string(o.name);
+        else
+            s += ",\"name\":" + json_string(o.name) + ",\"strides\":" + json_ints(o.iter_strides)
+                 + ",\"offset\":" + std::to_string(o.offset);
+    }
+    if (l.boundary >= 0) {
+        const boundary_plan& b = p.boundaries[static_cast<std::size_t>(l.boundary)];
+        s += ",\"loop\":" + std::to_string(loop_number(loops, b.name))
+             + ",\"reused\":" + (b.reused ? "true" : "false");
+        if (!b.reused) {
+            std::size_t j = b.plan->reducer.empty() ? 0 : 1;
+            while (j < b.plan->tree.size())
+                children.push_back(json_node(*b.plan, j, loops));
+        }
+    }
+    while (i < p.tree.size() && p.tree[i].depth > l.depth)
+        children.push_back(json_node(p, i, loops));
+    s += ",\"children\":[";
+    for (std::size_t k = 0; k < children.size(); ++k)
+        s += (k ? "," : "") + children[k];
+    return s + "]}";
+}
+
+inline std::string json_traffic(const traffic& t) {
+    return "{\"loops\":" + std::to_string(t.loops)
+           + ",\"temporaries\":" + std::to_string(t.temporaries) + ",\"temporary_bytes\":"
+           + std::to_string(t.temporary_bytes) + ",\"bytes_read\":" + std::to_string(t.bytes_read)
+           + ",\"bytes_written\":" + std::to_string(t.bytes_written) + "}";
+}
+
+inline std::string json_loop(const loop_ref& ref, std::size_t number) {
+    const loop_plan& p = *ref.plan;
+    std::string s = "{\"number\":" + std::to_string(number)
+                    + ",\"writes\":" + json_string(p.operands[0].name) + ",\"materialises\":";
+    if (ref.boundary)
+        s += "{\"name\":" + json_string(ref.boundary->name) + ",\"why\":"
+             + json_string(ref.boundary->why) + ",\"dtype\":" + json_string(ref.boundary->dtype)
+             + ",\"shape\":" + json_ints(ref.boundary->shape)
+             + ",\"bytes\":" + std::to_string(ref.boundary->bytes) + "}";
+    else
+        s += "null";
+    s += ",\"iteration_shape\":" + json_ints(p.iter_shape)
+         + ",\"reducer\":" + (p.reducer.empty() ? std::string("null") : json_string(p.reducer))
+         + ",\"reduced_axes\":" + json_ints(p.reduced_axes)
+         + ",\"reduce_count\":" + std::to_string(p.reduce_count) + ",\"operands\":[";
+    for (std::size_t k = 0; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        s += std::string(k ? "," : "") + "{\"name\":" + json_string(o.name)
+             + ",\"role\":" + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(o.dtype)
+             + ",\"shape\":" + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.offset) + "}";
+    }
+    s += "],\"reads_again\":[";
+    bool first = true;
+    for (const boundary_plan& b : p.boundaries)
+        if (b.reused) {
+            s += (first ? "" : ",") + json_string(b.name);
+            first = false;
+        }
+    s += "],\"levels\":[";
+    for (std::size_t L = 0; L < p.extents.size(); ++L) {
+        s += std::string(L ? "," : "") + "{\"extent\":" + std::to_string(p.extents[L])
+             + ",\"axes\":" + json_ints(p.loop_axes[L])
+             + ",\"reduced\":" + (reduces_at(p, L) ? "true" : "false") + ",\"strides\":{";
+        bool firsts = true;
+        std::string broadcast;
+        for (std::size_t k : moving_operands(p)) {
+            s += (firsts ? "" : ",") + json_string(p.operands[k].name) + ":"
+                 + std::to_string(p.operands[k].strides[L]);
+            firsts = false;
+            if (broadcast_at(p, k, L))
+                broadcast += (broadcast.empty() ? "" : ",") + json_string(p.operands[k].name);
+        }
+        s += "},\"broadcast\":[" + broadcast + "]}";
+    }
+    const index_t lanes = p.kernel == inner_kernel::contiguous && p.operands[0].itemsize
+                              ? p.vector_bytes / p.operands[0].itemsize
+                              : 1;
+    s += "],\"body\":" + json_string(body_of(p)) + ",\"kernel\":"
+         + json_string(p.kernel == inner_kernel::contiguous ? "contiguous" : "strided")
+         + ",\"accumulator\":"
+         + (p.reducer.empty() || p.extents.empty()
+                ? std::string("null")
+                : json_string(p.operands[0].strides.back() == 0 ? "register" : "row"))
+         + ",\"vector_bytes\":"
+         + std::to_string(p.kernel == inner_kernel::contiguous ? p.vector_bytes : 0)
+         + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
+         + ",\"chunk\":" + std::to_string(p.chunk) + ",\"empty\":" + (p.empty ? "true" : "false")
+         + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false") + "}";
+    return s;
+}
+
+inline std::string json_of(const loop_plan& p) {
+    std::vector<loop_ref> loops;
+    collect_loops(p, nullptr, loops);
+    std::size_t i = 0;
+    std::string s =
+        "{\"format\":\"fusor.explain/1\",\"tree\":" + json_node(p, i, loops) + ",\"loops\":[";
+    for (std::size_t k = 0; k < loops.size(); ++k)
+        s += (k ? "," : "") + json_loop(loops[k], k + 1);
+    const cost_estimate c = estimate_cost(p);
+    return s + "],\"cost\":{\"fused\":" + json_traffic(c.fused)
+           + ",\"eager\":" + json_traffic(c.eager) + "}}\n";
 }
 } // namespace detail
 
-/// What `explain(e)` returns: the plan that evaluating `e` into a fresh tensor runs, printable.
+/// What `explain(e)` returns: the plan that evaluating `e` runs, printable as text or JSON.
 struct explanation {
     loop_plan plan;
+    explain_format format = explain_format::text;
 
-    /// The text form: for each materialisation boundary (computed first) and then for the main
-    /// loop, the expression tree (operation, dtype, shape; each leaf's strides over the
-    /// iteration space, 0 where broadcast, and base offset) and the loop nest after reordering
-    /// and coalescing (each level's extent and every operand's stride in elements, which
-    /// iteration axes it covers, the inner kernel) and the loop body as pseudo-code.
-    std::string text() const {
-        std::ostringstream os;
-        os << "fusor::explain: " << count_loops(plan) << " fused loop(s), "
-           << count_boundaries(plan) << " materialised temporar"
-           << (count_boundaries(plan) == 1 ? "y" : "ies") << '\n';
-        detail::print_plan(os, plan, "");
-        return os.str();
-    }
+    /// The text form, three parts (docs/explain.md shows each on a real example):
+    /// `tree:` every node's operation, dtype and shape; a leaf's strides over its loop's
+    /// iteration space (0 where broadcast) and base offset; a temporary's loop. `plan:` every
+    /// loop in the order it runs (boundaries first): what it writes, its iteration space, the
+    /// loop nest after reordering and coalescing with each operand's stride per level, the
+    /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
+    /// loops, temporaries and bytes read and written, fused against eager.
+    std::string text() const { return detail::text_of(plan); }
+    /// The JSON form: `{"format": "fusor.explain/1", "tree": {...}, "loops": [...],
+    /// "cost": {"fused": {...}, "eager": {...}}}`, one line, every field of the text form.
+    std::string json() const { return detail::json_of(plan); }
+    /// The bytes fused and eager evaluation move (the `cost:` part).
+    cost_estimate cost() const { return estimate_cost(plan); }
+
+    /// Prints `text()` or `json()`, as `format` says.
     friend std::ostream& operator<<(std::ostream& os, const explanation& e) {
-        return os << e.text();
+        return os << (e.format == explain_format::json ? e.json() : e.text());
     }
-
-private:
-    static std::size_t count_boundaries(const loop_plan& p) {
-        std::size_t n = 0;
-        for (const auto& b : p.boundaries)
-            if (!b.reused)
-                n += 1 + count_boundaries(*b.plan);
-        return n;
-    }
-    static std::size_t count_loops(const loop_plan& p) { return 1 + count_boundaries(p); }
 };
 
-/// `explain(e)`: the expression tree of `e` and the fused loop nest that evaluating it runs,
-/// generated from the same `loop_plan` the evaluator executes (see `explanation::text`).
-/// Nothing is computed. Example: `std::cout << fusor::explain(a * b + 2.0);`
+/// `explain(e)`: the expression tree of `e`, the fused loops that evaluating it into a fresh
+/// tensor runs and what they cost, generated from the same `loop_plan` the evaluator executes
+/// (see `explanation::text`). Nothing is computed. `format` picks what `operator<<` prints.
+/// Example: `std::cout << fusor::explain(a * b + 2.0);`
 template <class E>
-    requires expression<E> explanation explain(const E& e) {
+    requires expression<E> explanation explain(const E& e,
+                                               explain_format format = explain_format::text) {
         auto n = as_node(e);
-        return {make_plan(n, contiguous_destination<typename decltype(n)::value_type>(n.shape()))};
+        return {make_plan(n, contiguous_destination<typename decltype(n)::value_type>(n.shape())),
+                format};
     }
 
 /// `explain(dest, e)`: the plan of the assignment `dest = e` into an existing tensor or view
 /// (`e` must broadcast to `dest`'s shape). Unlike `explain(e)` it knows where the loop writes, so
 /// it shows the aliasing copy: when `dest` overlaps memory that `e` reads other than
-/// element-for-element (`a = transpose(a) + a`), the plan says the expression is evaluated into
-/// a temporary first. Nothing is computed or written. Throws `broadcast_error` when `e` does not
-/// broadcast to `dest`.
+/// element-for-element (`a = transpose(a) + a`), the right side is a materialised temporary
+/// computed first and the last loop copies it. Nothing is computed or written. Throws
+/// `broadcast_error` when `e` does not broadcast to `dest`.
 template <class D, class E>
-    requires expression<E> explanation explain(const tensor_view<D>& dest, const E& e) {
+    requires expression<E> explanation explain(const tensor_view<D>& dest,
+                                               const E& e,
+                                               explain_format format = explain_format::text) {
         using V = std::remove_const_t<D>;
         if (!broadcasts_to(e.shape(), dest.shape(), true))
             throw broadcast_error("could not broadcast input array from shape "
@@ -215,12 +596,15 @@ template <class D, class E>
                                              dest.data(),
                                              std::string(dtype_name<V>()),
                                              "out",
-                                             sizeof(V)})};
+                                             sizeof(V)}),
+                format};
     }
 /// `explain(dest, e)` for a tensor destination, as above.
 template <class T, class E>
-    requires expression<E> explanation explain(tensor<T>& dest, const E& e) {
-        return explain(dest.view(), e);
+    requires expression<E> explanation explain(tensor<T>& dest,
+                                               const E& e,
+                                               explain_format format = explain_format::text) {
+        return explain(dest.view(), e, format);
     }
 
 } // namespace fusor

@@ -72,6 +72,7 @@ inline void order_and_coalesce(loop_plan& p) {
         contiguous = s == 1 || (reduce_dest && s == 0) || o.kind == operand_plan::role::index;
     }
     p.kernel = contiguous ? inner_kernel::contiguous : inner_kernel::strided;
+    p.vector_bytes = compiled_simd_target().bytes;
 }
 
 } // namespace fusor::planning

@@ -25,10 +25,22 @@ struct operand_plan {
     index_t itemsize = 0;          ///< bytes per element (0 for scalars and the index)
 };
 
+/// What a line of the expression tree is.
+enum class node_kind {
+    operation, ///< an element-wise operation (`add`, `exp`, `where` ...)
+    reduction, ///< the reduction at the root of a reduction loop
+    view,      ///< a view of an expression (an index remap: no loop, no copy)
+    tensor,    ///< a leaf: a tensor or a view of one
+    scalar,    ///< a weak scalar
+    temporary  ///< a materialised sub-expression, read like a tensor
+};
+
 /// One line of the expression tree as explain prints it.
 struct tree_line {
+    node_kind kind = node_kind::operation;
     int depth = 0;
-    std::string what; ///< `add`, `sum(axes=(1,))`, `t0 = tensor`, ...
+    index_t itemsize = 0; ///< bytes per element of this node's value type
+    std::string what;     ///< `add`, `sum(axes=(1,))`, `t0 = tensor`, ...
     std::string dtype;
     shape_t shape;
     int operand = -1;   ///< index into operands for leaves
@@ -39,10 +51,11 @@ struct tree_line {
 struct loop_plan;
 
 /// A materialisation boundary: a sub-expression computed into a temporary before the loop
-/// that reads it (today: a reduction inside a larger expression).
+/// that reads it: a reduction inside a larger expression, a reshape that merges axes of an
+/// expression, or the whole right side when it overlaps the destination (aliasing copy).
 struct boundary_plan {
     std::string name; ///< `tmp0`, ...
-    std::string why;  ///< `reduction result`
+    std::string why;  ///< `reduction result`, `reshape copy of ...`, `aliasing copy: ...`
     std::string dtype;
     shape_t shape;
     index_t bytes = 0;
@@ -59,6 +72,28 @@ enum class inner_kernel {
     strided     ///< some operand strided or broadcast: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
 
+/// The SIMD instruction set this translation unit is compiled for, as the predefined macros
+/// report it (`-march=native` on an AVX2 machine: 32 bytes, "AVX"); what explain quotes as the
+/// contiguous kernel's vector width.
+struct simd_target {
+    index_t bytes;    ///< register width in bytes, 0 when unknown
+    const char* name; ///< `SSE2`, `AVX`, `AVX-512`, `NEON`, or `none`
+};
+
+constexpr simd_target compiled_simd_target() {
+#if defined(__AVX512F__)
+    return {64, "AVX-512"};
+#elif defined(__AVX__)
+    return {32, "AVX"};
+#elif defined(__SSE2__) || defined(_M_X64)
+    return {16, "SSE2"};
+#elif defined(__ARM_NEON) || defined(__aarch64__)
+    return {16, "NEON"};
+#else
+    return {0, "none"};
+#endif
+}
+
 /// A fused loop nest over an iteration space.
 struct loop_plan {
     std::string reducer;      ///< empty for element-wise loops, else `sum`, `argmax`, ...
@@ -72,9 +107,16 @@ struct loop_plan {
     std::vector<tree_line> tree;           ///< the expression, as explain prints it
     std::vector<boundary_plan> boundaries; ///< computed first, in this order
     inner_kernel kernel = inner_kernel::strided;
+    /// Bytes per SIMD register of the target the contiguous kernel is compiled for (16 for
+    /// SSE2 or NEON, 32 for AVX, 64 for AVX-512; 0 when unknown): the compiler's vectoriser
+    /// packs vector_bytes / itemsize elements per instruction.
+    index_t vector_bytes = 0;
+    int threads = 1;         ///< threads the outermost loop is split across (1: the calling thread)
+    index_t chunk = 0;       ///< outermost iterations per thread's chunk (0: no split)
     bool empty = false;      ///< some extent is 0: the loop body never runs
-    bool alias_copy = false; ///< the destination overlaps an operand: evaluate into a
-                             ///< temporary, then copy (NumPy's overlap rule)
+    bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
+                             ///< last boundary (a temporary) and this loop copies it into the
+                             ///< destination (NumPy's overlap rule)
 
     index_t levels() const { return extents.rank(); }
     /// Stride of operand `k` at loop level `level`.

@@ -239,6 +239,8 @@ struct tree_walker {
         const strides_t st = row_major_strides(shape);
         o.iter_strides = t.strides_of(st);
         o.offset = t.offset_of(st);
+        o.itemsize = line.itemsize;
+        line.kind = node_kind::temporary;
         line.what = std::move(what);
         line.operand = static_cast<int>(plan.operands.size());
         line.boundary = made.second;
@@ -252,8 +254,10 @@ struct tree_walker {
         tree_line line;
         line.depth = depth;
         line.dtype = std::string(dtype_name<typename N::value_type>());
+        line.itemsize = sizeof(typename N::value_type);
         line.shape = n.shape();
         if constexpr (requires { n.is_view; }) { // leaf
+            line.kind = node_kind::tensor;
             operand o;
             o.kind = n.is_view ? operand::role::view : operand::role::tensor;
             o.name = leaf_name(n.data);
@@ -276,12 +280,14 @@ struct tree_walker {
             o.name = scalar_text(n.value);
             o.dtype = line.dtype;
             o.iter_strides = strides_t(t.cols, 0);
+            line.kind = node_kind::scalar;
             line.what = "scalar " + o.name;
             line.operand = static_cast<int>(plan.operands.size());
             plan.operands.push_back(std::move(o));
             plan.tree.push_back(std::move(line));
         } else if constexpr (requires { n.split; }) { // reshape of an expression
             if (n.split) {                            // an index remap, like any view
+                line.kind = node_kind::view;
                 line.what = n.split->label;
                 plan.tree.push_back(std::move(line));
                 visit(n.child, through_view(*n.split, t), depth + 1);
@@ -297,20 +303,17 @@ struct tree_walker {
                            n.shape(),
                            t,
                            made,
-                           made.first + " = reshape(shape=" + to_string(n.shape())
-                               + ")  [materialised]");
+                           made.first + " = reshape(shape=" + to_string(n.shape()) + ")");
         } else if constexpr (requires { n.map; }) { // remap (a view of an expression)
+            line.kind = node_kind::view;
             line.what = n.map.label;
             plan.tree.push_back(std::move(line));
             visit(n.child, through_view(n.map, t), depth + 1);
         } else if constexpr (requires { n.axes; }) { // reduction below the root: a boundary
             using V = typename N::value_type;
             auto made = materialise(n, contiguous_destination<V>(n.shape()), "reduction result");
-            push_temporary(std::move(line),
-                           n.shape(),
-                           t,
-                           made,
-                           made.first + " = " + reduction_label(n) + "  [materialised]");
+            push_temporary(
+                std::move(line), n.shape(), t, made, made.first + " = " + reduction_label(n));
         } else { // element-wise
             line.what = std::string(N::op_type::name);
             if constexpr (requires { N::op_type::symbol; })
@@ -359,7 +362,9 @@ loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, 
             acc[k] = kept_strides[j++];
     p.operands.push_back(destination_operand(d, acc));
     tree_line root;
+    root.kind = node_kind::reduction;
     root.what = reduction_label(r);
+    root.itemsize = sizeof(typename reduction<R, C>::value_type);
     root.dtype = std::string(dtype_name<typename reduction<R, C>::value_type>());
     root.shape = r.shape();
     p.tree.push_back(std::move(root));
@@ -395,10 +400,12 @@ inline std::pair<const char*, const char*> byte_range(const operand_plan& o, con
 // NumPy's overlap rule: the result must be as if the right side were evaluated first. An
 // operand that overlaps the destination forces a copy, unless it reads exactly the element
 // being written (same address and strides: `c = c + 1` needs no copy, `c = transpose(c)` does).
-inline bool destination_overlaps(const loop_plan& p) {
+// Returns the names of the operands that force the copy, empty when none does.
+inline std::string destination_overlaps(const loop_plan& p) {
+    std::string names;
     const operand_plan& d = p.operands[0];
     if (!d.address || shape_size(p.iter_shape) == 0)
-        return false;
+        return names;
     const auto [dlo, dhi] = byte_range(d, p.iter_shape);
     for (std::size_t k = 1; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
@@ -412,20 +419,39 @@ inline bool destination_overlaps(const loop_plan& p) {
             && static_cast<const char*>(o.address) + o.offset * o.itemsize
                    == static_cast<const char*>(d.address) + d.offset * d.itemsize;
         if (!same_walk)
-            return true;
+            names += (names.empty() ? "" : ", ") + o.name;
     }
-    return false;
+    return names;
 }
 
-// An element-wise loop over `d.shape` with `e` broadcast into it.
+// An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
+// overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
+// into a contiguous temporary, and this loop copies the temporary into the destination.
 template <class E>
 loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names) {
+    const naming before = names;
     loop_plan p;
     p.iter_shape = d.shape;
     p.operands.push_back(destination_operand(d, d.strides));
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
     tree_walker{p, names}.visit(e, t, 0);
-    p.alias_copy = destination_overlaps(p);
+    if (const std::string read = destination_overlaps(p); !read.empty()) {
+        names = before; // plan again from scratch: the same names, no false reuse
+        loop_plan copy;
+        copy.iter_shape = d.shape;
+        copy.alias_copy = true;
+        copy.operands.push_back(destination_operand(d, d.strides));
+        tree_walker w{copy, names};
+        using V = typename E::value_type;
+        const std::string why = "aliasing copy: " + d.name + " overlaps " + read;
+        auto made = w.materialise(e, contiguous_destination<V>(e.shape()), why);
+        tree_line line;
+        line.dtype = std::string(dtype_name<V>());
+        line.itemsize = sizeof(V);
+        line.shape = e.shape();
+        w.push_temporary(std::move(line), e.shape(), t, made, made.first + " = right side");
+        p = std::move(copy);
+    }
     order_and_coalesce(p);
     return p;
 }

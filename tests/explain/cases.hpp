@@ -1,0 +1,133 @@
+// The representative expressions of the explain tests: each golden file is the explain output
+// of one of them, and test_executed runs each with the inner-loop trace on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fusor/fusor.hpp>
+
+namespace explain_cases {
+
+/// One case: its name (the golden file's stem), its explanation, and `run`, which evaluates the
+/// same assignment the explanation describes.
+struct explain_case {
+    std::string name;
+    std::function<fusor::explanation()> explain;
+    std::function<void()> run;
+};
+
+template <class T>
+fusor::tensor<T> shaped(fusor::tensor<T> t, const fusor::shape_t& shape) {
+    t.reshape(shape);
+    return t;
+}
+
+// Operands live as long as the test binary: the plans hold their addresses.
+struct operands {
+    fusor::tensor<float> a348 = shaped(fusor::arange<float>(96), {3, 4, 8});
+    fusor::tensor<float> b348 = fusor::full<float>({3, 4, 8}, 2.0f);
+    fusor::tensor<float> c111 = fusor::full<float>({1, 1, 1}, 0.5f);
+    fusor::tensor<float> c148 = shaped(fusor::arange<float>(32), {1, 4, 8});
+    fusor::tensor<float> c311 = shaped(fusor::arange<float>(3), {3, 1, 1});
+    fusor::tensor<float> x48 = shaped(fusor::arange<float>(32), {4, 8});
+    fusor::tensor<float> y48 = fusor::full<float>({4, 8}, 3.0f);
+    fusor::tensor<float> row8 = fusor::arange<float>(8);
+    fusor::tensor<float> col41 = shaped(fusor::arange<float>(4), {4, 1});
+    fusor::tensor<float> row18 = shaped(fusor::arange<float>(8), {1, 8});
+    fusor::tensor<double> sq46 = shaped(fusor::arange<double>(24), {4, 6});
+    fusor::tensor<double> sq64 = shaped(fusor::arange<double>(24), {6, 4});
+    fusor::tensor<double> batch = shaped(fusor::arange<double>(27), {3, 3, 3});
+    fusor::tensor<int32_t> votes = fusor::zeros<int32_t>({2, 3, 4});
+    fusor::tensor<double> square = shaped(fusor::arange<double>(9), {3, 3});
+    fusor::tensor<double> empty = fusor::zeros<double>({2, 0});
+    fusor::tensor<float> out348, out48, out4, out44, outd;
+    fusor::tensor<int64_t> outi;
+    fusor::tensor<double> outsq;
+
+    operands() {
+        for (int i = 0; i < 24; ++i)
+            votes.data()[i] = (i * 7) % 5;
+    }
+};
+
+inline operands& ops() {
+    static operands o;
+    return o;
+}
+
+inline std::vector<explain_case> all_cases() {
+    using namespace fusor;
+    operands& o = ops();
+    std::vector<explain_case> v;
+    auto add = [&](std::string name, auto make, auto run) {
+        v.push_back({std::move(name), make, run});
+    };
+    add(
+        "seed_same_shape",
+        [&] { return explain(o.a348 * o.b348 + 1.0f); },
+        [&] { o.out348 = o.a348 * o.b348 + 1.0f; });
+    add(
+        "seed_plus_1x1x1",
+        [&] { return explain(o.a348 + o.c111); },
+        [&] { o.out348 = o.a348 + o.c111; });
+    add(
+        "seed_plus_1x4x8",
+        [&] { return explain(o.a348 + o.c148); },
+        [&] { o.out348 = o.a348 + o.c148; });
+    add(
+        "seed_plus_3x1x1",
+        [&] { return explain(o.a348 + o.c311); },
+        [&] { o.out348 = o.a348 + o.c311; });
+    add(
+        "row_broadcast",
+        [&] { return explain(o.x48 + o.row8); },
+        [&] { o.out48 = o.x48 + o.row8; });
+    add(
+        "column_broadcast",
+        [&] { return explain(o.x48 + o.col41); },
+        [&] { o.out48 = o.x48 + o.col41; });
+    add(
+        "outer", [&] { return explain(o.col41 * o.row18); }, [&] { o.out48 = o.col41 * o.row18; });
+    add(
+        "transposed_operand",
+        [&] { return explain(o.sq46 + transpose(o.sq64)); },
+        [&] { o.outsq = o.sq46 + transpose(o.sq64); });
+    add(
+        "diagonal_batch",
+        [&] { return explain(diagonal(o.batch, 1, 1, 2) * 2.0); },
+        [&] { o.outsq = diagonal(o.batch, 1, 1, 2) * 2.0; });
+    add(
+        "fused_reduction",
+        [&] { return explain(sum(o.x48 * o.y48, 1)); },
+        [&] { o.out4 = sum(o.x48 * o.y48, 1); });
+    add(
+        "argmax_axis1",
+        [&] { return explain(argmax(o.votes, 1)); },
+        [&] { o.outi = argmax(o.votes, 1); });
+    add(
+        "softmax",
+        [&] {
+            return explain(exp(o.x48 - max(o.x48, 1, keepdims))
+                           / sum(exp(o.x48 - max(o.x48, 1, keepdims)), 1, keepdims));
+        },
+        [&] {
+            o.out48 = exp(o.x48 - max(o.x48, 1, keepdims))
+                      / sum(exp(o.x48 - max(o.x48, 1, keepdims)), 1, keepdims);
+        });
+    add(
+        "aliasing",
+        [&] { return explain(o.square, transpose(o.square) + o.square); },
+        [&] { o.square = transpose(o.square) + o.square; });
+    add(
+        "reshape_copy",
+        [&] { return explain(reshape(transpose(o.sq46) + 1.0, {-1})); },
+        [&] { o.outsq = reshape(transpose(o.sq46) + 1.0, {-1}); });
+    add(
+        "empty_axis", [&] { return explain(o.empty + 1.0); }, [&] { o.outsq = o.empty + 1.0; });
+    return v;
+}
+
+} // namespace explain_cases

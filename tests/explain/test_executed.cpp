@@ -1,0 +1,122 @@
+// The plan explain prints is the plan that runs: with the inner-loop trace on, every case of
+// cases.hpp is evaluated, and the inner loops the evaluator actually ran (in order: operand
+// offsets at each loop's start, and its extent) must be exactly the ones an odometer over
+// explain's JSON `loops` (extents and per-level strides, in the printed order) generates.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fusor/plan/loop_plan.hpp>
+
+namespace trace {
+struct inner_loop {
+    std::string writes;                // operand 0's name: which loop ran
+    std::vector<std::int64_t> offsets; // every operand's element offset, in operand order
+    std::int64_t n;
+};
+inline std::vector<inner_loop> seen;
+inline void record(const fusor::loop_plan& p, const fusor::index_t* offsets, fusor::index_t n) {
+    seen.push_back({p.operands[0].name,
+                    std::vector<std::int64_t>(offsets, offsets + p.operands.size()),
+                    static_cast<std::int64_t>(n)});
+}
+} // namespace trace
+#define FUSOR_TRACE_INNER_LOOP(plan, offsets, n) ::trace::record(plan, offsets, n)
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+#include "cases.hpp"
+#include <nlohmann/json.hpp>
+
+namespace {
+// The inner loops explain's JSON describes, generated independently of exec/.
+std::vector<trace::inner_loop> loops_from_json(const nlohmann::json& doc) {
+    std::vector<trace::inner_loop> out;
+    for (const auto& loop : doc.at("loops")) {
+        if (loop.at("empty").get<bool>())
+            continue;
+        const auto& operands = loop.at("operands");
+        const auto& levels = loop.at("levels");
+        const std::size_t L = levels.size();
+        auto offsets_at = [&](const std::vector<std::int64_t>& index) {
+            std::vector<std::int64_t> off;
+            for (const auto& o : operands) {
+                std::int64_t v = 0;
+                for (std::size_t l = 0; l < index.size(); ++l) {
+                    const auto& st = levels[l].at("strides");
+                    const std::string name = o.at("name");
+                    if (st.contains(name))
+                        v += index[l] * st.at(name).get<std::int64_t>();
+                }
+                off.push_back(v);
+            }
+            return off;
+        };
+        const std::string writes = loop.at("writes");
+        if (L == 0) {
+            out.push_back({writes, offsets_at({}), 1});
+            continue;
+        }
+        const std::int64_t n = levels[L - 1].at("extent");
+        std::vector<std::int64_t> index(L - 1, 0);
+        for (;;) {
+            out.push_back({writes, offsets_at(index), n});
+            std::size_t d = L - 1;
+            while (d > 0 && ++index[d - 1] == levels[d - 1].at("extent").get<std::int64_t>())
+                index[--d] = 0;
+            if (d == 0)
+                break;
+        }
+    }
+    return out;
+}
+} // namespace
+
+TEST_CASE("every inner loop that runs is one explain printed, in the printed order") {
+    for (const auto& c : explain_cases::all_cases()) {
+        CAPTURE(c.name);
+        const fusor::explanation e = c.explain(); // before the run: aliasing changes nothing
+        const auto doc = nlohmann::json::parse(e.json());
+        const auto expected = loops_from_json(doc);
+        trace::seen.clear();
+        c.run();
+        const auto ran = trace::seen;
+        REQUIRE(ran.size() == expected.size());
+        for (std::size_t k = 0; k < ran.size(); ++k) {
+            CAPTURE(k);
+            CHECK(ran[k].writes == expected[k].writes);
+            CHECK(ran[k].n == expected[k].n);
+            CHECK(ran[k].offsets == expected[k].offsets);
+        }
+        // The text shows the same extents as the JSON: each level's `for iL in [0, E):`.
+        const std::string text = e.text();
+        for (const auto& loop : doc.at("loops")) {
+            std::size_t L = 0;
+            for (const auto& level : loop.at("levels")) {
+                const std::string head = "for i" + std::to_string(L++) + " in [0, "
+                                         + std::to_string(level.at("extent").get<long>()) + "):";
+                CHECK_MESSAGE(text.find(head) != std::string::npos, head);
+            }
+        }
+    }
+}
+
+TEST_CASE("the cost part counts what the fused and eager runs allocate") {
+    // softmax: fused materialises max once (reused) and the sum: 2 temporaries of (4, 1);
+    // eager computes every operation into a temporary: max twice, subtract twice, exp twice,
+    // the sum; the final divide writes the result.
+    const auto& c = explain_cases::all_cases()[11];
+    REQUIRE(c.name == "softmax");
+    const fusor::cost_estimate cost = c.explain().cost();
+    CHECK(cost.fused.temporaries == 2);
+    CHECK(cost.fused.temporary_bytes == 2 * 4 * 4);
+    CHECK(cost.fused.loops == 3);
+    CHECK(cost.eager.temporaries == 7);
+    CHECK(cost.eager.loops == 8);
+    // fused: loop 1 reads x (128 B), writes tmp0 (16); loop 2 reads x and tmp0, writes tmp1;
+    // loop 3 reads x, tmp0, tmp1 and writes out (128).
+    CHECK(cost.fused.bytes_read == 128 + (128 + 16) + (128 + 16 + 16));
+    CHECK(cost.fused.bytes_written == 16 + 16 + 128);
+}
