@@ -107,7 +107,8 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
     // softmax: fused materialises max once (reused) and the sum: 2 temporaries of (4, 1);
     // eager computes every operation into a temporary: max twice, subtract twice, exp twice,
     // the sum; the final divide writes the result.
-    const auto& c = explain_cases::all_cases()[11];
+    const auto cases = explain_cases::all_cases();
+    const auto& c = cases[11];
     REQUIRE(c.name == "softmax");
     const fusor::cost_estimate cost = c.explain().cost();
     CHECK(cost.fused.temporaries == 2);
