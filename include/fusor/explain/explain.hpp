@@ -81,8 +81,8 @@ inline void tree_rows(const loop_plan& p,
         if (l.operand >= 0) {
             const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
             if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
-                r.detail =
-                    "strides " + to_string(o.iter_strides) + " offset " + std::to_string(o.offset);
+                r.detail = "strides " + to_string(o.iter_strides) + " offset "
+                           + std::to_string(o.base_offset);
             else if (o.kind == operand_plan::role::temporary)
                 r.detail = "strides " + to_string(o.iter_strides) + " <- loop "
                            + std::to_string(loop_number(loops, o.name));
@@ -436,7 +436,7 @@ json_node(const loop_plan& p, std::size_t& i, const std::vector<loop_ref>& loops
             s += ",\"value\":" + json_string(o.name);
         else
             s += ",\"name\":" + json_string(o.name) + ",\"strides\":" + json_ints(o.iter_strides)
-                 + ",\"offset\":" + std::to_string(o.offset);
+                 + ",\"offset\":" + std::to_string(o.base_offset);
     }
     if (l.boundary >= 0) {
         const boundary_plan& b = p.boundaries[static_cast<std::size_t>(l.boundary)];
@@ -480,9 +480,9 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + ",\"reduce_count\":" + std::to_string(p.reduce_count) + ",\"operands\":[";
     for (std::size_t k = 0; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
-        s += std::string(k ? "," : "") + "{\"name\":" + json_string(o.name)
-             + ",\"role\":" + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(o.dtype)
-             + ",\"shape\":" + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.offset) + "}";
+        s += std::string(k ? "," : "") + "{\"name\":" + json_string(o.name) + ",\"role\":"
+             + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(o.dtype) + ",\"shape\":"
+             + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.base_offset) + "}";
     }
     s += "],\"reads_again\":[";
     bool first = true;

@@ -33,8 +33,9 @@ struct leaf : expr_node {
     shape_t shape_;
     strides_t strides;
     std::shared_ptr<const void>
-        owner;    ///< set when the leaf owns a moved-in tensor or a reshape copy
-    bool is_view; ///< for explain: "view" or "tensor"
+        owner;               ///< set when the leaf owns a moved-in tensor or a reshape copy
+    bool is_view;            ///< for explain: "view" or "tensor"
+    const T* base = nullptr; ///< the viewed tensor's data (null: `data`), for explain's offsets
 
     const shape_t& shape() const { return shape_; }
     index_t rank() const { return shape_.rank(); }
@@ -61,7 +62,7 @@ auto make_leaf(E&& e) {
     using U = std::remove_cvref_t<E>;
     using T = typename U::value_type;
     if constexpr (view_like<E>) {
-        return leaf<T>{{}, e.data(), e.shape(), e.strides(), e.owner(), true};
+        return leaf<T>{{}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base()};
     } else if constexpr (std::is_lvalue_reference_v<E>) {
         return leaf<T>{{}, e.data(), e.shape(), e.strides(), nullptr, false};
     } else {

@@ -225,7 +225,7 @@ auto reshape(E&& e, const shape_t& shape) {
         using T = typename decltype(v)::element_type;
         shape_t to = reshape_target(v.shape(), shape);
         if (auto st = reshape_strides(v.shape(), v.strides(), to))
-            return tensor_view<T>(v.data(), std::move(to), std::move(*st), v.owner());
+            return v.restrided(std::move(to), std::move(*st));
         auto copy = std::make_shared<tensor<typename U::value_type>>(v);
         T* data = copy->data();
         strides_t st = row_major_strides(to);

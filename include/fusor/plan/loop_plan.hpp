@@ -15,12 +15,13 @@ namespace fusor {
 struct operand_plan {
     enum class role { destination, tensor, view, scalar, temporary, index };
     role kind = role::tensor;
-    std::string name;       ///< `out`, `t0`, `tmp0`, `idx`, or a scalar's value
-    std::string dtype;      ///< NumPy name of its element type
-    shape_t shape;          ///< the operand's own shape
-    strides_t iter_strides; ///< stride per axis of the iteration space (0 = broadcast)
-    strides_t strides;      ///< stride per loop level, after reordering and coalescing
-    index_t offset = 0;     ///< elements from the operand's data pointer to its first element
+    std::string name;        ///< `out`, `t0`, `tmp0`, `idx`, or a scalar's value
+    std::string dtype;       ///< NumPy name of its element type
+    shape_t shape;           ///< the operand's own shape
+    strides_t iter_strides;  ///< stride per axis of the iteration space (0 = broadcast)
+    strides_t strides;       ///< stride per loop level, after reordering and coalescing
+    index_t offset = 0;      ///< elements from the operand's data pointer to its first element
+    index_t base_offset = 0; ///< the same from the start of the tensor a view was made from
     const void* address = nullptr; ///< its data (identifies the same tensor read twice)
     index_t itemsize = 0;          ///< bytes per element (0 for scalars and the index)
 };

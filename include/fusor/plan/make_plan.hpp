@@ -193,10 +193,14 @@ struct tree_walker {
     // operand of the loop has its own name.
     std::string leaf_name(const void* address) {
         std::string name = names.tensor_name(address);
+        int reads = 0;
         for (const void* a : seen_here)
-            if (a == address)
-                name += '\'';
+            reads += a == address;
         seen_here.push_back(address);
+        if (reads > 0 && reads < 3)
+            name += std::string(static_cast<std::size_t>(reads), '\'');
+        else if (reads >= 3) // three primes are hard to count: t0'4, t0'5, ...
+            name += "'" + std::to_string(reads + 1);
         return name;
     }
 
@@ -239,6 +243,7 @@ struct tree_walker {
         const strides_t st = row_major_strides(shape);
         o.iter_strides = t.strides_of(st);
         o.offset = t.offset_of(st);
+        o.base_offset = o.offset;
         o.itemsize = line.itemsize;
         line.kind = node_kind::temporary;
         line.what = std::move(what);
@@ -260,12 +265,15 @@ struct tree_walker {
             line.kind = node_kind::tensor;
             operand o;
             o.kind = n.is_view ? operand::role::view : operand::role::tensor;
-            o.name = leaf_name(n.data);
+            // Views of one tensor share its name (t0, t0', ...) and count offsets from its start.
+            const auto* base = n.base ? n.base : n.data;
+            o.name = leaf_name(base);
             o.dtype = line.dtype;
             o.shape = n.shape();
             o.iter_strides = t.strides_of(n.strides);
             o.offset = t.offset_of(n.strides);
             o.address = n.data;
+            o.base_offset = o.offset + static_cast<index_t>(n.data - base);
             o.itemsize = sizeof(typename N::value_type);
             line.what = o.name + " = "
                         + (!n.is_view ? "tensor"
@@ -429,14 +437,20 @@ inline std::string destination_overlaps(const loop_plan& p) {
 // into a contiguous temporary, and this loop copies the temporary into the destination.
 template <class E>
 loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names) {
-    const naming before = names;
+    // Walking only appends names: remember how far, to plan again from here if needed.
+    const std::size_t tensors_before = names.tensors.size();
+    const std::size_t materialised_before = names.materialised.size();
+    const int temporaries_before = names.temporaries;
     loop_plan p;
     p.iter_shape = d.shape;
     p.operands.push_back(destination_operand(d, d.strides));
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
     tree_walker{p, names}.visit(e, t, 0);
     if (const std::string read = destination_overlaps(p); !read.empty()) {
-        names = before; // plan again from scratch: the same names, no false reuse
+        // Plan again from the same naming state: the same names, no false reuse.
+        names.tensors.resize(tensors_before);
+        names.materialised.resize(materialised_before);
+        names.temporaries = temporaries_before;
         loop_plan copy;
         copy.iter_shape = d.shape;
         copy.alias_copy = true;

@@ -136,7 +136,9 @@ public:
 
     /// A writable view converts to a read-only one.
     operator tensor_view<const value_type>() const requires(!std::is_const_v<T>) {
-        return {data_, shape_, strides_, owner_};
+        tensor_view<const value_type> v{data_, shape_, strides_, owner_};
+        v.base_ = base_;
+        return v;
     }
 
     tensor_view(const tensor_view&) = default;
@@ -212,6 +214,9 @@ public:
     T* data() const { return data_; }
     /// The storage this view owns (a reshape copy), or null for an ordinary, non-owning view.
     const std::shared_ptr<const void>& owner() const { return owner_; }
+    /// The data pointer of the tensor (or `adapt`ed memory) this view was made from, through
+    /// any chain of views: `data() - base()` is the view's offset into it (explain prints it).
+    T* base() const { return base_ ? base_ : data_; }
 
     /// Unchecked element access (no bounds or rank check).
     template <class... I>
@@ -235,7 +240,16 @@ public:
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
-        return {data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_), owner_};
+        tensor_view v{
+            data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_), owner_};
+        v.base_ = base();
+        return v;
+    }
+    /// The same elements under another shape and strides (a reshape that needs no copy).
+    tensor_view restrided(shape_t shape, strides_t strides) const {
+        tensor_view v{data_, std::move(shape), std::move(strides), owner_};
+        v.base_ = base();
+        return v;
     }
 
     /// Row-major (logical order) iteration.
@@ -243,10 +257,14 @@ public:
     detail::strided_iterator<T> end() const { return {data_, &shape_, &strides_, size()}; }
 
 private:
+    template <class U>
+    friend class tensor_view;
+
     T* data_;
     shape_t shape_;
     strides_t strides_;
     std::shared_ptr<const void> owner_;
+    T* base_ = nullptr; // null: data_ is the base
 };
 
 /// A view over external memory, row-major: `adapt(ptr, {3, 4})`; with explicit strides in
