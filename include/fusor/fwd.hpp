@@ -63,7 +63,7 @@ struct moment_fn; // reduce/moments.hpp: the function object behind var and std
 struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level
 struct boundary_plan;      // plan/loop_plan.hpp: a materialised temporary and its plan
 struct tree_line;          // plan/loop_plan.hpp: one line of the tree explain prints
-enum class inner_kernel;   // plan/loop_plan.hpp: contiguous or strided innermost loop
+enum class inner_kernel;   // plan/loop_plan.hpp: contiguous, broadcast or strided inner loop
 struct loop_plan;          // plan/loop_plan.hpp: the fused loop nest, a plain value
 struct destination_layout; // plan/make_plan.hpp: where a loop writes
 

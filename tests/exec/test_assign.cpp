@@ -120,3 +120,38 @@ TEST_CASE("extent-0 axes: loops that do nothing") {
     CHECK(r.shape() == shape_t{0, 3});
     CHECK(fusor::eval(fusor::sum(e, 0)).shape() == shape_t{3});
 }
+
+TEST_CASE("the broadcast kernel: blocks past broadcast_block, a splat refilled per row") {
+    // (3, 2500) + (3, 1): inner loops of 2500 = two full blocks of 1024 and a partial one; the
+    // stride-0 column changes value from row to row.
+    const fusor::index_t n = 2500;
+    fusor::tensor<double> a(fusor::shape_t{3, n});
+    for (fusor::index_t i = 0; i < 3; ++i)
+        for (fusor::index_t j = 0; j < n; ++j)
+            a(i, j) = static_cast<double>(j);
+    fusor::tensor<double> col(fusor::shape_t{3, 1});
+    for (fusor::index_t i = 0; i < 3; ++i)
+        col(i, 0) = 1000.0 * static_cast<double>(i + 1);
+    REQUIRE(fusor::explain(a + col).plan.kernel == fusor::inner_kernel::broadcast);
+    const fusor::tensor<double> r = a + col;
+    bool all = true;
+    for (fusor::index_t i = 0; i < 3; ++i)
+        for (fusor::index_t j = 0; j < n; ++j)
+            all = all && r(i, j) == static_cast<double>(j) + 1000.0 * static_cast<double>(i + 1);
+    CHECK(all);
+    // bool operands (whose splat cannot be a std::vector<bool>), both sides broadcast.
+    fusor::tensor<bool> row(fusor::shape_t{n});
+    for (fusor::index_t j = 0; j < n; ++j)
+        row(j) = j % 3 == 0;
+    fusor::tensor<bool> flags(fusor::shape_t{2, 1});
+    flags(0, 0) = true;
+    REQUIRE(fusor::explain(flags && row).plan.kernel == fusor::inner_kernel::broadcast);
+    const fusor::tensor<bool> both = flags && row;
+    CHECK(both.shape() == fusor::shape_t{2, n});
+    fusor::index_t count = 0;
+    for (const bool b : both)
+        count += b;
+    CHECK(count == (n + 2) / 3);
+    CHECK(both(0, 2499) == true);
+    CHECK(both(1, 2499) == false);
+}

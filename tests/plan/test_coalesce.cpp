@@ -30,12 +30,17 @@ TEST_CASE("row broadcast (N, M) + (M,) keeps two loops, stride 0 on the outer on
     CHECK(p.kernel == fusor::inner_kernel::contiguous);
 }
 
-TEST_CASE("column broadcast (N, M) + (N, 1): stride 0 innermost, strided kernel") {
+TEST_CASE("column broadcast (N, M) + (N, 1): stride 0 innermost, broadcast kernel") {
     auto a = fusor::ones<float>({8, 16}), c = fusor::ones<float>({8, 1});
     auto p = plan_of(a + c);
     CHECK(p.extents == shape_t{8, 16});
     CHECK(p.operands[2].strides == shape_t{1, 0});
-    CHECK(p.kernel == fusor::inner_kernel::strided);
+    CHECK(p.kernel == fusor::inner_kernel::broadcast);
+    // A strided operand beside the stride-0 one: the strided kernel.
+    auto t = fusor::ones<float>({16, 8});
+    CHECK(plan_of(fusor::transpose(t) + c).kernel == fusor::inner_kernel::strided);
+    // Reductions keep their own kernels: a stride-0 operand makes them strided.
+    CHECK(plan_of(fusor::sum(a + c, 1)).kernel == fusor::inner_kernel::strided);
 }
 
 TEST_CASE("a (3,4,8) + (1,4,8) case of the seeds: the broadcast operand repeats per outer index") {

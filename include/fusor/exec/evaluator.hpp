@@ -3,6 +3,7 @@
 // operand order; inside the inner loop `get<Contiguous>(i)` is the whole per-element work.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,8 +32,22 @@ struct leaf_evaluator {
     index_t stride; // innermost stride
     std::size_t operand;
     const T* cur = nullptr;
+    // Broadcast kernel, stride 0: the one element repeated `broadcast_block` times (not a
+    // std::vector: vector<bool> has no data()).
+    std::shared_ptr<T[]> splat = nullptr;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
+    /// Broadcast kernel: point at elements [start, start + len) of the inner loop at `offsets`
+    /// (unit stride), or at the splat buffer, refilled at the start of each inner loop.
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+        if (!splat) {
+            cur = base + offsets[operand] + start;
+        } else {
+            if (start == 0)
+                std::fill(splat.get(), splat.get() + broadcast_block, base[offsets[operand]]);
+            cur = splat.get();
+        }
+    }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t i) const {
         if constexpr (Contiguous)
@@ -63,6 +78,12 @@ struct reshape_evaluator {
         else
             child.bind(offsets);
     }
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+        if (copied)
+            copy.bind_block(offsets, start);
+        else
+            child.bind_block(offsets, start);
+    }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t i) const {
         if (copied)
@@ -76,6 +97,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
+    FUSOR_INLINE void bind_block(const index_t*, index_t) {}
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t) const {
         return value;
@@ -91,6 +113,10 @@ struct elementwise_evaluator {
 
     FUSOR_INLINE void bind(const index_t* offsets) {
         boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
+    }
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+        boost::hana::for_each(children,
+                              [offsets, start](auto& c) { c.bind_block(offsets, start); });
     }
     template <bool Contiguous>
     FUSOR_INLINE value_type get(index_t i) const {
@@ -142,6 +168,15 @@ struct evaluator_builder {
         return s.empty() ? 0 : s.back();
     }
 
+    // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat.
+    template <class E>
+    E with_splat(E e) const {
+        if (plan.kernel == inner_kernel::broadcast && e.stride == 0)
+            e.splat = std::make_shared<typename decltype(e.splat)::element_type[]>(
+                static_cast<std::size_t>(broadcast_block));
+        return e;
+    }
+
     // The next boundary of the plan: `n` computed into its temporary (or the temporary of an
     // equal boundary computed earlier in this evaluation), read as the next operand.
     template <class N>
@@ -159,7 +194,8 @@ struct evaluator_builder {
                 t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
             cache.entries.emplace_back(b.name, t);
         }
-        return temporary_evaluator<T>{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t};
+        return with_splat(
+            temporary_evaluator<T>{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t});
     }
 
     template <class N>
@@ -167,7 +203,8 @@ struct evaluator_builder {
         if constexpr (requires { n.is_view; }) {
             const std::size_t k = next_operand++;
             using T = typename N::value_type;
-            return leaf_evaluator<T>{n.data + plan.operands[k].offset, inner_stride(k), k};
+            return with_splat(
+                leaf_evaluator<T>{n.data + plan.operands[k].offset, inner_stride(k), k});
         } else if constexpr (requires { n.value; }) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};

@@ -80,6 +80,18 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             for (index_t i = 0; i < n; ++i)
                 out[i] = convert<D>(ev.template get<true>(i));
         });
+    } else if (p.kernel == inner_kernel::broadcast) {
+        // Blocks of the inner loop, each the contiguous kernel: still operands read their
+        // splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast).
+        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
+            for (index_t start = 0; start < n; start += broadcast_block) {
+                const index_t len = std::min(broadcast_block, n - start);
+                ev.bind_block(off, start);
+                D* out = out0 + off[0] + start;
+                for (index_t i = 0; i < len; ++i)
+                    out[i] = convert<D>(ev.template get<true>(i));
+            }
+        });
     } else {
         for_each_inner_loop(p, [&](const index_t* off, index_t n) {
             ev.bind(off);

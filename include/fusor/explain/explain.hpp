@@ -183,6 +183,13 @@ inline std::string kernel_text(const loop_plan& p) {
     std::string s;
     if (p.kernel == inner_kernel::contiguous) {
         s = "contiguous (every operand at unit stride)";
+    } else if (p.kernel == inner_kernel::broadcast) {
+        std::string still;
+        for (std::size_t k : moving_operands(p))
+            if (k != 0 && p.operands[k].strides.back() == 0)
+                still += (still.empty() ? "" : ", ") + p.operands[k].name;
+        s = "broadcast (stride 0: " + still + "; splatted per inner loop, contiguous blocks of "
+            + std::to_string(broadcast_block) + ")";
     } else {
         s = "strided (";
         const std::size_t inner = p.extents.size() - 1;
@@ -214,8 +221,8 @@ inline std::string kernel_text(const loop_plan& p) {
 
 inline std::string vector_text(const loop_plan& p) {
     const simd_target target = compiled_simd_target();
-    if (p.kernel != inner_kernel::contiguous || p.empty || p.extents.empty())
-        return "none (only the contiguous kernel is vectorised)";
+    if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
+        return "none (a strided inner loop is not vectorised)";
     if (p.vector_bytes == 0)
         return "none (no SIMD target known at compile time)";
     const std::string regs =
@@ -507,17 +514,18 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
         }
         s += "},\"broadcast\":[" + broadcast + "]}";
     }
-    const index_t lanes = p.kernel == inner_kernel::contiguous && p.operands[0].itemsize
-                              ? p.vector_bytes / p.operands[0].itemsize
-                              : 1;
+    const bool vectorised = p.kernel != inner_kernel::strided;
+    const index_t lanes =
+        vectorised && p.operands[0].itemsize ? p.vector_bytes / p.operands[0].itemsize : 1;
     s += "],\"body\":" + json_string(body_of(p)) + ",\"kernel\":"
-         + json_string(p.kernel == inner_kernel::contiguous ? "contiguous" : "strided")
+         + json_string(p.kernel == inner_kernel::contiguous  ? "contiguous"
+                       : p.kernel == inner_kernel::broadcast ? "broadcast"
+                                                             : "strided")
          + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()
                 ? std::string("null")
                 : json_string(p.operands[0].strides.back() == 0 ? "register" : "row"))
-         + ",\"vector_bytes\":"
-         + std::to_string(p.kernel == inner_kernel::contiguous ? p.vector_bytes : 0)
+         + ",\"vector_bytes\":" + std::to_string(vectorised ? p.vector_bytes : 0)
          + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
          + ",\"chunk\":" + std::to_string(p.chunk) + ",\"empty\":" + (p.empty ? "true" : "false")
          + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false") + "}";

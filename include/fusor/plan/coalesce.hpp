@@ -71,7 +71,19 @@ inline void order_and_coalesce(loop_plan& p) {
         const bool reduce_dest = k == 0 && !p.reducer.empty();
         contiguous = s == 1 || (reduce_dest && s == 0) || o.kind == operand_plan::role::index;
     }
-    p.kernel = contiguous ? inner_kernel::contiguous : inner_kernel::strided;
+    // Broadcast: an element-wise loop whose operands all move by 1 or stand still (0) in the
+    // innermost loop, the destination by 1: MNN's stride-0 broadcast, made contiguous by
+    // splatting the still operands.
+    bool broadcast =
+        !contiguous && !ext.empty() && p.reducer.empty() && p.operands[0].strides.back() == 1;
+    for (std::size_t k = 1; broadcast && k < p.operands.size(); ++k) {
+        const auto& o = p.operands[k];
+        const index_t s = o.strides.back();
+        broadcast = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
+    }
+    p.kernel = contiguous  ? inner_kernel::contiguous
+               : broadcast ? inner_kernel::broadcast
+                           : inner_kernel::strided;
     p.vector_bytes = compiled_simd_target().bytes;
 }
 

@@ -70,8 +70,15 @@ struct boundary_plan {
 /// How the innermost loop reads its operands.
 enum class inner_kernel {
     contiguous, ///< every operand at unit stride (or a scalar): `out[i] = f(a[i], b[i])`
-    strided     ///< some operand strided or broadcast: `out[i*so] = f(a[i*sa], b[i*sb])`
+    broadcast,  ///< element-wise, every operand at unit stride or stride 0: the stride-0 ones
+                ///< are splatted into a block buffer once per inner loop, and the contiguous
+                ///< kernel runs over blocks of `broadcast_block` elements
+    strided     ///< anything else: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
+
+/// Elements per block of the broadcast kernel (and per stride-0 operand's splat buffer): small
+/// enough that the buffers stay in L1, large enough that refilling them is noise.
+inline constexpr index_t broadcast_block = 1024;
 
 /// The SIMD instruction set this translation unit is compiled for, as the predefined macros
 /// report it (`-march=native` on an AVX2 machine: 32 bytes, "AVX"); what explain quotes as the
