@@ -1,4 +1,5 @@
-// bench_reduce: reductions, fused vs eager vs hand-written, in one run (docs/reductions.md).
+// bench_reduce: reductions, fused vs eager vs hand-written vs peers, in one run
+// (docs/reductions.md, docs/performance.md).
 //   W7  sum over axis 0 and axis 1, max over axis 1, argmax over axis 1 of (4096, 4096) float32
 //   W8  sum(a * b, 1), (4096, 4096) float32: the product is never stored
 //   W9  row softmax of (4096, 1024) float32: max and sum materialised once each
@@ -7,7 +8,8 @@
 // The hand loops keep 8 independent accumulators along a contiguous axis (the form a compiler
 // vectorises) and stream rows into a row of accumulators along axis 0. Every case reports the
 // bytes it must read and write, so GB/s shows; each fused result is checked against its hand
-// loop once before timing. Compare ratios within one run.
+// loop once before timing (bench/harness.hpp). Peers: xtensor and Eigen's Tensor module, when
+// found. Compare ratios within one run.
 //
 //   build/release/bench/bench_reduce --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only=true
@@ -15,12 +17,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <vector>
 
-#include <benchmark/benchmark.h>
-
-#include <fusor/fusor.hpp>
+#include "harness.hpp"
+#include "peers.hpp"
 
 namespace {
 
@@ -133,202 +135,189 @@ double sum_f64_hand(const double* d, fusor::index_t size) {
     return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-template <class T>
-void require_close(const fusor::tensor<T>& got, const fusor::tensor<T>& want, const char* what) {
-    for (fusor::index_t i = 0; i < want.size(); ++i) {
-        const double g = static_cast<double>(got.data()[i]),
-                     w = static_cast<double>(want.data()[i]);
-        if (std::fabs(g - w) > 1e-5 * (1 + std::fabs(w))) {
-            std::fprintf(stderr, "%s: mismatch at %td: %g vs %g\n", what, i, g, w);
-            std::exit(1);
-        }
-    }
-}
-
 auto softmax_expr(const fusor::tensor<float>& x) {
     auto p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
     return p / fusor::sum(p, 1, fusor::keepdims);
 }
 
-void check_all() {
-    fusor::tensor<float> want(fusor::shape_t{n});
-    sum_axis1_hand(A().data(), n, n, want.data());
-    require_close(fusor::eval(fusor::sum(A(), 1)), want, "W7 sum axis 1");
-    sum_axis0_hand(A().data(), want.data());
-    require_close(fusor::eval(fusor::sum(A(), 0)), want, "W7 sum axis 0");
-    max_axis1_hand(A().data(), want.data());
-    require_close(fusor::eval(fusor::max(A(), 1)), want, "W7 max axis 1");
-    fusor::tensor<std::int64_t> idx(fusor::shape_t{n});
-    argmax_axis1_hand(A().data(), idx.data());
-    require_close(fusor::eval(fusor::argmax(A(), 1)), idx, "W7 argmax axis 1");
-    dot_rows_hand(A().data(), B().data(), want.data());
-    require_close(fusor::eval(fusor::sum(A() * B(), 1)), want, "W8");
-    fusor::tensor<float> sm(X().shape());
-    softmax_hand(X().data(), sm.data());
-    require_close(fusor::eval(softmax_expr(X())), sm, "W9");
-    const double s = fusor::eval(fusor::sum(D())).item();
-    if (std::fabs(s - sum_f64_hand(D().data(), D().size())) > 1e-9 * D().size()) {
-        std::fprintf(stderr, "F64 sum mismatch\n");
-        std::exit(1);
-    }
-}
-
 constexpr std::int64_t square_bytes = n * n * 4;
 
-// ---- W7 ---------------------------------------------------------------------------------------
-void W7_sum_axis1_fused(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        out = fusor::sum(A(), 1);
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_sum_axis1_hand(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        sum_axis1_hand(A().data(), n, n, out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_sum_axis0_fused(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        out = fusor::sum(A(), 0);
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_sum_axis0_hand(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        sum_axis0_hand(A().data(), out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_max_axis1_fused(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        out = fusor::max(A(), 1);
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_max_axis1_hand(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        max_axis1_hand(A().data(), out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_argmax_axis1_fused(benchmark::State& st) {
-    fusor::tensor<std::int64_t> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        out = fusor::argmax(A(), 1);
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
-}
-void W7_argmax_axis1_hand(benchmark::State& st) {
-    fusor::tensor<std::int64_t> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        argmax_axis1_hand(A().data(), out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * square_bytes);
+// A (n,) result of T, for every way of one workload.
+template <class T>
+struct result {
+    fusor::tensor<T> out = fusor::tensor<T>(fusor::shape_t{n});
+    fusor::tensor<T> eager;
+};
+
+// W7: one reduction of A along one axis; `fused_expr(A)` is fusor's, the peers' are written
+// out (xtensor's reducers and argmax, Eigen's sum/maximum/argmax).
+template <class T, class Fused, class Hand, class Xt, class Eig>
+void add_w7(const char* name,
+            Fused fused_expr,
+            Hand hand,
+            [[maybe_unused]] Xt xt_expr,
+            [[maybe_unused]] Eig eigen_expr) {
+    auto r = std::make_shared<result<T>>();
+    // The peers accumulate 4096 float32 terms of magnitude < 1 in float32: up to ~n eps =
+    // 2.4e-4 from the exact sum (fusor and the hand loop accumulate in double).
+    bench::workload<T> w(name, square_bytes + n * static_cast<std::int64_t>(sizeof(T)), n, 5e-4);
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    w.add(
+        "hand", [r, hand] { hand(A().data(), r->out.data()); }, into_out);
+    w.add(
+        "fused", [r, fused_expr] { r->out = fused_expr(A()); }, into_out);
+#if FUSOR_BENCH_XTENSOR
+    w.add(
+        "xtensor",
+        [r, xt_expr] {
+            auto o = bench::xt_of<1>(r->out);
+            xt::noalias(o) = xt_expr(bench::xt_of<2>(A()));
+        },
+        into_out);
+#endif
+#if FUSOR_BENCH_EIGEN
+    w.add(
+        "eigen",
+        [r, eigen_expr] {
+            auto o = bench::eigen_of<1>(r->out);
+            eigen_expr(o, bench::eigen_of<2>(A()));
+        },
+        into_out);
+#endif
+    w.submit();
 }
 
-// ---- W8 ---------------------------------------------------------------------------------------
-void W8_fused(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        out = fusor::sum(A() * B(), 1);
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * 2 * square_bytes);
-}
-void W8_eager(benchmark::State& st) {
-    for (auto _ : st) {
-        auto out = fusor::eval_eager(fusor::sum(A() * B(), 1));
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * 2 * square_bytes);
-}
-void W8_hand(benchmark::State& st) {
-    fusor::tensor<float> out(fusor::shape_t{n});
-    for (auto _ : st) {
-        dot_rows_hand(A().data(), B().data(), out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * 2 * square_bytes);
-}
-
-// ---- W9 ---------------------------------------------------------------------------------------
-constexpr std::int64_t softmax_bytes = 2 * n * 1024 * 4; // read x, write the result
-void W9_fused(benchmark::State& st) {
-    fusor::tensor<float> out(X().shape());
-    for (auto _ : st) {
-        out = softmax_expr(X());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * softmax_bytes);
-}
-void W9_eager(benchmark::State& st) {
-    for (auto _ : st) {
-        auto out = fusor::eval_eager(softmax_expr(X()));
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * softmax_bytes);
-}
-void W9_hand(benchmark::State& st) {
-    fusor::tensor<float> out(X().shape());
-    for (auto _ : st) {
-        softmax_hand(X().data(), out.data());
-        benchmark::DoNotOptimize(out.data());
-    }
-    st.SetBytesProcessed(st.iterations() * softmax_bytes);
+void add_w8() {
+    auto r = std::make_shared<result<float>>();
+    bench::workload<float> w("W8_sum_of_product", 2 * square_bytes + n * 4, n, 5e-4); // as W7
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    w.add(
+        "hand", [r] { dot_rows_hand(A().data(), B().data(), r->out.data()); }, into_out);
+    w.add(
+        "fused", [r] { r->out = fusor::sum(A() * B(), 1); }, into_out);
+    w.add(
+        "eager",
+        [r] { r->eager = fusor::eval_eager(fusor::sum(A() * B(), 1)); },
+        [r] { return r->eager.data(); });
+#if FUSOR_BENCH_XTENSOR
+    w.add(
+        "xtensor",
+        [r] {
+            auto o = bench::xt_of<1>(r->out);
+            xt::noalias(o) = xt::sum(bench::xt_of<2>(A()) * bench::xt_of<2>(B()), {1});
+        },
+        into_out);
+#endif
+#if FUSOR_BENCH_EIGEN
+    w.add(
+        "eigen",
+        [r] {
+            bench::eigen_of<1>(r->out) =
+                (bench::eigen_of<2>(A()) * bench::eigen_of<2>(B())).sum(bench::dims(1));
+        },
+        into_out);
+#endif
+    w.submit();
 }
 
-// ---- float64 sum: compensated vs plain ------------------------------------------------------
-void F64_sum_fused(benchmark::State& st) {
-    for (auto _ : st)
-        benchmark::DoNotOptimize(fusor::eval(fusor::sum(D())).item());
-    st.SetBytesProcessed(st.iterations() * D().size() * 8);
+void add_w9() {
+    struct data {
+        fusor::tensor<float> out = fusor::tensor<float>(X().shape());
+        fusor::tensor<float> eager;
+        fusor::tensor<float> row = fusor::tensor<float>(fusor::shape_t{n, 1});
+        fusor::tensor<float> row_sum = fusor::tensor<float>(fusor::shape_t{n, 1});
+    };
+    auto r = std::make_shared<data>();
+    const fusor::index_t cols = 1024;
+    bench::workload<float> w("W9_softmax", 2 * n * cols * 4, n * cols, 1e-5);
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    w.add(
+        "hand", [r] { softmax_hand(X().data(), r->out.data()); }, into_out);
+    w.add(
+        "fused", [r] { r->out = softmax_expr(X()); }, into_out);
+    w.add(
+        "eager",
+        [r] { r->eager = fusor::eval_eager(softmax_expr(X())); },
+        [r] { return r->eager.data(); });
+#if FUSOR_BENCH_XTENSOR
+    // As a user writes it: the row max and row sum evaluated once each into (n, 1) arrays.
+    w.add(
+        "xtensor",
+        [r] {
+            auto x = bench::xt_of<2>(X());
+            auto m = bench::xt_of<2>(r->row);
+            auto s = bench::xt_of<2>(r->row_sum);
+            auto o = bench::xt_of<2>(r->out);
+            xt::noalias(m) = xt::amax(x, {1}, xt::keep_dims);
+            xt::noalias(s) = xt::sum(xt::exp(x - m), {1}, xt::keep_dims);
+            xt::noalias(o) = xt::exp(x - m) / s;
+        },
+        into_out);
+#endif
+#if FUSOR_BENCH_EIGEN
+    w.add(
+        "eigen",
+        [r, cols] {
+            auto x = bench::eigen_of<2>(X());
+            auto m = bench::eigen_of<2>(r->row);
+            auto s = bench::eigen_of<2>(r->row_sum);
+            const auto bcast = bench::dims(1, cols);
+            m = x.maximum(bench::dims(1)).reshape(bench::dims(n, 1));
+            s = (x - m.broadcast(bcast)).exp().sum(bench::dims(1)).reshape(bench::dims(n, 1));
+            bench::eigen_of<2>(r->out) = (x - m.broadcast(bcast)).exp() / s.broadcast(bcast);
+        },
+        into_out);
+#endif
+    w.submit();
 }
-void F64_sum_hand(benchmark::State& st) {
-    for (auto _ : st)
-        benchmark::DoNotOptimize(sum_f64_hand(D().data(), D().size()));
-    st.SetBytesProcessed(st.iterations() * D().size() * 8);
+
+void add_f64() {
+    auto r = std::make_shared<double>();
+    bench::workload<double> w("F64_sum_compensated", D().size() * 8, 1, 1e-12);
+    w.add(
+        "hand", [r] { *r = sum_f64_hand(D().data(), D().size()); }, [r] { return r.get(); });
+    w.add(
+        "fused", [r] { *r = fusor::eval(fusor::sum(D())).item(); }, [r] { return r.get(); });
+    w.submit();
 }
 
 } // namespace
 
-BENCHMARK(W7_sum_axis1_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_sum_axis1_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_sum_axis0_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_sum_axis0_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_max_axis1_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_max_axis1_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_argmax_axis1_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W7_argmax_axis1_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W8_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W8_eager)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W8_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W9_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W9_eager)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(W9_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(F64_sum_fused)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(F64_sum_hand)->Unit(benchmark::kMillisecond)->UseRealTime();
-
 int main(int argc, char** argv) {
-    check_all();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return bench::run_main(argc, argv, [] {
+        add_w7<float>(
+            "W7_sum_axis1",
+            [](const auto& a) { return fusor::sum(a, 1); },
+            [](const float* a, float* o) { sum_axis1_hand(a, n, n, o); },
+            BENCH_XTENSOR([](const auto& a) { return xt::sum(a, {1}); }),
+            BENCH_EIGEN([](auto& o, const auto& a) { o = a.sum(bench::dims(1)); }));
+        add_w7<float>(
+            "W7_sum_axis0",
+            [](const auto& a) { return fusor::sum(a, 0); },
+            sum_axis0_hand,
+            BENCH_XTENSOR([](const auto& a) { return xt::sum(a, {0}); }),
+            BENCH_EIGEN([](auto& o, const auto& a) { o = a.sum(bench::dims(0)); }));
+        add_w7<float>(
+            "W7_max_axis1",
+            [](const auto& a) { return fusor::max(a, 1); },
+            max_axis1_hand,
+            BENCH_XTENSOR([](const auto& a) { return xt::amax(a, {1}); }),
+            BENCH_EIGEN([](auto& o, const auto& a) { o = a.maximum(bench::dims(1)); }));
+        add_w7<std::int64_t>(
+            "W7_argmax_axis1",
+            [](const auto& a) { return fusor::argmax(a, 1); },
+            argmax_axis1_hand,
+            BENCH_XTENSOR([](const auto& a) { return xt::argmax(a, 1); }),
+            BENCH_EIGEN(
+                [](auto& o, const auto& a) { o = a.argmax(1).template cast<std::int64_t>(); }));
+        add_w8();
+        add_w9();
+        add_f64();
+    });
 }
