@@ -85,7 +85,6 @@ const auto times = [](const auto& x, const auto& y) {
 
 int main(int argc, char** argv) {
     return bench::run_main(argc, argv, [] {
-        using bench::dims;
         add_broadcast<2, 1>(
             "W3_row_broadcast",
             {n, n},
@@ -96,7 +95,9 @@ int main(int argc, char** argv) {
                     for (index_t j = 0; j < n; ++j)
                         o[i * n + j] = x[i * n + j] + y[j];
             },
-            [](auto& o, auto x, auto y) { o = x + y.reshape(dims(1, n)).broadcast(dims(n, 1)); });
+            BENCH_EIGEN([](auto& o, auto x, auto y) {
+                o = x + y.reshape(bench::dims(1, n)).broadcast(bench::dims(n, 1));
+            }));
         add_broadcast<2, 2>(
             "W4_column_broadcast",
             {n, n},
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
                         o[i * n + j] = x[i * n + j] + yi;
                 }
             },
-            [](auto& o, auto x, auto y) { o = x + y.broadcast(dims(1, n)); });
+            BENCH_EIGEN([](auto& o, auto x, auto y) { o = x + y.broadcast(bench::dims(1, n)); }));
         add_broadcast<2, 2>(
             "W5_outer",
             {n, 1},
@@ -122,7 +123,9 @@ int main(int argc, char** argv) {
                         o[i * n + j] = xi * y[j];
                 }
             },
-            [](auto& o, auto x, auto y) { o = x.broadcast(dims(1, n)) * y.broadcast(dims(n, 1)); });
+            BENCH_EIGEN([](auto& o, auto x, auto y) {
+                o = x.broadcast(bench::dims(1, n)) * y.broadcast(bench::dims(n, 1));
+            }));
         add_broadcast<3, 3>(
             "W10_plus_64x1x1",
             {64, 256, 256},
@@ -135,7 +138,8 @@ int main(int argc, char** argv) {
                         o[b * 65536 + k] = x[b * 65536 + k] + yb;
                 }
             },
-            [](auto& o, auto x, auto y) { o = x + y.broadcast(dims(1, 256, 256)); });
+            BENCH_EIGEN(
+                [](auto& o, auto x, auto y) { o = x + y.broadcast(bench::dims(1, 256, 256)); }));
         add_broadcast<3, 3>(
             "W10_plus_1x256x256",
             {64, 256, 256},
@@ -146,6 +150,7 @@ int main(int argc, char** argv) {
                     for (index_t k = 0; k < 256 * 256; ++k)
                         o[b * 65536 + k] = x[b * 65536 + k] + y[k];
             },
-            [](auto& o, auto x, auto y) { o = x + y.broadcast(dims(64, 1, 1)); });
+            BENCH_EIGEN(
+                [](auto& o, auto x, auto y) { o = x + y.broadcast(bench::dims(64, 1, 1)); }));
     });
 }
