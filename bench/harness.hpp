@@ -24,6 +24,11 @@ namespace bench {
 
 using fusor::index_t;
 
+/// The threads fusor may use on this machine (OpenMP's default), read before `run_main` caps
+/// fusor at one thread: every way but `fused_threads` runs single-threaded, as the hand loop
+/// and the peers do.
+inline int machine_threads = 1;
+
 /// A tensor of `shape` with values uniform in [-1, 1) (reproducible by `seed`).
 template <class T>
 fusor::tensor<T> random_tensor(const fusor::shape_t& shape, unsigned seed) {
@@ -52,7 +57,20 @@ public:
     }
 
     /// Checks every way against the one named "hand" (exit 1 on a mismatch) and registers all.
+    /// With fusor's threads built in, "fused" gets a twin, "fused_threads", that runs with
+    /// `machine_threads` threads.
     void submit() {
+        if (fusor::threads_enabled && machine_threads > 1)
+            for (const way& w : std::vector<way>(ways_))
+                if (w.name == "fused")
+                    add(
+                        "fused_threads",
+                        [run = w.run] {
+                            fusor::set_num_threads(machine_threads);
+                            run();
+                            fusor::set_num_threads(1);
+                        },
+                        w.result);
         const way* hand = nullptr;
         for (const way& w : ways_)
             if (w.name == "hand")
@@ -115,6 +133,8 @@ inline int run_main(int argc, char** argv, const std::function<void()>& setup) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
+    machine_threads = fusor::num_threads();
+    fusor::set_num_threads(1);
     setup();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

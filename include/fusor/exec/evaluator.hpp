@@ -6,14 +6,17 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
 #include <fusor/config.hpp>
+#include <fusor/exec/vector_math.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
@@ -35,11 +38,38 @@ struct leaf_evaluator {
     // Broadcast kernel, stride 0: the one element repeated `broadcast_block` times (not a
     // std::vector: vector<bool> has no data()).
     std::shared_ptr<T[]> splat = nullptr;
+    // Tiled kernel, off unit stride: the operand's tile is copied (`stage`) from `source` into
+    // `staged`, and `base` points at `staged`, so the contiguous kernel reads row r of the tile
+    // at offset r * tile_cols. `outer_stride`: the stride of the level outside the innermost.
+    std::shared_ptr<T[]> staged = nullptr;
+    const T* source = nullptr;
+    index_t outer_stride = 0;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
+    /// A copy for another thread: its own splat buffer (the copy shared the original's).
+    void own_buffers() {
+        if (splat)
+            splat = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block));
+        if (staged) {
+            staged = std::make_shared<T[]>(static_cast<std::size_t>(tile_rows * tile_cols));
+            base = staged.get();
+        }
+    }
+    /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
+    /// tile buffer, a row per `tile_cols` (reading `rows` neighbours per column).
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
+        if (!staged)
+            return;
+        const T* src = source + offsets[operand];
+        T* const dst = staged.get();
+        for (index_t c = 0; c < cols; ++c)
+            for (index_t r = 0; r < rows; ++r)
+                dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
+    }
+
     /// Broadcast kernel: point at elements [start, start + len) of the inner loop at `offsets`
     /// (unit stride), or at the splat buffer, refilled at the start of each inner loop.
-    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t) {
         if (!splat) {
             cur = base + offsets[operand] + start;
         } else {
@@ -78,11 +108,22 @@ struct reshape_evaluator {
         else
             child.bind(offsets);
     }
-    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+    void own_buffers() {
+        child.own_buffers();
+        copy.own_buffers();
+    }
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
         if (copied)
-            copy.bind_block(offsets, start);
+            copy.stage(offsets, rows, cols);
         else
-            child.bind_block(offsets, start);
+            child.stage(offsets, rows, cols);
+    }
+
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
+        if (copied)
+            copy.bind_block(offsets, start, len);
+        else
+            child.bind_block(offsets, start, len);
     }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t i) const {
@@ -97,7 +138,10 @@ template <class T>
 struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
-    FUSOR_INLINE void bind_block(const index_t*, index_t) {}
+    void own_buffers() {}
+    FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
+
+    FUSOR_INLINE void bind_block(const index_t*, index_t, index_t) {}
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t) const {
         return value;
@@ -114,14 +158,53 @@ struct elementwise_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) {
         boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
     }
-    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start) {
+    void own_buffers() {
+        boost::hana::for_each(children, [](auto& c) { c.own_buffers(); });
+    }
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
         boost::hana::for_each(children,
-                              [offsets, start](auto& c) { c.bind_block(offsets, start); });
+                              [offsets, rows, cols](auto& c) { c.stage(offsets, rows, cols); });
+    }
+
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
+        boost::hana::for_each(
+            children, [offsets, start, len](auto& c) { c.bind_block(offsets, start, len); });
     }
     template <bool Contiguous>
     FUSOR_INLINE value_type get(index_t i) const {
         return boost::hana::unpack(
             children, [i](const auto&... c) { return Op{}(c.template get<Contiguous>(i)...); });
+    }
+};
+
+/// A unary math function with a vectorised form (vector_math.hpp), in the blocked kernels:
+/// `bind_block` computes the child over the block into a buffer (one vectorised loop), then
+/// the function over the buffer a register at a time; `get<true>` reads the buffer. The
+/// strided kernel (`bind`, `get<false>`) calls the scalar function per element.
+template <class Op, class C, class T>
+struct vector_math_evaluator {
+    C child;
+    std::shared_ptr<T[]> buffer =
+        std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block + vector_padding));
+
+    FUSOR_INLINE void bind(const index_t* offsets) { child.bind(offsets); }
+    void own_buffers() {
+        child.own_buffers();
+        buffer = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block + vector_padding));
+    }
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
+        child.bind_block(offsets, start, len);
+        T* const b = buffer.get();
+        for (index_t i = 0; i < len; ++i)
+            b[i] = static_cast<T>(child.template get<true>(i));
+        vector_function<Op, T>::apply(b, len);
+    }
+    template <bool Contiguous>
+    FUSOR_INLINE T get(index_t i) const {
+        if constexpr (Contiguous)
+            return buffer[static_cast<std::size_t>(i)];
+        else
+            return Op{}(child.template get<false>(i));
     }
 };
 
@@ -156,7 +239,23 @@ template <class E>
 tensor<typename E::value_type>
 evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
 
+/// True when node `N` calls, outside any reduction or materialised boundary, a math function
+/// with a vectorised form: only then is a blocked evaluator worth instantiating.
+template <class N>
+struct has_vector_math : std::false_type {};
+template <class Op, class... Cs>
+struct has_vector_math<elementwise<Op, Cs...>>
+    : std::bool_constant<vector_function<Op, typename elementwise<Op, Cs...>::value_type>::available
+                         || (has_vector_math<Cs>::value || ...)> {};
+template <class C>
+struct has_vector_math<remap<C>> : has_vector_math<C> {};
+template <class C>
+struct has_vector_math<reshaped<C>> : has_vector_math<C> {};
+
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
+/// `Blocked`: build for the blocked kernels, with a vector_math_evaluator for each unary math
+/// function that has a vectorised form.
+template <bool Blocked = false>
 struct evaluator_builder {
     const loop_plan& plan;
     temporary_cache& cache;
@@ -168,12 +267,19 @@ struct evaluator_builder {
         return s.empty() ? 0 : s.back();
     }
 
-    // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat.
+    // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat,
+    // under the tiled kernel one off unit stride its tile buffer.
     template <class E>
     E with_splat(E e) const {
+        using T = typename decltype(e.splat)::element_type;
         if (plan.kernel == inner_kernel::broadcast && e.stride == 0)
-            e.splat = std::make_shared<typename decltype(e.splat)::element_type[]>(
-                static_cast<std::size_t>(broadcast_block));
+            e.splat = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block));
+        if (plan.kernel == inner_kernel::tiled && e.stride != 1) {
+            e.staged = std::make_shared<T[]>(static_cast<std::size_t>(tile_rows * tile_cols));
+            e.source = e.base;
+            e.base = e.staged.get();
+            e.outer_stride = plan.operands[e.operand].strides[plan.extents.size() - 2];
+        }
         return e;
     }
 
@@ -224,10 +330,18 @@ struct evaluator_builder {
         } else {
             // A braced list evaluates left to right, so children claim operands in plan order
             // (hana::transform would leave the order to the compiler).
-            return boost::hana::unpack(n.children, [this](const auto&... c) {
-                using E = elementwise_evaluator<typename N::op_type, decltype(this->build(c))...>;
-                return E{boost::hana::tuple<decltype(this->build(c))...>{this->build(c)...}};
-            });
+            using Op = typename N::op_type;
+            using T = typename N::value_type;
+            if constexpr (Blocked && vector_function<Op, T>::available) {
+                using child_evaluator = decltype(build(boost::hana::at_c<0>(n.children)));
+                return vector_math_evaluator<Op, child_evaluator, T>{
+                    build(boost::hana::at_c<0>(n.children))};
+            } else {
+                return boost::hana::unpack(n.children, [this](const auto&... c) {
+                    using E = elementwise_evaluator<Op, decltype(this->build(c))...>;
+                    return E{boost::hana::tuple<decltype(this->build(c))...>{this->build(c)...}};
+                });
+            }
         }
     }
 };

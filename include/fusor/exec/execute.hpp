@@ -12,21 +12,25 @@
 #include <fusor/core/convert.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/exec/evaluator.hpp>
+#include <fusor/exec/minmax_kernel.hpp>
+#include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
 #include <fusor/tensor/tensor.hpp>
 
 namespace fusor::exec {
 
-/// THE loop. Calls `inner(offsets, n)` once per innermost loop, where `offsets[k]` is operand
-/// k's element offset at the start of that loop and `n` its extent. A 0-d plan calls it once
-/// with n = 1; an empty plan never calls it.
+/// THE loop, over the outermost iterations [begin, end) (all of them: 0 to `extents[0]`).
+/// Calls `inner(offsets, n)` once per innermost loop, where `offsets[k]` is operand k's
+/// element offset at the start of that loop and `n` its extent. With a single level the range
+/// is a piece of the innermost loop itself. A 0-d plan calls it once with n = 1; an empty plan
+/// never calls it.
 ///
 /// Test hook: a translation unit that defines `FUSOR_TRACE_INNER_LOOP(plan, offsets, n)` before
 /// including fusor sees every inner loop as it runs (tests/explain proves with it that the
 /// loops explain prints are the loops that run). Without it there is no cost at all.
 template <class Inner>
-void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
+void for_each_inner_loop(const loop_plan& p, index_t begin, index_t end, Inner&& inner) {
 #ifdef FUSOR_TRACE_INNER_LOOP
     auto call = [&](const index_t* offsets, index_t n) {
         FUSOR_TRACE_INNER_LOOP(p, offsets, n);
@@ -35,7 +39,7 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
 #else
     auto& call = inner;
 #endif
-    if (p.empty)
+    if (p.empty || begin >= end)
         return;
     const std::size_t ops = p.operands.size();
     const std::size_t levels = p.extents.size();
@@ -44,20 +48,27 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
         call(offsets.data(), index_t{1});
         return;
     }
+    for (std::size_t k = 0; k < ops; ++k)
+        offsets[k] = begin * p.operands[k].strides[0];
+    if (levels == 1) {
+        call(offsets.data(), end - begin);
+        return;
+    }
     const index_t n = p.extents[levels - 1];
     std::vector<index_t> counter(levels, 0);
+    counter[0] = begin;
     for (;;) {
         call(offsets.data(), n);
         // Odometer over levels [0, levels - 1): carry from the innermost outer level.
         std::size_t d = levels - 1;
         for (;;) {
-            if (d == 0)
-                return;
             --d;
             for (std::size_t k = 0; k < ops; ++k)
                 offsets[k] += p.operands[k].strides[d];
-            if (++counter[d] < p.extents[d])
+            if (++counter[d] < (d == 0 ? end : p.extents[d]))
                 break;
+            if (d == 0)
+                return;
             counter[d] = 0;
             for (std::size_t k = 0; k < ops; ++k)
                 offsets[k] -= p.operands[k].strides[d] * p.extents[d];
@@ -65,41 +76,202 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
     }
 }
 
+/// The whole loop nest on the calling thread.
+template <class Inner>
+void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
+    for_each_inner_loop(p, 0, p.extents.empty() ? 1 : p.extents[0], inner);
+}
+
+/// The whole loop nest, split across `p.threads` threads in chunks of `p.chunk` outermost
+/// iterations when the plan says so. `kernel(ev, offsets, n)` runs one inner loop with an
+/// evaluator; each extra thread works with its own copy of `ev` (own splat and block buffers).
+template <class Ev, class Kernel>
+void run_loop_nest(const loop_plan& p, Ev& ev, Kernel&& kernel) {
+    if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
+        for_each_inner_loop(p, [&](const index_t* off, index_t n) { kernel(ev, off, n); });
+        return;
+    }
+    if constexpr (threads_enabled)
+        parallel_chunks(
+            p.threads,
+            p.extents[0],
+            p.chunk,
+            [&ev] {
+                Ev local = ev;
+                local.own_buffers();
+                return local;
+            },
+            [&](Ev& local, index_t begin, index_t end) {
+                for_each_inner_loop(
+                    p, begin, end, [&](const index_t* off, index_t n) { kernel(local, off, n); });
+            });
+}
+
+namespace detail {
+// The blocked kernel: the inner loop in blocks of `broadcast_block`, each the contiguous loop.
+// Still operands read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0
+// broadcast); vectorised math functions first compute their block (vector_math.hpp).
+template <class D, class Ev>
+void run_blocked(const loop_plan& p, D* out0, Ev& ev) {
+    run_loop_nest(p, ev, [out0](Ev& ev, const index_t* off, index_t n) {
+        for (index_t start = 0; start < n; start += broadcast_block) {
+            const index_t len = std::min(broadcast_block, n - start);
+            ev.bind_block(off, start, len);
+            D* out = out0 + off[0] + start;
+            for (index_t i = 0; i < len; ++i)
+                out[i] = convert<D>(ev.template get<true>(i));
+        }
+    });
+}
+
+// What the tile walker calls: `stage(ctx, offsets, rows, cols)` once per tile, `row(ctx,
+// offsets, n)` once per row of it. Plain function pointers: the walker is compiled once, not
+// once per expression type.
+struct tile_callbacks {
+    void* context;
+    void (*stage)(void*, const index_t*, index_t, index_t);
+    void (*row)(void*, const index_t*, index_t);
+};
+
+// The tiled kernel's loops: the two innermost levels in tiles of tile_rows x tile_cols; the
+// levels outside them an odometer, the outermost limited to [begin, end) (with two levels the
+// range limits the tile rows instead). Operands off unit stride are staged per tile and read
+// at offset r * tile_cols of their buffer in row r.
+inline void walk_tiles(const loop_plan& p, index_t begin, index_t end, const tile_callbacks& cb) {
+    const std::size_t L = p.extents.size(), ops = p.operands.size();
+    const index_t rows = p.extents[L - 2], cols = p.extents[L - 1];
+    std::vector<char> staged(ops, 0);
+    for (std::size_t k = 1; k < ops; ++k)
+        staged[k] =
+            p.operands[k].kind != operand_plan::role::scalar && p.operands[k].strides[L - 1] != 1;
+    std::vector<index_t> base(ops), tile(ops), row(ops);
+    std::vector<index_t> counter(L - 1, 0);
+    const index_t row_begin = L == 2 ? begin : 0, row_end = L == 2 ? end : rows;
+    if (L > 2)
+        counter[0] = begin;
+    for (std::size_t k = 0; k < ops; ++k)
+        base[k] = L > 2 ? begin * p.operands[k].strides[0] : 0;
+    for (;;) {
+        for (index_t r0 = row_begin; r0 < row_end; r0 += tile_rows) {
+            const index_t rn = std::min(tile_rows, row_end - r0);
+            for (index_t c0 = 0; c0 < cols; c0 += tile_cols) {
+                const index_t cn = std::min(tile_cols, cols - c0);
+                for (std::size_t k = 0; k < ops; ++k)
+                    tile[k] = base[k] + r0 * p.operands[k].strides[L - 2]
+                              + c0 * p.operands[k].strides[L - 1];
+                cb.stage(cb.context, tile.data(), rn, cn);
+                for (index_t r = 0; r < rn; ++r) {
+                    for (std::size_t k = 0; k < ops; ++k)
+                        row[k] =
+                            staged[k] ? r * tile_cols : tile[k] + r * p.operands[k].strides[L - 2];
+                    cb.row(cb.context, row.data(), cn);
+                }
+            }
+        }
+        if (L == 2)
+            return;
+        std::size_t d = L - 2; // carry over the outer levels [0, L - 2)
+        for (;;) {
+            --d;
+            for (std::size_t k = 0; k < ops; ++k)
+                base[k] += p.operands[k].strides[d];
+            if (++counter[d] < (d == 0 ? end : p.extents[d]))
+                break;
+            if (d == 0)
+                return;
+            counter[d] = 0;
+            for (std::size_t k = 0; k < ops; ++k)
+                base[k] -= p.operands[k].strides[d] * p.extents[d];
+        }
+    }
+}
+
+// The tiled kernel: walk_tiles with the evaluator's `stage` and `row_kernel` (the contiguous
+// kernel) per tile row; split across threads like run_loop_nest.
+template <class Ev, class RowKernel>
+void run_tiled(const loop_plan& p, Ev& ev, RowKernel& row_kernel) {
+    auto tiles = [&p, &row_kernel](Ev& ev, index_t begin, index_t end) {
+        struct context {
+            Ev* ev;
+            RowKernel* kernel;
+        } ctx{&ev, &row_kernel};
+        const tile_callbacks cb{&ctx,
+                                [](void* c, const index_t* off, index_t rows, index_t cols) {
+                                    static_cast<context*>(c)->ev->stage(off, rows, cols);
+                                },
+                                [](void* c, const index_t* off, index_t n) {
+                                    auto* x = static_cast<context*>(c);
+                                    (*x->kernel)(*x->ev, off, n);
+                                }};
+        walk_tiles(p, begin, end, cb);
+    };
+    const index_t outer = p.extents[0];
+    if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
+        tiles(ev, 0, outer);
+        return;
+    }
+    if constexpr (threads_enabled)
+        parallel_chunks(
+            p.threads,
+            outer,
+            p.chunk,
+            [&ev] {
+                Ev local = ev;
+                local.own_buffers();
+                return local;
+            },
+            tiles);
+}
+
+template <class D, class Ev>
+void run_strided(const loop_plan& p, D* out0, Ev& ev) {
+    const index_t so = p.operands[0].strides.empty() ? 0 : p.operands[0].strides.back();
+    run_loop_nest(p, ev, [out0, so](Ev& ev, const index_t* off, index_t n) {
+        ev.bind(off);
+        D* out = out0 + off[0];
+        for (index_t i = 0; i < n; ++i)
+            out[i * so] = convert<D>(ev.template get<false>(i));
+    });
+}
+} // namespace detail
+
 /// Runs an element-wise plan: `dest_base` is operand 0's data pointer; `cache` holds the
-/// temporaries already computed in this evaluation.
+/// temporaries already computed in this evaluation. Kernels: contiguous (one plain loop the
+/// compiler vectorises), blocked (the broadcast kernel, and any contiguous loop calling a
+/// vectorised math function), strided.
 template <class D, class E>
 void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
-    evaluator_builder builder{p, cache};
-    auto ev = builder.build(e);
     D* const out0 = dest_base + p.operands[0].offset;
-    const index_t so = p.operands[0].strides.empty() ? 0 : p.operands[0].strides.back();
-    if (p.kernel == inner_kernel::contiguous) {
-        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
-            ev.bind(off);
-            D* out = out0 + off[0];
-            for (index_t i = 0; i < n; ++i)
-                out[i] = convert<D>(ev.template get<true>(i));
-        });
-    } else if (p.kernel == inner_kernel::broadcast) {
-        // Blocks of the inner loop, each the contiguous kernel: still operands read their
-        // splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast).
-        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
-            for (index_t start = 0; start < n; start += broadcast_block) {
-                const index_t len = std::min(broadcast_block, n - start);
-                ev.bind_block(off, start);
-                D* out = out0 + off[0] + start;
-                for (index_t i = 0; i < len; ++i)
-                    out[i] = convert<D>(ev.template get<true>(i));
-            }
-        });
-    } else {
-        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
-            ev.bind(off);
-            D* out = out0 + off[0];
-            for (index_t i = 0; i < n; ++i)
-                out[i * so] = convert<D>(ev.template get<false>(i));
-        });
+    constexpr bool vector_math = has_vector_math<E>::value;
+    if constexpr (vector_math) {
+        if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast) {
+            auto ev = evaluator_builder<true>{p, cache}.build(e);
+            detail::run_blocked(p, out0, ev);
+            return;
+        }
     }
+    auto ev = evaluator_builder<false>{p, cache}.build(e);
+    auto contiguous = [out0](auto& ev, const index_t* off, index_t n) {
+        ev.bind(off);
+        D* out = out0 + off[0];
+        for (index_t i = 0; i < n; ++i)
+            out[i] = convert<D>(ev.template get<true>(i));
+    };
+    if constexpr (!vector_math) {
+        if (p.kernel == inner_kernel::contiguous) {
+            run_loop_nest(p, ev, contiguous);
+            return;
+        }
+        if (p.kernel == inner_kernel::broadcast) {
+            detail::run_blocked(p, out0, ev);
+            return;
+        }
+    }
+    if (p.kernel == inner_kernel::tiled) {
+        detail::run_tiled(p, ev, contiguous);
+        return;
+    }
+    detail::run_strided(p, out0, ev);
 }
 
 /// As above, for an evaluation of its own.
@@ -192,8 +364,13 @@ typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
-    // Arg-reductions stay sequential: their (value, index) pairs do not vectorise, and one
-    // predictable branch per element beats eight lanes of them (measured: bench_reduce W7).
+    using value_t = std::remove_cvref_t<decltype(ev.template get<Contiguous>(0))>;
+    // max, min, argmax, argmin over a contiguous row: SIMD lanes (minmax_kernel.hpp).
+    if constexpr (Contiguous && vector_minmax<Impl, value_t>)
+        if (n >= 64)
+            return vector_minmax_reduce<Impl, value_t>(ev, n, i0, si);
+    // Other arg-reductions stay sequential: their (value, index) pairs do not vectorise, and
+    // one predictable branch per element beats eight lanes of them.
     if (Impl::needs_index || n < 16) {
         acc_t reg = Impl::identity();
         for (index_t i = 0; i < n; ++i)
@@ -246,8 +423,7 @@ void execute_reduction(const reduction<R, C>& r,
     // Not std::vector: all/any accumulate bool, and vector<bool> has no data().
     const auto acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     std::fill(acc.get(), acc.get() + r.size(), impl::identity());
-    evaluator_builder builder{p, cache};
-    auto ev = builder.build(r.child);
+    auto ev = evaluator_builder<false>{p, cache}.build(r.child);
     const std::size_t levels = p.extents.size();
     const index_t sa = levels ? p.operands[0].strides[levels - 1] : 0;
     const std::size_t idx_op = p.operands.size() - 1; // the index operand, when there is one
@@ -255,7 +431,7 @@ void execute_reduction(const reduction<R, C>& r,
     acc_t* const a0 = acc.get();
 
     auto run = [&]<bool Contiguous>() {
-        for_each_inner_loop(p, [&](const index_t* off, index_t n) {
+        run_loop_nest(p, ev, [&](auto& ev, const index_t* off, index_t n) {
             ev.bind(off);
             acc_t* a = a0 + off[0];
             const index_t i0 = impl::needs_index ? off[idx_op] : 0;

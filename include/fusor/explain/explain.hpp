@@ -13,6 +13,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/exec/vector_math.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -190,6 +191,16 @@ inline std::string kernel_text(const loop_plan& p) {
                 still += (still.empty() ? "" : ", ") + p.operands[k].name;
         s = "broadcast (stride 0: " + still + "; splatted per inner loop, contiguous blocks of "
             + std::to_string(broadcast_block) + ")";
+    } else if (p.kernel == inner_kernel::tiled) {
+        const std::size_t L = p.extents.size();
+        std::string staged;
+        for (std::size_t k : moving_operands(p))
+            if (k != 0 && p.operands[k].strides[L - 1] != 1)
+                staged += (staged.empty() ? "" : ", ") + p.operands[k].name + " (stride "
+                          + std::to_string(p.operands[k].strides[L - 1]) + ")";
+        s = "tiled (the two inner loops in " + std::to_string(tile_rows) + " x "
+            + std::to_string(tile_cols) + " tiles; staged into a tile buffer: " + staged
+            + "; each tile row contiguous)";
     } else {
         s = "strided (";
         const std::size_t inner = p.extents.size() - 1;
@@ -219,15 +230,47 @@ inline std::string kernel_text(const loop_plan& p) {
     return s;
 }
 
+// The functions of this loop's body that run through SLEEF in blocks (exec/vector_math.hpp):
+// element-wise loops with a contiguous or broadcast kernel, float32 and float64 only.
+inline std::vector<std::string> vector_math_of(const loop_plan& p) {
+    std::vector<std::string> found;
+    if (!FUSOR_VECTOR_MATH || !p.reducer.empty() || p.empty
+        || (p.kernel != inner_kernel::contiguous && p.kernel != inner_kernel::broadcast))
+        return found;
+    for (const tree_line& line : p.tree) {
+        if (line.kind != node_kind::operation
+            || (line.dtype != "float32" && line.dtype != "float64"))
+            continue;
+        for (const char* name : exec::vector_math_names)
+            if (line.what == name
+                && std::find(found.begin(), found.end(), line.what) == found.end())
+                found.push_back(line.what);
+    }
+    return found;
+}
+
 inline std::string vector_text(const loop_plan& p) {
     const simd_target target = compiled_simd_target();
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
+    if (p.kernel == inner_kernel::tiled)
+        return "the rows of each tile, compiler-vectorised (" + std::string(target.name) + ", "
+               + std::to_string(p.vector_bytes) + "-byte registers)";
     if (p.vector_bytes == 0)
         return "none (no SIMD target known at compile time)";
     const std::string regs =
         std::string(target.name) + ", " + std::to_string(p.vector_bytes) + "-byte registers";
     if (!p.reducer.empty()) {
+        const bool minmax = p.reducer == "max" || p.reducer == "min" || p.reducer == "argmax"
+                            || p.reducer == "argmin";
+        const index_t itemsize = p.operands.size() > 1 ? p.operands[1].itemsize : 0;
+        // As exec::detail::vector_minmax: 4- or 8-byte elements, rows of 64 or more.
+        if (minmax && p.kernel == inner_kernel::contiguous && p.operands[0].strides.back() == 0
+            && (itemsize == 4 || itemsize == 8) && p.operands[1].dtype != "bool"
+            && p.extents.back() >= 64)
+            return std::to_string(64 / itemsize) + " lanes of " + p.operands[1].dtype
+                   + (p.reducer.starts_with("arg") ? " (value, index)" : "")
+                   + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
         if (p.operands[0].strides.back() == 0)
@@ -243,15 +286,26 @@ inline std::string vector_text(const loop_plan& p) {
             dtype = p.operands[k].dtype;
         }
     const index_t lanes = widest ? p.vector_bytes / widest : 0;
-    return regs + ": " + std::to_string(lanes) + " x " + dtype
-           + " per instruction (compiler-vectorised)";
+    std::string s = regs + ": " + std::to_string(lanes) + " x " + dtype + " per instruction";
+    const std::vector<std::string> math = vector_math_of(p);
+    if (math.empty())
+        return s + " (compiler-vectorised)";
+    std::string names;
+    for (const std::string& m : math)
+        names += (names.empty() ? "" : ", ") + m;
+    return s + "; " + names + " by SLEEF (" + exec::vector_math_isa + ", 1 ulp)";
 }
 
 inline std::string threads_text(const loop_plan& p) {
     if (p.threads <= 1)
         return "1 (runs on the calling thread; no parallel split)";
-    return std::to_string(p.threads) + ", the outermost loop split in chunks of "
-           + std::to_string(p.chunk);
+    index_t per_outer = 1;
+    for (std::size_t l = 1; l < p.extents.size(); ++l)
+        per_outer *= p.extents[l];
+    const index_t chunks = (p.extents[0] + p.chunk - 1) / p.chunk;
+    return std::to_string(p.threads) + " (the outermost loop in " + std::to_string(chunks)
+           + " chunks of " + std::to_string(p.chunk) + ", " + std::to_string(p.chunk * per_outer)
+           + " elements each; a fixed split)";
 }
 
 inline void print_nest(std::ostream& os, const loop_plan& p) {
@@ -520,6 +574,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
     s += "],\"body\":" + json_string(body_of(p)) + ",\"kernel\":"
          + json_string(p.kernel == inner_kernel::contiguous  ? "contiguous"
                        : p.kernel == inner_kernel::broadcast ? "broadcast"
+                       : p.kernel == inner_kernel::tiled     ? "tiled"
                                                              : "strided")
          + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()
@@ -527,7 +582,14 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
                 : json_string(p.operands[0].strides.back() == 0 ? "register" : "row"))
          + ",\"vector_bytes\":" + std::to_string(vectorised ? p.vector_bytes : 0)
          + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
-         + ",\"chunk\":" + std::to_string(p.chunk) + ",\"empty\":" + (p.empty ? "true" : "false")
+         + ",\"chunk\":" + std::to_string(p.chunk) + ",\"vector_math\":[" +
+         [&] {
+             std::string names;
+             for (const std::string& m : vector_math_of(p))
+                 names += (names.empty() ? "" : ",") + json_string(m);
+             return names;
+         }()
+         + "]" + ",\"empty\":" + (p.empty ? "true" : "false")
          + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false") + "}";
     return s;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fusor/plan/loop_plan.hpp>
+#include <fusor/plan/split.hpp>
 
 namespace fusor::planning {
 
@@ -15,7 +16,7 @@ namespace fusor::planning {
 /// Order: for an element-wise loop, by the destination's stride magnitude, largest outermost
 /// (stable), so that writing a transposed view still walks its memory forwards; a reduction
 /// keeps the logical order, so that arg-reductions meet candidates in index order.
-/// Extent-1 axes are dropped (their strides never matter).
+/// Extent-1 axes are dropped (their strides never matter). Then the parallel split (split.hpp).
 /// Coalescing: loop levels i (outer) and i+1 merge iff for every operand k
 ///     stride[k][i] == stride[k][i+1] * extent[i+1]
 /// (stride-0 pairs merge too): a contiguous (4096, 4096) + (4096, 4096) becomes one loop of
@@ -81,10 +82,26 @@ inline void order_and_coalesce(loop_plan& p) {
         const index_t s = o.strides.back();
         broadcast = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
     }
-    p.kernel = contiguous  ? inner_kernel::contiguous
-               : broadcast ? inner_kernel::broadcast
-                           : inner_kernel::strided;
+    // Tiled: an element-wise loop writing at unit stride, at least a tile in both inner levels,
+    // where some operand jumps 16 or more elements per step but moves by 1 one level out (a
+    // transposed operand: B's rows are apart, so a plain loop reads a cache line per element).
+    const std::size_t L = ext.size();
+    bool tiled = !contiguous && !broadcast && L >= 2 && p.reducer.empty()
+                 && p.operands[0].strides[L - 1] == 1 && ext[L - 1] >= tile_cols
+                 && ext[L - 2] >= tile_rows;
+    bool transposed = false;
+    for (std::size_t k = 1; tiled && k < p.operands.size(); ++k) {
+        const auto& o = p.operands[k];
+        if (o.kind != operand_plan::role::scalar && std::abs(o.strides[L - 1]) >= 16
+            && o.strides[L - 2] == 1)
+            transposed = true;
+    }
+    p.kernel = contiguous            ? inner_kernel::contiguous
+               : broadcast           ? inner_kernel::broadcast
+               : tiled && transposed ? inner_kernel::tiled
+                                     : inner_kernel::strided;
     p.vector_bytes = compiled_simd_target().bytes;
+    split_for_threads(p);
 }
 
 } // namespace fusor::planning

@@ -73,12 +73,23 @@ enum class inner_kernel {
     broadcast,  ///< element-wise, every operand at unit stride or stride 0: the stride-0 ones
                 ///< are splatted into a block buffer once per inner loop, and the contiguous
                 ///< kernel runs over blocks of `broadcast_block` elements
+    tiled,      ///< element-wise, the destination at unit stride and some operand moving far
+                ///< in the innermost loop but by 1 one level out (a transposed operand): the
+                ///< two inner levels run in `tile_rows` x `tile_cols` tiles, each operand off
+                ///< unit stride copied (staged) into a tile buffer row by row, then the
+                ///< contiguous kernel over each row of the tile
     strided     ///< anything else: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
 
 /// Elements per block of the broadcast kernel (and per stride-0 operand's splat buffer): small
 /// enough that the buffers stay in L1, large enough that refilling them is noise.
 inline constexpr index_t broadcast_block = 1024;
+
+/// Rows and columns of a tile of the tiled kernel: a staged operand's reads are `tile_rows`
+/// consecutive elements (a 64-byte cache line of float32) per column; the tile buffer
+/// (`tile_rows * tile_cols` elements, 4 KiB of float32) stays in L1.
+inline constexpr index_t tile_rows = 16;
+inline constexpr index_t tile_cols = 64;
 
 /// The SIMD instruction set this translation unit is compiled for, as the predefined macros
 /// report it (`-march=native` on an AVX2 machine: 32 bytes, "AVX"); what explain quotes as the

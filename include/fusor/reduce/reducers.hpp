@@ -204,9 +204,10 @@ struct max {
         using result_type = T;
         static constexpr bool has_identity = false;
         static constexpr bool needs_index = false;
+        static constexpr int order = 1; // keeps the greater (the vector kernel's cue)
         static constexpr acc_type identity() { return detail::lowest<T>(); }
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return ((v > a) | detail::is_nan(v)) ? v : a; // no branch: lanes vectorise
+            return ((v > a) | detail::is_nan(v)) ? v : a;
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
@@ -224,6 +225,7 @@ struct min {
         using result_type = T;
         static constexpr bool has_identity = false;
         static constexpr bool needs_index = false;
+        static constexpr int order = -1; // keeps the lesser
         static constexpr acc_type identity() { return detail::highest<T>(); }
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
             return ((v < a) | detail::is_nan(v)) ? v : a;
@@ -245,6 +247,7 @@ struct arg_impl {
     using result_type = std::int64_t;
     static constexpr bool has_identity = false;
     static constexpr bool needs_index = true;
+    static constexpr int order = Greater ? 1 : -1;
     static constexpr acc_type identity() { return {Greater ? lowest<T>() : highest<T>(), 0}; }
     FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t i) {
         const bool better = Greater ? (v > a.best) : (v < a.best);

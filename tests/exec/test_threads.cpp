@@ -1,0 +1,146 @@
+// Threads: results are bit-for-bit identical for 1, 2, 3 and 4 threads (the split depends only
+// on the loop's extents), reductions included; small loops and reductions whose outermost
+// loop reduces stay on the calling thread; an exception thrown inside a thread reaches the
+// caller as itself.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using fusor::index_t;
+using fusor::shape_t;
+
+namespace {
+
+// Values spread over many magnitudes, so a changed summation order would change the bits.
+fusor::tensor<float> spread(const shape_t& s, unsigned seed) {
+    fusor::tensor<float> t(s);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> mantissa(-1.f, 1.f);
+    std::uniform_int_distribution<int> exponent(-12, 12);
+    for (auto& v : t)
+        v = std::ldexp(mantissa(rng), exponent(rng));
+    return t;
+}
+
+template <class T>
+bool same_bits(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
+    return a.shape() == b.shape()
+           && std::memcmp(a.data(), b.data(), sizeof(T) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+// The threads line explain prints for `e` under the current thread cap.
+template <class E>
+std::string threads_line(const E& e) {
+    const std::string text = fusor::explain(e).text();
+    const auto at = text.find("threads: ");
+    REQUIRE(at != std::string::npos);
+    return text.substr(at, text.find('\n', at) - at);
+}
+
+// Evaluates `make()` with 1 thread, then with 2, 3 and 4, and checks every result is the
+// 1-thread result bit for bit.
+template <class Make>
+void identical_for_any_thread_count(Make make) {
+    fusor::set_num_threads(1);
+    const auto one = make();
+    for (int n : {2, 3, 4}) {
+        CAPTURE(n);
+        fusor::set_num_threads(n);
+        const auto many = make();
+        CHECK(same_bits(one, many));
+    }
+    fusor::set_num_threads(1);
+}
+
+struct restore_threads {
+    ~restore_threads() { fusor::set_num_threads(fusor::threads_enabled ? 2 : 1); }
+};
+
+} // namespace
+
+TEST_CASE("large loops split across threads; small ones and reducing outer loops do not") {
+    restore_threads restore;
+    const auto a = spread({300, 257}, 1);
+    fusor::set_num_threads(2);
+    if (fusor::threads_enabled) {
+        CHECK(threads_line(a * a + 1.f).starts_with("threads: 2 (the outermost loop in "));
+        CHECK(threads_line(fusor::sum(a, 1)).starts_with("threads: 2"));
+    } else {
+        CHECK(threads_line(a * a + 1.f).starts_with("threads: 1"));
+    }
+    // Below the threshold, and a reduction whose outermost loop reduces: the calling thread.
+    const auto small = spread({100, 100}, 2);
+    CHECK(threads_line(small * small).starts_with("threads: 1"));
+    CHECK(threads_line(fusor::sum(a, 0)).starts_with("threads: 1"));
+    CHECK(threads_line(fusor::sum(a)).starts_with("threads: 1"));
+    // The cap: one thread means no split at all.
+    fusor::set_num_threads(1);
+    CHECK(threads_line(a * a + 1.f).starts_with("threads: 1"));
+    CHECK_THROWS_AS(fusor::set_num_threads(0), fusor::value_error);
+}
+
+TEST_CASE("element-wise results do not depend on the thread count") {
+    restore_threads restore;
+    const auto a = spread({300, 257}, 3), b = spread({300, 257}, 4), c = spread({257}, 5);
+    identical_for_any_thread_count([&] { return fusor::eval(a * b + c); });
+    const auto col = spread({512, 1}, 6), row = spread({1, 300}, 7);
+    identical_for_any_thread_count([&] { return fusor::eval(col * row - 0.5f); });
+    const auto cube = spread({8, 64, 64}, 8), per = spread({8, 1, 1}, 9);
+    identical_for_any_thread_count([&] { return fusor::eval(cube + per); });
+    const auto sq = spread({300, 300}, 10), sq2 = spread({300, 300}, 11);
+    identical_for_any_thread_count([&] { return fusor::eval(sq + fusor::transpose(sq2)); });
+    const auto flat = spread({1 << 17}, 12), flat2 = spread({1 << 17}, 13);
+    identical_for_any_thread_count(
+        [&] { return fusor::eval(fusor::exp(flat * 0.1f) * fusor::sin(flat2)); });
+    // One long contiguous loop is split inside its only level; a strided destination too.
+    identical_for_any_thread_count([&] {
+        fusor::tensor<float> out(shape_t{257, 300});
+        fusor::transpose(out.view()) = a * 2.f;
+        return out;
+    });
+}
+
+TEST_CASE("reductions do not depend on the thread count") {
+    restore_threads restore;
+    auto a = spread({1000, 100}, 14);
+    // Ties and NaNs for the arg-reductions and max.
+    a.data()[5 * 100 + 7] = a.data()[5 * 100 + 60] = 1e9f;
+    a.data()[9 * 100 + 3] = std::numeric_limits<float>::quiet_NaN();
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(a, 0)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::mean(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::var(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::max(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::argmax(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::argmin(a, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::prod(a * 0.f + 1.001f, 1)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(a)); });
+    const fusor::tensor<double> d = fusor::eval(fusor::cast<double>(spread({400, 300}, 15)));
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(d, 1)); });
+    // Softmax: the fused row reductions are boundaries, each split on its own.
+    const auto x = spread({512, 200}, 16);
+    identical_for_any_thread_count([&] {
+        const auto e = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
+        return fusor::eval(e / fusor::sum(e, 1, fusor::keepdims));
+    });
+}
+
+TEST_CASE("an exception thrown inside a thread reaches the caller") {
+    restore_threads restore;
+    fusor::tensor<std::int32_t> base(shape_t{400, 200}), exponent(shape_t{400, 200});
+    base = 2;
+    exponent = 3;
+    exponent.data()[399 * 200 + 5] = -1; // in the last chunk: another thread meets it
+    for (int n : {1, 2, 4}) {
+        CAPTURE(n);
+        fusor::set_num_threads(n);
+        CHECK_THROWS_AS(fusor::eval(fusor::power(base, exponent)), fusor::value_error);
+    }
+}
