@@ -3,7 +3,7 @@
 //   W2   out = (a*b + c*d - e) * 0.5f, 2^24; also eager with preallocated temporaries, which
 //        separates what eager costs in passes from what it costs in fresh pages
 //   W11  out = exp(a) * sin(b), 2^22 (compute-bound)
-//   T_threshold_*  W1 at 32K, 128K and 512K elements, for the threads' threshold
+//   T_threshold_*  W1 at 32K, 64K, 128K and 512K elements, for the threads' threshold
 //   STREAM copy (c = a) and triad (a = b + s*c), 2^24: the bandwidth ceiling
 // Ways: fused, eager, hand (the reference loop, same flags), xtensor, eigen (when found).
 //
@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
         // Around fusor's parallel threshold (32K elements): fused_threads against fused shows
         // where a split starts to pay.
         add_w1("T_threshold_32K", index_t{1} << 15);
+        add_w1("T_threshold_64K", index_t{1} << 16);
         add_w1("T_threshold_128K", index_t{1} << 17);
         add_w1("T_threshold_512K", index_t{1} << 19);
         add_w2();

@@ -8,6 +8,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/exec/execute.hpp>
+#include <fusor/exec/fast_path.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -26,9 +27,15 @@ destination_layout layout_of(const tensor_view<D>& v) {
     return {v.shape(), v.strides(), v.data(), std::string(dtype_name<V>()), "out", sizeof(V)};
 }
 
-// The one evaluation routine: `n` (a node) into `dest`, shapes already checked.
+// The one evaluation routine: `n` (a node) into `dest`, shapes already checked. A loop the
+// plan would mark `fast_path` runs without one (fast_path.hpp), unless a test hook wants to see
+// every plan or every inner loop.
 template <class D, class N>
 void evaluate_into(const tensor_view<D>& dest, const N& n) {
+#ifndef FUSOR_TRACE_INNER_LOOP
+    if (!plan_observer && exec::try_fast_path(dest, n))
+        return;
+#endif
     const loop_plan p = make_plan(n, layout_of(dest));
     if (plan_observer)
         plan_observer(p);

@@ -254,16 +254,17 @@ struct has_vector_math<reshaped<C>> : has_vector_math<C> {};
 
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 /// `Blocked`: build for the blocked kernels, with a vector_math_evaluator for each unary math
-/// function that has a vectorised form.
+/// function that has a vectorised form. Without a plan (`plan == nullptr`, the same-shape fast
+/// path of fast_path.hpp) every leaf is read from its first element at unit stride.
 template <bool Blocked = false>
 struct evaluator_builder {
-    const loop_plan& plan;
+    const loop_plan* plan;
     temporary_cache& cache;
     std::size_t next_operand = 1; // operand 0 is the destination
     std::size_t next_boundary = 0;
 
     index_t inner_stride(std::size_t k) const {
-        const auto& s = plan.operands[k].strides;
+        const auto& s = plan->operands[k].strides;
         return s.empty() ? 0 : s.back();
     }
 
@@ -272,13 +273,13 @@ struct evaluator_builder {
     template <class E>
     E with_splat(E e) const {
         using T = typename decltype(e.splat)::element_type;
-        if (plan.kernel == inner_kernel::broadcast && e.stride == 0)
+        if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
             e.splat = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block));
-        if (plan.kernel == inner_kernel::tiled && e.stride != 1) {
+        if (plan->kernel == inner_kernel::tiled && e.stride != 1) {
             e.staged = std::make_shared<T[]>(static_cast<std::size_t>(tile_rows * tile_cols));
             e.source = e.base;
             e.base = e.staged.get();
-            e.outer_stride = plan.operands[e.operand].strides[plan.extents.size() - 2];
+            e.outer_stride = plan->operands[e.operand].strides[plan->extents.size() - 2];
         }
         return e;
     }
@@ -288,7 +289,7 @@ struct evaluator_builder {
     template <class N>
     auto temporary_for(const N& n) {
         const std::size_t k = next_operand++;
-        const auto& b = plan.boundaries[next_boundary++];
+        const auto& b = plan->boundaries[next_boundary++];
         using T = typename N::value_type;
         std::shared_ptr<const tensor<T>> t;
         if (b.reused) {
@@ -301,7 +302,7 @@ struct evaluator_builder {
             cache.entries.emplace_back(b.name, t);
         }
         return with_splat(
-            temporary_evaluator<T>{{t->data() + plan.operands[k].offset, inner_stride(k), k}, t});
+            temporary_evaluator<T>{{t->data() + plan->operands[k].offset, inner_stride(k), k}, t});
     }
 
     template <class N>
@@ -309,8 +310,10 @@ struct evaluator_builder {
         if constexpr (requires { n.is_view; }) {
             const std::size_t k = next_operand++;
             using T = typename N::value_type;
+            if (!plan)
+                return leaf_evaluator<T>{n.data, 1, k};
             return with_splat(
-                leaf_evaluator<T>{n.data + plan.operands[k].offset, inner_stride(k), k});
+                leaf_evaluator<T>{n.data + plan->operands[k].offset, inner_stride(k), k});
         } else if constexpr (requires { n.value; }) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};

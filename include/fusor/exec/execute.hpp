@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/convert.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/exec/evaluator.hpp>
@@ -108,19 +109,35 @@ void run_loop_nest(const loop_plan& p, Ev& ev, Kernel&& kernel) {
 }
 
 namespace detail {
-// The blocked kernel: the inner loop in blocks of `broadcast_block`, each the contiguous loop.
+// One inner loop of the contiguous kernel: `n` elements, every operand at unit stride from its
+// offset in `off` (the plain loop the compiler vectorises).
+template <class D, class Ev>
+FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
+    ev.bind(off);
+    D* out = out0 + off[0];
+    for (index_t i = 0; i < n; ++i)
+        out[i] = convert<D>(ev.template get<true>(i));
+}
+
+// One inner loop of the blocked kernel: blocks of `broadcast_block`, each the contiguous loop.
 // Still operands read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0
 // broadcast); vectorised math functions first compute their block (vector_math.hpp).
 template <class D, class Ev>
+FUSOR_INLINE void blocked_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
+    for (index_t start = 0; start < n; start += broadcast_block) {
+        const index_t len = std::min(broadcast_block, n - start);
+        ev.bind_block(off, start, len);
+        D* out = out0 + off[0] + start;
+        for (index_t i = 0; i < len; ++i)
+            out[i] = convert<D>(ev.template get<true>(i));
+    }
+}
+
+// The blocked kernel over the whole loop nest.
+template <class D, class Ev>
 void run_blocked(const loop_plan& p, D* out0, Ev& ev) {
     run_loop_nest(p, ev, [out0](Ev& ev, const index_t* off, index_t n) {
-        for (index_t start = 0; start < n; start += broadcast_block) {
-            const index_t len = std::min(broadcast_block, n - start);
-            ev.bind_block(off, start, len);
-            D* out = out0 + off[0] + start;
-            for (index_t i = 0; i < len; ++i)
-                out[i] = convert<D>(ev.template get<true>(i));
-        }
+        blocked_inner_loop(out0, ev, off, n);
     });
 }
 
@@ -245,17 +262,14 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     constexpr bool vector_math = has_vector_math<E>::value;
     if constexpr (vector_math) {
         if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast) {
-            auto ev = evaluator_builder<true>{p, cache}.build(e);
+            auto ev = evaluator_builder<true>{&p, cache}.build(e);
             detail::run_blocked(p, out0, ev);
             return;
         }
     }
-    auto ev = evaluator_builder<false>{p, cache}.build(e);
+    auto ev = evaluator_builder<false>{&p, cache}.build(e);
     auto contiguous = [out0](auto& ev, const index_t* off, index_t n) {
-        ev.bind(off);
-        D* out = out0 + off[0];
-        for (index_t i = 0; i < n; ++i)
-            out[i] = convert<D>(ev.template get<true>(i));
+        detail::contiguous_inner_loop(out0, ev, off, n);
     };
     if constexpr (!vector_math) {
         if (p.kernel == inner_kernel::contiguous) {
@@ -423,7 +437,7 @@ void execute_reduction(const reduction<R, C>& r,
     // Not std::vector: all/any accumulate bool, and vector<bool> has no data().
     const auto acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     std::fill(acc.get(), acc.get() + r.size(), impl::identity());
-    auto ev = evaluator_builder<false>{p, cache}.build(r.child);
+    auto ev = evaluator_builder<false>{&p, cache}.build(r.child);
     const std::size_t levels = p.extents.size();
     const index_t sa = levels ? p.operands[0].strides[levels - 1] : 0;
     const std::size_t idx_op = p.operands.size() - 1; // the index operand, when there is one

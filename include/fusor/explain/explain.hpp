@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <ostream>
-#include <sstream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <fusor/core/broadcast.hpp>
@@ -28,6 +30,24 @@ enum class explain_format {
 };
 
 namespace detail {
+// explain's text is appended to a std::string: it needs nothing else from a stream, and
+// <sstream> is one of the heavier headers a user's every translation unit would pay for.
+struct text_builder {
+    std::string text;
+    text_builder& operator<<(std::string_view v) {
+        text += v;
+        return *this;
+    }
+    text_builder& operator<<(char c) {
+        text += c;
+        return *this;
+    }
+    template <class I>
+    requires std::is_integral_v<I> text_builder& operator<<(I v) {
+        text += std::to_string(v);
+        return *this;
+    }
+};
 inline std::string pad(std::string s, std::size_t width) {
     if (s.size() < width)
         s.append(width - s.size(), ' ');
@@ -101,7 +121,7 @@ inline void tree_rows(const loop_plan& p,
     }
 }
 
-inline void print_tree(std::ostream& os, const loop_plan& p, const std::vector<loop_ref>& loops) {
+inline void print_tree(text_builder& os, const loop_plan& p, const std::vector<loop_ref>& loops) {
     std::vector<tree_row> rows;
     tree_rows(p, 0, false, loops, rows);
     std::size_t w_what = 0, w_shape = 0;
@@ -183,7 +203,9 @@ inline std::string kernel_text(const loop_plan& p) {
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
     if (p.kernel == inner_kernel::contiguous) {
-        s = "contiguous (every operand at unit stride)";
+        s = p.fast_path ? "contiguous (every operand at unit stride; same-shape fast path, no plan "
+                          "built)"
+                        : "contiguous (every operand at unit stride)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
         for (std::size_t k : moving_operands(p))
@@ -308,7 +330,7 @@ inline std::string threads_text(const loop_plan& p) {
            + " elements each; a fixed split)";
 }
 
-inline void print_nest(std::ostream& os, const loop_plan& p) {
+inline void print_nest(text_builder& os, const loop_plan& p) {
     const std::string in = "    ";
     const std::vector<std::size_t> moving = moving_operands(p);
     const std::size_t levels = p.extents.size();
@@ -350,7 +372,7 @@ inline void print_nest(std::ostream& os, const loop_plan& p) {
         os << in << "(an extent is 0: the body never runs)\n";
 }
 
-inline void print_loop(std::ostream& os,
+inline void print_loop(text_builder& os,
                        const loop_ref& ref,
                        std::size_t number,
                        const std::vector<loop_ref>& loops) {
@@ -380,7 +402,7 @@ inline void print_loop(std::ostream& os,
 
 // ---- cost --------------------------------------------------------------------------------
 
-inline void print_cost(std::ostream& os, const cost_estimate& c) {
+inline void print_cost(text_builder& os, const cost_estimate& c) {
     auto row = [&](const char* name, const traffic& t) {
         os << "  " << pad(name, 8) << pad(std::to_string(t.loops), 7)
            << pad(std::to_string(t.temporaries), 13) << pad(std::to_string(t.temporary_bytes), 17)
@@ -391,10 +413,9 @@ inline void print_cost(std::ostream& os, const cost_estimate& c) {
     row("eager", c.eager);
     const index_t f = c.fused.bytes_moved(), e = c.eager.bytes_moved();
     if (f > 0 && e > 0) {
-        std::ostringstream r;
-        r.precision(2);
-        r << std::fixed << static_cast<double>(e) / static_cast<double>(f);
-        os << "  eager evaluation moves " << r.str() << "x the bytes of the fused plan\n";
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(e) / static_cast<double>(f));
+        os << "  eager evaluation moves " << ratio << "x the bytes of the fused plan\n";
     }
 }
 
@@ -402,7 +423,7 @@ inline std::string text_of(const loop_plan& p) {
     std::vector<loop_ref> loops;
     collect_loops(p, nullptr, loops);
     const cost_estimate c = estimate_cost(p);
-    std::ostringstream os;
+    text_builder os;
     os << "fusor::explain: " << plural(static_cast<index_t>(loops.size()), "loop", "loops") << ", "
        << plural(c.fused.temporaries, "materialised temporary", "materialised temporaries");
     if (c.fused.temporaries)
@@ -413,7 +434,7 @@ inline std::string text_of(const loop_plan& p) {
     for (std::size_t k = 0; k < loops.size(); ++k)
         print_loop(os, loops[k], k + 1, loops);
     print_cost(os, c);
-    return os.str();
+    return std::move(os.text);
 }
 
 // ---- JSON --------------------------------------------------------------------------------
@@ -590,7 +611,8 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
              return names;
          }()
          + "]" + ",\"empty\":" + (p.empty ? "true" : "false")
-         + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false") + "}";
+         + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false")
+         + ",\"fast_path\":" + (p.fast_path ? "true" : "false") + "}";
     return s;
 }
 

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <limits>
@@ -252,17 +252,16 @@ void save_npy(const std::string& path, const E& e) {
         }
         out.close();
         if (!out) {
-            std::error_code ignored;
-            std::filesystem::remove(tmp, ignored);
+            std::remove(tmp.c_str());
             npy::detail::fail(path, "write failed (disk full?)");
         }
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        npy::detail::fail(path, "cannot rename the temporary file into place: " + ec.message());
+    // <cstdio>'s rename and remove, not <filesystem>'s: the same POSIX calls, and <filesystem>
+    // (with <locale> and <codecvt>) is the heaviest header fusor.hpp would otherwise include.
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::generic_category().message(errno);
+        std::remove(tmp.c_str());
+        npy::detail::fail(path, "cannot rename the temporary file into place: " + reason);
     }
 }
 

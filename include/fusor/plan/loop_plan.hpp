@@ -136,6 +136,9 @@ struct loop_plan {
     bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
                              ///< last boundary (a temporary) and this loop copies it into the
                              ///< destination (NumPy's overlap rule)
+    /// The same-shape fast path (exec/fast_path.hpp): one contiguous loop over tensors of the
+    /// destination's shape and layout, which runs without building this plan at all.
+    bool fast_path = false;
 
     index_t levels() const { return extents.rank(); }
     /// Stride of operand `k` at loop level `level`.

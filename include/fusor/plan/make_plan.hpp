@@ -470,6 +470,27 @@ loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& name
     return p;
 }
 
+/// True when `p` is a loop the same-shape fast path runs without a plan (exec/fast_path.hpp
+/// decides the same from the expression and destination before planning; tests check that
+/// both agree): element-wise, not empty, one contiguous level (at least 2 elements), one thread,
+/// nothing materialised, no view of an expression, every tensor operand of the destination's shape
+/// and row-major like it.
+inline bool same_shape_fast_path(const loop_plan& p) {
+    if (!p.reducer.empty() || p.empty || p.alias_copy || !p.boundaries.empty() || p.threads > 1
+        || p.kernel != inner_kernel::contiguous || p.extents.size() != 1)
+        return false;
+    for (const tree_line& l : p.tree)
+        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
+            && l.kind != node_kind::scalar)
+            return false;
+    const strides_t row_major = row_major_strides(p.iter_shape);
+    for (const operand_plan& o : p.operands)
+        if (o.kind != operand_plan::role::scalar
+            && (o.shape != p.iter_shape || o.iter_strides != row_major))
+            return false;
+    return true;
+}
+
 } // namespace planning
 
 /// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
@@ -479,7 +500,9 @@ loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& name
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d) {
     planning::naming names;
-    return planning::plan_subexpression(e, d, names);
+    loop_plan p = planning::plan_subexpression(e, d, names);
+    p.fast_path = planning::same_shape_fast_path(p);
+    return p;
 }
 
 } // namespace fusor
