@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
     return bench::run_main(argc, argv, [] {
         add_w1("W1_mul_add", index_t{1} << 24);
         add_w1("W1_mul_add_in_cache", index_t{1} << 14);
-        // Around fusor's parallel threshold (32K elements): fused_threads against fused shows
+        // Around fusor's parallel threshold (64K elements): fused_threads against fused shows
         // where a split starts to pay.
         add_w1("T_threshold_32K", index_t{1} << 15);
         add_w1("T_threshold_64K", index_t{1} << 16);
