@@ -88,24 +88,28 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
 /// evaluator; each extra thread works with its own copy of `ev` (own splat and block buffers).
 template <class Ev, class Kernel>
 void run_loop_nest(const loop_plan& p, Ev& ev, Kernel&& kernel) {
+    // One body for both paths, so the kernel is instantiated (and, being FUSOR_INLINE, inlined)
+    // once per expression, not once for the calling thread and once for the workers.
+    auto outer_range = [&p, &kernel](Ev& e, index_t begin, index_t end) {
+        for_each_inner_loop(
+            p, begin, end, [&](const index_t* off, index_t n) { kernel(e, off, n); });
+    };
+    const index_t outer = p.extents.empty() ? 1 : p.extents[0];
     if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
-        for_each_inner_loop(p, [&](const index_t* off, index_t n) { kernel(ev, off, n); });
+        outer_range(ev, 0, outer);
         return;
     }
     if constexpr (threads_enabled)
         parallel_chunks(
             p.threads,
-            p.extents[0],
+            outer,
             p.chunk,
             [&ev] {
                 Ev local = ev;
                 local.own_buffers();
                 return local;
             },
-            [&](Ev& local, index_t begin, index_t end) {
-                for_each_inner_loop(
-                    p, begin, end, [&](const index_t* off, index_t n) { kernel(local, off, n); });
-            });
+            outer_range);
 }
 
 namespace detail {

@@ -7,9 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <optional>
 #include <string>
-#include <type_traits>
 
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
@@ -65,52 +63,65 @@ inline constexpr index_t parallel_threshold = index_t{1} << 16;
 /// many elements, so a loop just above the threshold makes two chunks.
 inline constexpr index_t parallel_grain = index_t{1} << 15;
 
+namespace detail {
+// What one thread of a team runs: `thread` of `team` (0-based). It must not throw: an
+// exception cannot leave an OpenMP region.
+using team_member_fn = void (*)(void* context, int thread, int team) noexcept;
+
+// The one OpenMP region in fusor, deliberately not a template: every expression's split loop
+// goes through this function, so the compiler outlines one parallel region for the program
+// instead of one per expression type (with -fopenmp that outlining was a third of the compile
+// time of a TU with many expressions).
+inline void run_team(int threads, void* context, team_member_fn member) noexcept {
+#if FUSOR_THREADS_OPENMP
+#pragma omp parallel num_threads(threads)
+    member(context, omp_get_thread_num(), omp_get_num_threads());
+#else
+    (void)threads;
+    member(context, 0, 1);
+#endif
+}
+} // namespace detail
+
 namespace exec {
 
 /// Runs `body(local, begin, end)` for each chunk [c * chunk, min((c + 1) * chunk, extent)) of
 /// an outermost loop of `extent` iterations, on up to `threads` threads. `make_local()` is
 /// called once per thread for its private state (evaluator copies with their own buffers).
-/// Chunks are handed out statically; an exception thrown in any chunk is rethrown on the
-/// calling thread after every thread has stopped (the other chunks may have run).
+/// Each thread takes one contiguous run of chunks (as OpenMP's schedule(static)); an exception
+/// thrown in any chunk is rethrown on the calling thread after every thread has stopped (the
+/// other chunks may have run).
 template <class MakeLocal, class Body>
 void parallel_chunks(
     int threads, index_t extent, index_t chunk, MakeLocal&& make_local, Body&& body) {
     const index_t chunks = (extent + chunk - 1) / chunk;
-#if FUSOR_THREADS_OPENMP
-    if (threads > 1 && chunks > 1) {
-        std::exception_ptr failure;
-        auto record = [&] { // an OpenMP critical section, not <mutex>: one header less
-#pragma omp critical(fusor_parallel_failure)
-            if (!failure)
-                failure = std::current_exception();
-        };
-#pragma omp parallel num_threads(threads)
-        {
-            // Every thread must meet the `omp for`, so a failed make_local skips work instead.
-            std::optional<std::invoke_result_t<MakeLocal&>> local;
+    if (threads_enabled && threads > 1 && chunks > 1) {
+        struct team_context {
+            MakeLocal& make_local;
+            Body& body;
+            index_t extent, chunk, chunks;
+            std::atomic<bool> failed{false};
+            std::exception_ptr failure; // written once, by the thread that set `failed`
+        } context{make_local, body, extent, chunk, chunks, {false}, {}};
+        auto member = [](void* erased, int thread, int team) noexcept {
+            auto& c = *static_cast<team_context*>(erased);
+            const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
+            if (first == last)
+                return;
             try {
-                local.emplace(make_local());
+                auto local = c.make_local();
+                for (index_t k = first; k < last; ++k)
+                    c.body(local, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
             } catch (...) {
-                record();
+                if (!c.failed.exchange(true))
+                    c.failure = std::current_exception();
             }
-#pragma omp for schedule(static)
-            for (index_t c = 0; c < chunks; ++c) {
-                if (!local)
-                    continue;
-                try {
-                    body(*local, c * chunk, std::min(extent, (c + 1) * chunk));
-                } catch (...) {
-                    record();
-                }
-            }
-        }
-        if (failure)
-            std::rethrow_exception(failure);
+        };
+        fusor::detail::run_team(threads, &context, member);
+        if (context.failure) // the region's end is a barrier: every write above is visible
+            std::rethrow_exception(context.failure);
         return;
     }
-#else
-    (void)threads;
-#endif
     auto local = make_local();
     for (index_t c = 0; c < chunks; ++c)
         body(local, c * chunk, std::min(extent, (c + 1) * chunk));
