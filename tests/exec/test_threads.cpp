@@ -75,11 +75,18 @@ TEST_CASE("large loops split across threads; small ones and reducing outer loops
     } else {
         CHECK(threads_line(a * a + 1.f).starts_with("threads: 1"));
     }
-    // Below the threshold, and a reduction whose outermost loop reduces: the calling thread.
+    // Below the threshold; a reduction whose outermost loop reduces and whose kept inner loop
+    // is narrower than two chunks of split_inner_width; a full reduction: the calling thread.
     const auto small = spread({100, 100}, 2);
     CHECK(threads_line(small * small).starts_with("threads: 1"));
     CHECK(threads_line(fusor::sum(a, 0)).starts_with("threads: 1"));
     CHECK(threads_line(fusor::sum(a)).starts_with("threads: 1"));
+    // A wide kept inner loop under a reducing outer one: cut along the inner loop.
+    const auto wide = spread({64, 4096}, 17);
+    if (fusor::threads_enabled)
+        CHECK(threads_line(fusor::sum(wide, 0))
+              == "threads: 2 (the innermost loop in 4 chunks of 1024, 65536 elements each; a "
+                 "fixed split)");
     // The cap: one thread means no split at all.
     fusor::set_num_threads(1);
     CHECK(threads_line(a * a + 1.f).starts_with("threads: 1"));
@@ -122,6 +129,16 @@ TEST_CASE("reductions do not depend on the thread count") {
     identical_for_any_thread_count([&] { return fusor::eval(fusor::argmin(a, 1)); });
     identical_for_any_thread_count([&] { return fusor::eval(fusor::prod(a * 0.f + 1.001f, 1)); });
     identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(a)); });
+    // Reducing outer loops cut along their kept inner loop (1 to 4 threads over 4 chunks).
+    const auto wide = spread({64, 4100}, 18);
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(wide, 0)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::mean(wide, 0)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::var(wide, 0)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::max(wide, 0)); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::argmax(wide, 0)); });
+    const auto cube = spread({8, 16, 2048}, 19);
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(cube, {0, 1})); });
+    identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(cube * cube, 0)); });
     const fusor::tensor<double> d = fusor::eval(fusor::cast<double>(spread({400, 300}, 15)));
     identical_for_any_thread_count([&] { return fusor::eval(fusor::sum(d, 1)); });
     // Softmax: the fused row reductions are boundaries, each split on its own.

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fusor/config.hpp>
@@ -14,6 +15,7 @@
 #include <fusor/core/error.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
+#include <fusor/exec/single_element.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
@@ -83,33 +85,49 @@ void for_each_inner_loop(const loop_plan& p, Inner&& inner) {
     for_each_inner_loop(p, 0, p.extents.empty() ? 1 : p.extents[0], inner);
 }
 
-/// The whole loop nest, split across `p.threads` threads in chunks of `p.chunk` outermost
-/// iterations when the plan says so. `kernel(ev, offsets, n)` runs one inner loop with an
-/// evaluator; each extra thread works with its own copy of `ev` (own splat and block buffers).
-template <class Ev, class Kernel>
+/// The whole loop nest, split across `p.threads` threads in chunks of `p.chunk` iterations of
+/// the outermost loop (or, for a reduction with `p.split_inner`, of the innermost loop) when
+/// the plan says so. `kernel(ev, offsets, n)` runs one inner loop with an evaluator; each extra
+/// thread works with its own copy of `ev` (own splat and block buffers). `Reduction`: the plan
+/// may split the innermost loop (only reductions' plans do; the elementwise callers skip it).
+template <bool Reduction = false, class Ev, class Kernel>
 void run_loop_nest(const loop_plan& p, Ev& ev, Kernel&& kernel) {
     // One body for both paths, so the kernel is instantiated (and, being FUSOR_INLINE, inlined)
     // once per expression, not once for the calling thread and once for the workers.
-    auto outer_range = [&p, &kernel](Ev& e, index_t begin, index_t end) {
-        for_each_inner_loop(
-            p, begin, end, [&](const index_t* off, index_t n) { kernel(e, off, n); });
+    auto range = [&p, &kernel](Ev& e, index_t begin, index_t end) {
+        auto inner = [&](const index_t* off, index_t n) {
+            kernel(e, off, n);
+        };
+        if constexpr (Reduction) {
+            if (p.split_inner) { // every inner loop, cut to [begin, end)
+                const std::size_t last = p.extents.size() - 1;
+                std::vector<index_t> shifted(p.operands.size());
+                for_each_inner_loop(p, [&](const index_t* off, index_t) {
+                    for (std::size_t k = 0; k < shifted.size(); ++k)
+                        shifted[k] = off[k] + begin * p.operands[k].strides[last];
+                    inner(shifted.data(), end - begin);
+                });
+                return;
+            }
+        }
+        for_each_inner_loop(p, begin, end, inner);
     };
     const index_t outer = p.extents.empty() ? 1 : p.extents[0];
     if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
-        outer_range(ev, 0, outer);
+        range(ev, 0, outer);
         return;
     }
     if constexpr (threads_enabled)
         parallel_chunks(
             p.threads,
-            outer,
+            Reduction && p.split_inner ? p.extents.back() : outer,
             p.chunk,
             [&ev] {
                 Ev local = ev;
                 local.own_buffers();
                 return local;
             },
-            outer_range);
+            range);
 }
 
 namespace detail {
@@ -256,6 +274,15 @@ void run_strided(const loop_plan& p, D* out0, Ev& ev) {
 }
 } // namespace detail
 
+namespace detail {
+// The contiguous kernel with tensor leaf I of `ev` held in a register.
+template <int I, class Ev, class Kernel>
+void run_held(const loop_plan& p, const Ev& ev, Kernel& kernel) {
+    auto held = hold_leaf<I>(ev);
+    run_loop_nest(p, held, kernel);
+}
+} // namespace detail
+
 /// Runs an element-wise plan: `dest_base` is operand 0's data pointer; `cache` holds the
 /// temporaries already computed in this evaluation. Kernels: contiguous (one plain loop the
 /// compiler vectorises), blocked (the broadcast kernel, and any contiguous loop calling a
@@ -281,6 +308,21 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             return;
         }
         if (p.kernel == inner_kernel::broadcast) {
+            // One operand standing still among moving ones: held in a register (MNN's
+            // single-element operand, single_element.hpp), the plain contiguous loop.
+            using ev_t = decltype(ev);
+            constexpr int leaves = detail::flat_leaf_count<ev_t>::value;
+            if constexpr (leaves >= 1 && leaves <= detail::single_element_max_leaves) {
+                const int still = detail::single_still_leaf(ev);
+                if (still >= 0) {
+                    [&]<int... I>(std::integer_sequence<int, I...>) {
+                        (void)((still == I && (detail::run_held<I>(p, ev, contiguous), true))
+                               || ...);
+                    }
+                    (std::make_integer_sequence<int, leaves>{});
+                    return;
+                }
+            }
             detail::run_blocked(p, out0, ev);
             return;
         }
@@ -449,7 +491,7 @@ void execute_reduction(const reduction<R, C>& r,
     acc_t* const a0 = acc.get();
 
     auto run = [&]<bool Contiguous>() {
-        run_loop_nest(p, ev, [&](auto& ev, const index_t* off, index_t n) {
+        run_loop_nest<true>(p, ev, [&](auto& ev, const index_t* off, index_t n) {
             ev.bind(off);
             acc_t* a = a0 + off[0];
             const index_t i0 = impl::needs_index ? off[idx_op] : 0;

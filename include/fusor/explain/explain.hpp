@@ -15,6 +15,8 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/exec/minmax_kernel.hpp>
+#include <fusor/exec/single_element.hpp>
 #include <fusor/exec/vector_math.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/plan/cost.hpp>
@@ -198,6 +200,29 @@ inline bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
     return k != 0 && o.kind != operand_plan::role::index && o.strides[level] == 0;
 }
 
+inline std::vector<std::string> vector_math_of(const loop_plan& p);
+
+// As exec::execute_elementwise: a broadcast loop over element-wise operations, tensors and
+// scalars only, with no vectorised math function, at most single_element_max_leaves tensor
+// operands, and exactly one of them standing still in the inner loop.
+inline bool single_element_operand(const loop_plan& p) {
+    if (p.kernel != inner_kernel::broadcast || !p.reducer.empty() || p.alias_copy
+        || !p.boundaries.empty() || !vector_math_of(p).empty())
+        return false;
+    for (const tree_line& l : p.tree)
+        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
+            && l.kind != node_kind::scalar)
+            return false;
+    int tensors = 0, still = 0;
+    for (std::size_t k = 1; k < p.operands.size(); ++k)
+        if (p.operands[k].kind == operand_plan::role::tensor
+            || p.operands[k].kind == operand_plan::role::view) {
+            ++tensors;
+            still += p.operands[k].strides.back() == 0;
+        }
+    return tensors <= exec::detail::single_element_max_leaves && still == 1;
+}
+
 inline std::string kernel_text(const loop_plan& p) {
     if (p.empty || p.extents.empty())
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
@@ -211,8 +236,12 @@ inline std::string kernel_text(const loop_plan& p) {
         for (std::size_t k : moving_operands(p))
             if (k != 0 && p.operands[k].strides.back() == 0)
                 still += (still.empty() ? "" : ", ") + p.operands[k].name;
-        s = "broadcast (stride 0: " + still + "; splatted per inner loop, contiguous blocks of "
-            + std::to_string(broadcast_block) + ")";
+        s = single_element_operand(p)
+                ? "broadcast (stride 0: " + still
+                      + " held in a register, single-element operand; contiguous loop)"
+                : "broadcast (stride 0: " + still
+                      + "; splatted per inner loop, contiguous blocks of "
+                      + std::to_string(broadcast_block) + ")";
     } else if (p.kernel == inner_kernel::tiled) {
         const std::size_t L = p.extents.size();
         std::string staged;
@@ -290,7 +319,8 @@ inline std::string vector_text(const loop_plan& p) {
         if (minmax && p.kernel == inner_kernel::contiguous && p.operands[0].strides.back() == 0
             && (itemsize == 4 || itemsize == 8) && p.operands[1].dtype != "bool"
             && p.extents.back() >= 64)
-            return std::to_string(64 / itemsize) + " lanes of " + p.operands[1].dtype
+            return std::to_string(exec::detail::minmax_lane_sets) + " x "
+                   + std::to_string(64 / itemsize) + " lanes of " + p.operands[1].dtype
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
@@ -321,13 +351,16 @@ inline std::string vector_text(const loop_plan& p) {
 inline std::string threads_text(const loop_plan& p) {
     if (p.threads <= 1)
         return "1 (runs on the calling thread; no parallel split)";
-    index_t per_outer = 1;
-    for (std::size_t l = 1; l < p.extents.size(); ++l)
-        per_outer *= p.extents[l];
-    const index_t chunks = (p.extents[0] + p.chunk - 1) / p.chunk;
-    return std::to_string(p.threads) + " (the outermost loop in " + std::to_string(chunks)
-           + " chunks of " + std::to_string(p.chunk) + ", " + std::to_string(p.chunk * per_outer)
-           + " elements each; a fixed split)";
+    index_t total = 1;
+    for (const index_t e : p.extents)
+        total *= e;
+    const index_t split = p.split_inner ? p.extents.back() : p.extents[0];
+    const index_t per_outer = total / split;
+    const index_t chunks = (split + p.chunk - 1) / p.chunk;
+    return std::to_string(p.threads)
+           + (p.split_inner ? " (the innermost loop in " : " (the outermost loop in ")
+           + std::to_string(chunks) + " chunks of " + std::to_string(p.chunk) + ", "
+           + std::to_string(p.chunk * per_outer) + " elements each; a fixed split)";
 }
 
 inline void print_nest(text_builder& os, const loop_plan& p) {
@@ -603,7 +636,11 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
                 : json_string(p.operands[0].strides.back() == 0 ? "register" : "row"))
          + ",\"vector_bytes\":" + std::to_string(vectorised ? p.vector_bytes : 0)
          + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
-         + ",\"chunk\":" + std::to_string(p.chunk) + ",\"vector_math\":[" +
+         + ",\"chunk\":" + std::to_string(p.chunk) + ",\"split\":"
+         + json_string(p.threads <= 1  ? "none"
+                       : p.split_inner ? "innermost"
+                                       : "outermost")
+         + ",\"vector_math\":[" +
          [&] {
              std::string names;
              for (const std::string& m : vector_math_of(p))

@@ -130,8 +130,12 @@ struct loop_plan {
     /// SSE2 or NEON, 32 for AVX, 64 for AVX-512; 0 when unknown): the compiler's vectoriser
     /// packs vector_bytes / itemsize elements per instruction.
     index_t vector_bytes = 0;
-    int threads = 1;         ///< threads the outermost loop is split across (1: the calling thread)
-    index_t chunk = 0;       ///< outermost iterations per thread's chunk (0: no split)
+    int threads = 1;   ///< threads the loop is split across (1: the calling thread)
+    index_t chunk = 0; ///< iterations of the split loop per chunk (0: no split)
+    /// The split cuts the innermost loop instead of the outermost: a reduction whose outermost
+    /// loop reduces and whose innermost loop is kept (`sum(a, 0)`), so each chunk owns a run
+    /// of accumulators and sees all of their terms, in order.
+    bool split_inner = false;
     bool empty = false;      ///< some extent is 0: the loop body never runs
     bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
                              ///< last boundary (a temporary) and this loop copies it into the

@@ -10,16 +10,19 @@
 
 namespace fusor::planning {
 
-/// Sets `p.threads` and `p.chunk` (outermost iterations per chunk). A loop stays on the calling
-/// thread when it has fewer than `parallel_threshold` elements, makes a single chunk, or is a
-/// reduction whose outermost loop reduces (its chunks would update the same accumulators: the
-/// split never changes the order in which an accumulator sees its terms).
+/// Narrowest chunk of a split innermost loop, in elements.
+inline constexpr index_t split_inner_width = 1024;
+
+/// Sets `p.threads`, `p.chunk` and `p.split_inner`. A loop stays on the calling thread when it
+/// has fewer than `parallel_threshold` elements or makes a single chunk. A reduction whose
+/// outermost loop reduces is cut along its innermost loop when that one is kept (chunks of the
+/// outermost would update the same accumulators), else not at all: the split never changes the
+/// order in which an accumulator sees its terms.
 inline void split_for_threads(loop_plan& p) {
     p.threads = 1;
     p.chunk = 0;
+    p.split_inner = false;
     if (p.empty || p.extents.empty())
-        return;
-    if (!p.reducer.empty() && p.operands[0].strides[0] == 0)
         return;
     index_t total = 1, per_outer = 1;
     for (std::size_t l = 0; l < p.extents.size(); ++l) {
@@ -29,6 +32,25 @@ inline void split_for_threads(loop_plan& p) {
     }
     if (total < parallel_threshold)
         return;
+    if (!p.reducer.empty() && p.operands[0].strides[0] == 0) {
+        // The outermost loop reduces: cut the innermost loop instead when it is kept, in
+        // chunks at least `split_inner_width` wide (each chunk's inner loops stay long enough
+        // to vectorise, and its accumulators share no cache line with another chunk's).
+        const std::size_t last = p.extents.size() - 1;
+        if (last == 0 || p.operands[0].strides[last] == 0 || p.kernel == inner_kernel::tiled)
+            return;
+        const index_t inner = p.extents[last], per_column = total / inner;
+        const index_t chunk =
+            std::max(split_inner_width, (parallel_grain + per_column - 1) / per_column);
+        const index_t chunks = (inner + chunk - 1) / chunk;
+        const int threads = static_cast<int>(std::min<index_t>(num_threads(), chunks));
+        if (threads <= 1)
+            return;
+        p.threads = threads;
+        p.chunk = chunk;
+        p.split_inner = true;
+        return;
+    }
     index_t chunk = std::max<index_t>(1, (parallel_grain + per_outer - 1) / per_outer);
     // A tiled loop nest of two levels splits its tile rows: whole tiles per chunk.
     if (p.kernel == inner_kernel::tiled && p.extents.size() == 2)

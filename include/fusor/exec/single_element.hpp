@@ -1,0 +1,122 @@
+// fusor/exec/single_element.hpp: the single-element operand (MNN BinaryOp's fast path for an
+// operand of one element). Under the broadcast kernel an operand that stands still in the
+// inner loop is read from a splat buffer, one more load stream beside the moving operands:
+// measured on W5 ((4096, 1) * (1, 4096)), that costs 10-30 % of a store-bound loop. When an
+// element-wise expression over tensors and scalars has exactly one such operand, it is held in
+// a register instead (re-read at the start of each inner loop) and the other operands, all at
+// unit stride, run the plain contiguous loop.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <fusor/core/shape.hpp>
+#include <fusor/exec/evaluator.hpp>
+
+namespace fusor::exec {
+
+/// A tensor operand that stands still in the inner loop, held in a register: `bind` reads its
+/// one element for this inner loop.
+template <class T>
+struct still_leaf_evaluator {
+    const T* base;
+    std::size_t operand;
+    T value{};
+    FUSOR_INLINE void bind(const index_t* offsets) { value = base[offsets[operand]]; }
+    void own_buffers() {}
+    FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t, index_t) { bind(offsets); }
+    template <bool Contiguous>
+    FUSOR_INLINE T get(index_t) const {
+        return value;
+    }
+};
+
+namespace detail {
+// Tensor operands of an evaluator made only of element-wise nodes, tensor leaves and scalars;
+// -1 when it holds anything else (temporaries, reshapes, vector math: no single-element path).
+template <class Ev>
+struct flat_leaf_count : std::integral_constant<int, -1> {};
+template <class T>
+struct flat_leaf_count<leaf_evaluator<T>> : std::integral_constant<int, 1> {};
+template <class T>
+struct flat_leaf_count<scalar_evaluator<T>> : std::integral_constant<int, 0> {};
+template <class Op, class... Cs>
+struct flat_leaf_count<elementwise_evaluator<Op, Cs...>>
+    : std::integral_constant<
+          int,
+          ((flat_leaf_count<Cs>::value < 0) || ...) ? -1 : (0 + ... + flat_leaf_count<Cs>::value)> {
+};
+
+/// Expressions with up to this many tensor operands get the single-element path (one more
+/// instantiation of the contiguous loop per operand: a bound on what it adds to compile time).
+inline constexpr int single_element_max_leaves = 3;
+
+// Calls f(leaf) for each tensor leaf, depth-first (the plan's operand order).
+template <class Ev, class F>
+void for_each_leaf(const Ev& ev, F& f) {
+    if constexpr (requires { ev.children; })
+        boost::hana::unpack(ev.children, [&f](const auto&... c) { (for_each_leaf(c, f), ...); });
+    else if constexpr (flat_leaf_count<Ev>::value == 1)
+        f(ev);
+}
+
+// The leaf (depth-first index) that stands still in the inner loop when exactly one does, else
+// -1.
+template <class Ev>
+int single_still_leaf(const Ev& ev) {
+    int index = 0, still = -1, count = 0;
+    auto visit = [&](const auto& leaf) {
+        if (leaf.stride == 0) {
+            still = index;
+            ++count;
+        }
+        ++index;
+    };
+    for_each_leaf(ev, visit);
+    return count == 1 ? still : -1;
+}
+
+// `ev` with tensor leaf I (depth-first; its leaves are numbered from `First`) held in a
+// register.
+template <int I, int First = 0, class Ev>
+auto hold_leaf(const Ev& ev);
+
+template <class... Cs>
+constexpr int leaves_before(std::size_t k) {
+    constexpr int counts[] = {flat_leaf_count<Cs>::value..., 0};
+    int sum = 0;
+    for (std::size_t j = 0; j < k; ++j)
+        sum += counts[j];
+    return sum;
+}
+
+template <int I, int First, class Op, class... Cs, std::size_t... K>
+auto hold_children(const elementwise_evaluator<Op, Cs...>& ev, std::index_sequence<K...>) {
+    return elementwise_evaluator<Op,
+                                 decltype(hold_leaf<I, First + leaves_before<Cs...>(K)>(
+                                     std::declval<const Cs&>()))...>{
+        boost::hana::make_tuple(
+            hold_leaf<I, First + leaves_before<Cs...>(K)>(boost::hana::at_c<K>(ev.children))...)};
+}
+
+template <int I, int First, class Ev>
+auto hold_leaf(const Ev& ev) {
+    if constexpr (requires { ev.children; }) {
+        return [&]<class Op, class... Cs>(const elementwise_evaluator<Op, Cs...>& e) {
+            return hold_children<I, First>(e, std::index_sequence_for<Cs...>{});
+        }(ev);
+    } else if constexpr (flat_leaf_count<Ev>::value == 1 && I == First) {
+        using T = std::remove_cvref_t<decltype(*ev.base)>;
+        return still_leaf_evaluator<T>{ev.base, ev.operand};
+    } else {
+        return ev;
+    }
+}
+} // namespace detail
+} // namespace fusor::exec
