@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -147,6 +148,35 @@ TEST_CASE("reductions do not depend on the thread count") {
         const auto e = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
         return fusor::eval(e / fusor::sum(e, 1, fusor::keepdims));
     });
+}
+
+TEST_CASE("reductions over a reducing outer loop add one row after another, bit for bit") {
+    // Two rows per pass over the accumulators (execute.hpp, jams_rows) must keep the order of
+    // a row at a time: (acc + x_r) + x_{r+1}. Odd and even row counts, one and two threads.
+    restore_threads restore;
+    for (const index_t rows : {index_t{2}, index_t{7}, index_t{64}, index_t{65}}) {
+        CAPTURE(rows);
+        const auto a = spread({rows, 2050}, 20 + static_cast<unsigned>(rows));
+        // The same sums a row at a time, in double (float32 sums accumulate in double); a * a
+        // is float32, rounded before it is summed.
+        std::vector<double> acc(2050, 0.0), squares(2050, 0.0);
+        for (index_t r = 0; r < rows; ++r)
+            for (index_t c = 0; c < 2050; ++c) {
+                const float x = a.data()[r * 2050 + c];
+                acc[static_cast<std::size_t>(c)] += static_cast<double>(x);
+                squares[static_cast<std::size_t>(c)] += static_cast<double>(x * x);
+            }
+        for (int threads : {1, 2}) {
+            fusor::set_num_threads(threads);
+            const fusor::tensor<float> s = fusor::eval(fusor::sum(a, 0));
+            const fusor::tensor<float> n2 = fusor::eval(fusor::sum(a * a, 0));
+            for (index_t c = 0; c < 2050; ++c) {
+                const auto k = static_cast<std::size_t>(c);
+                REQUIRE(s.data()[c] == static_cast<float>(acc[k]));
+                REQUIRE(n2.data()[c] == static_cast<float>(squares[k]));
+            }
+        }
+    }
 }
 
 TEST_CASE("an exception thrown inside a thread reaches the caller") {

@@ -276,8 +276,14 @@ inline std::string kernel_text(const loop_plan& p) {
                      + (st == 0 ? " (broadcast)" : "") + ": " + names;
         s += parts + ")";
     }
-    if (!p.reducer.empty())
+    if (!p.reducer.empty()) {
         s += p.operands[0].strides.back() == 0 ? ", register accumulator" : ", row of accumulators";
+        // As exec::detail::jams_rows: [reduced, kept] at unit stride, not an arg-reduction.
+        if (!p.reducer.starts_with("arg") && p.kernel == inner_kernel::contiguous
+            && p.extents.size() == 2 && p.extents[0] >= 2 && p.operands[0].strides[0] == 0
+            && p.operands[0].strides[1] != 0)
+            s += ", two rows per pass";
+    }
     return s;
 }
 
