@@ -10,18 +10,14 @@
 
 #include <fusor/fusor.hpp>
 
+#include "support.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
 
 namespace {
 
-template <class T>
-fusor::tensor<T> counting(const shape_t& s, int salt) {
-    fusor::tensor<T> t(s, fusor::uninitialized);
-    for (index_t i = 0; i < t.size(); ++i)
-        t.data()[i] = static_cast<T>((i * 7 + salt) % 23) - T(11);
-    return t;
-}
+using exec_test::counting;
 
 void no_op_observer(const fusor::loop_plan&) {
 }

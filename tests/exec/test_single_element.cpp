@@ -10,24 +10,17 @@
 
 #include <fusor/fusor.hpp>
 
+#include "support.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
 
 namespace {
 
-template <class T>
-fusor::tensor<T> counting(const shape_t& s, int salt) {
-    fusor::tensor<T> t(s, fusor::uninitialized);
-    for (index_t i = 0; i < t.size(); ++i)
-        t.data()[i] = static_cast<T>((i * 7 + salt) % 23) - T(11);
-    return t;
-}
+using exec_test::counting;
 
-template <class E>
-std::string kernel_line(const E& e) {
-    const std::string text = fusor::explain(e).text();
-    const auto at = text.find("kernel: ");
-    return at == std::string::npos ? "" : text.substr(at, text.find('\n', at) - at);
+std::string kernel_line(const auto& e) {
+    return exec_test::explain_line(e, "kernel: ");
 }
 
 bool held(const std::string& line) {

@@ -14,6 +14,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "support.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
 
@@ -37,12 +39,8 @@ bool same_bits(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
 }
 
 // The threads line explain prints for `e` under the current thread cap.
-template <class E>
-std::string threads_line(const E& e) {
-    const std::string text = fusor::explain(e).text();
-    const auto at = text.find("threads: ");
-    REQUIRE(at != std::string::npos);
-    return text.substr(at, text.find('\n', at) - at);
+std::string threads_line(const auto& e) {
+    return exec_test::explain_line(e, "threads: ");
 }
 
 // Evaluates `make()` with 1 thread, then with 2, 3 and 4, and checks every result is the

@@ -9,25 +9,21 @@
 
 #include <fusor/fusor.hpp>
 
+#include "support.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
 
 namespace {
 
+// Values -50 .. 50.
 template <class T>
 fusor::tensor<T> counting(const shape_t& s, int salt) {
-    fusor::tensor<T> t(s, fusor::uninitialized);
-    for (index_t i = 0; i < t.size(); ++i)
-        t.data()[i] = static_cast<T>((i * 7 + salt) % 101) - T(50);
-    return t;
+    return exec_test::counting<T>(s, salt, 101);
 }
 
-template <class E>
-std::string kernel_line(const E& e) {
-    const std::string text = fusor::explain(e).text();
-    const auto at = text.find("kernel:  ");
-    REQUIRE(at != std::string::npos);
-    return text.substr(at, text.find('\n', at) - at);
+std::string kernel_line(const auto& e) {
+    return exec_test::explain_line(e, "kernel:  ");
 }
 
 template <class T>

@@ -207,12 +207,8 @@ inline std::vector<std::string> vector_math_of(const loop_plan& p);
 // operands, and exactly one of them standing still in the inner loop.
 inline bool single_element_operand(const loop_plan& p) {
     if (p.kernel != inner_kernel::broadcast || !p.reducer.empty() || p.alias_copy
-        || !p.boundaries.empty() || !vector_math_of(p).empty())
+        || !p.boundaries.empty() || !vector_math_of(p).empty() || !planning::flat_tree(p))
         return false;
-    for (const tree_line& l : p.tree)
-        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
-            && l.kind != node_kind::scalar)
-            return false;
     int tensors = 0, still = 0;
     for (std::size_t k = 1; k < p.operands.size(); ++k)
         if (p.operands[k].kind == operand_plan::role::tensor

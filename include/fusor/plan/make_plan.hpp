@@ -470,6 +470,17 @@ loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& name
     return p;
 }
 
+/// True when the loop's expression is element-wise operations over tensors, views and scalars
+/// only: no reduction, temporary, reshape copy or view of an expression (what the evaluator
+/// builds from leaves, scalars and element-wise nodes alone).
+inline bool flat_tree(const loop_plan& p) {
+    for (const tree_line& l : p.tree)
+        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
+            && l.kind != node_kind::scalar)
+            return false;
+    return true;
+}
+
 /// True when `p` is a loop the same-shape fast path runs without a plan (exec/fast_path.hpp
 /// decides the same from the expression and destination before planning; tests check that
 /// both agree): element-wise, not empty, one contiguous level (at least 2 elements), one thread,
@@ -479,10 +490,8 @@ inline bool same_shape_fast_path(const loop_plan& p) {
     if (!p.reducer.empty() || p.empty || p.alias_copy || !p.boundaries.empty() || p.threads > 1
         || p.kernel != inner_kernel::contiguous || p.extents.size() != 1)
         return false;
-    for (const tree_line& l : p.tree)
-        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
-            && l.kind != node_kind::scalar)
-            return false;
+    if (!flat_tree(p))
+        return false;
     const strides_t row_major = row_major_strides(p.iter_shape);
     for (const operand_plan& o : p.operands)
         if (o.kind != operand_plan::role::scalar

@@ -1,0 +1,33 @@
+// Helpers the exec tests share: deterministic small-integer tensors and one line of explain's
+// text.
+#pragma once
+
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+namespace exec_test {
+
+/// Shape `s` filled with ((i * 7 + salt) % modulus) - modulus / 2: small integers, exact in
+/// every dtype, so results compare exactly.
+template <class T>
+fusor::tensor<T> counting(const fusor::shape_t& s, int salt, int modulus = 23) {
+    fusor::tensor<T> t(s, fusor::uninitialized);
+    for (fusor::index_t i = 0; i < t.size(); ++i)
+        t.data()[i] = static_cast<T>((i * 7 + salt) % modulus) - T(modulus / 2);
+    return t;
+}
+
+/// The line of explain(e)'s text that starts with `label` ("kernel:", "threads:"), up to its
+/// end; the label must be there.
+template <class E>
+std::string explain_line(const E& e, const std::string& label) {
+    const std::string text = fusor::explain(e).text();
+    const auto at = text.find(label);
+    REQUIRE(at != std::string::npos);
+    return text.substr(at, text.find('\n', at) - at);
+}
+
+} // namespace exec_test
