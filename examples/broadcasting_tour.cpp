@@ -26,15 +26,17 @@ fusor::tensor<float> numbered(const shape_t& shape, float scale) {
 }
 
 // The stride table: one row per operand, one column per output axis, 0 = broadcast.
-void print_strides(const fusor::loop_plan& plan) {
+void print_strides(const fusor::explanation& ex) {
+    const fusor::loop_plan& plan = ex.plan;
     std::printf("  %-6s", "");
     for (std::size_t j = 0; j < plan.iter_shape.size(); ++j)
         std::printf("  axis%-2zu", j);
     std::printf("\n");
-    for (const auto& o : plan.operands) {
+    for (std::size_t k = 0; k < plan.operands.size(); ++k) {
+        const auto& o = plan.operands[k];
         if (o.kind == fusor::operand_plan::role::scalar)
             continue;
-        std::printf("  %-6s", o.name.c_str());
+        std::printf("  %-6s", ex.notes.names[k].c_str()); // out, t0, t1: explain's names
         std::string note;
         for (std::size_t j = 0; j < o.iter_strides.size(); ++j) {
             std::printf("  %6td", o.iter_strides[j]);
@@ -96,7 +98,7 @@ int main() {
         std::cout << "== " << sa << " + " << sb << " -> " << out.shape()
                   << (ok ? "   values: ok" : "   values: DIFFER") << '\n';
         std::cout << "strides in elements per output axis (t0 = a, t1 = b):\n";
-        print_strides(ex.plan);
+        print_strides(ex);
         std::cout << "the loop that runs (after coalescing):\n" << ex << '\n';
     }
     std::cout << (all_ok ? "all cases match the hand-written loop\n" : "MISMATCH\n");

@@ -33,7 +33,7 @@ struct uninitialized_t; // tensor/tensor.hpp: tag `uninitialized`, a tensor with
 
 // expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
 struct expr_node; // expr/expression.hpp: base of every node
-template <class T>
+template <class T, bool OwnsShape = false>
 struct leaf; // expr/leaf.hpp: a tensor or view read by an expression
 template <class T>
 struct scalar_node; // expr/leaf.hpp: a weak C++ scalar

@@ -66,6 +66,20 @@ inline strides_t row_major_strides(const shape_t& s) {
     return st;
 }
 
+/// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
+/// checked without building them.
+inline bool is_row_major(const shape_t& shape, const strides_t& strides) {
+    if (shape.size() != strides.size())
+        return false;
+    index_t acc = 1;
+    for (std::size_t i = shape.size(); i-- > 0;) {
+        if (strides[i] != acc)
+            return false;
+        acc *= shape[i];
+    }
+    return true;
+}
+
 /// `(3, 4)`, `(2,)`, `()` as Python prints tuples.
 inline std::string to_string(const shape_t& s) {
     std::string out = "(";

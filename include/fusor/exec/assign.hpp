@@ -24,7 +24,7 @@ inline thread_local void (*plan_observer)(const loop_plan&) = nullptr;
 template <class D>
 destination_layout layout_of(const tensor_view<D>& v) {
     using V = std::remove_const_t<D>;
-    return {v.shape(), v.strides(), v.data(), std::string(dtype_name<V>()), "out", sizeof(V)};
+    return {v.shape(), v.strides(), v.data(), dtype_name<V>(), sizeof(V)};
 }
 
 // The one evaluation routine: `n` (a node) into `dest`, shapes already checked. A loop the
@@ -39,7 +39,7 @@ void evaluate_into(const tensor_view<D>& dest, const N& n) {
     const loop_plan p = make_plan(n, layout_of(dest));
     if (plan_observer)
         plan_observer(p);
-    if constexpr (requires { n.axes; }) {
+    if constexpr (tag_of<N> == node_tag::reduction) {
         exec::execute_reduction(n, p, dest);
     } else if (p.alias_copy) {
         // The destination overlaps what the expression reads: the plan computes it into a
@@ -50,17 +50,9 @@ void evaluate_into(const tensor_view<D>& dest, const N& n) {
     }
 }
 
-template <class D, class E>
-auto operand_for(const E& e) {
-    if constexpr (scalar<E>)
-        return make_weak_scalar<D>(e);
-    else
-        return as_node(e);
-}
-
 template <class T, class E>
 void assign_to_tensor(tensor<T>& dest, const E& e) {
-    auto n = operand_for<T>(e);
+    const auto& n = operand_for<T>(e);
     if (dest.shape() == n.shape()) {
         evaluate_into(dest.view(), n);
     } else {
@@ -75,7 +67,7 @@ void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_o
     static_assert(!std::is_const_v<T>,
                   "fusor: cannot assign to a read-only view (tensor_view<const T>, e.g. a "
                   "broadcast_to result or a view of a const tensor)");
-    auto n = operand_for<T>(e);
+    const auto& n = operand_for<T>(e);
     if (!broadcasts_to(n.shape(), dest.shape(), allow_leading_ones))
         throw broadcast_error("could not broadcast input array from shape "
                               + to_compact_string(n.shape()) + " into shape "
@@ -117,7 +109,7 @@ void compound_assign(const tensor_view<T>& dest, const E& e) {
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
         tensor<value_type_t<E>> out(e.shape(), uninitialized);
-        detail::evaluate_into(out.view(), as_node(e));
+        detail::evaluate_into(out.view(), detail::operand_for<value_type_t<E>>(e));
         return out;
     }
 

@@ -24,13 +24,12 @@ auto eager_children(const N& n);
 
 template <class N>
 auto eager_materialised(const N& n) {
-    if constexpr (
-        requires { n.is_view; } || requires { n.value; })
+    if constexpr (tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar)
         return n;
-    else if constexpr (requires { n.split; }) {
+    else if constexpr (tag_of<N> == node_tag::reshaped) {
         auto c = eager_materialised(n.child);
         return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
-    } else if constexpr (requires { n.map; }) {
+    } else if constexpr (tag_of<N> == node_tag::remap) {
         auto c = eager_materialised(n.child);
         return remap<decltype(c)>{{}, std::move(c), n.map};
     } else
@@ -39,21 +38,21 @@ auto eager_materialised(const N& n) {
 
 template <class N>
 auto eager_children(const N& n) {
-    if constexpr (requires { n.axes; }) {
+    if constexpr (tag_of<N> == node_tag::reduction) {
         auto c = eager_materialised(n.child);
         return reduction<typename N::reducer_type, decltype(c)>{
             {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
-    } else if constexpr (requires { n.children; }) {
+    } else if constexpr (tag_of<N> == node_tag::elementwise) {
         auto cs =
             boost::hana::transform(n.children, [](const auto& c) { return eager_materialised(c); });
         return boost::hana::unpack(std::move(cs), [](auto&&... c) {
             return elementwise<typename N::op_type, std::remove_cvref_t<decltype(c)>...>(
                 std::move(c)...);
         });
-    } else if constexpr (requires { n.split; }) {
+    } else if constexpr (tag_of<N> == node_tag::reshaped) {
         auto c = eager_materialised(n.child);
         return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
-    } else if constexpr (requires { n.map; }) {
+    } else if constexpr (tag_of<N> == node_tag::remap) {
         auto c = eager_materialised(n.child);
         return remap<decltype(c)>{{}, std::move(c), n.map};
     } else {

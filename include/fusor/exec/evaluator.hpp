@@ -213,17 +213,17 @@ struct vector_math_evaluator {
 template <class N>
 struct materialised {
     const N& child;
-    static constexpr bool force_copy = true;
+    static constexpr node_tag tag = node_tag::materialised;
 };
 
-/// The temporaries of one evaluation, by name, so that a boundary the plan marks `reused`
-/// reads the result computed for the first one (plans name equal reductions alike).
+/// The temporaries of one evaluation, by number, so that a boundary the plan marks `reused`
+/// reads the result computed for the first one (the planner numbers equal loops alike).
 struct temporary_cache {
-    std::vector<std::pair<std::string, std::shared_ptr<const void>>> entries;
+    std::vector<std::pair<int, std::shared_ptr<const void>>> entries;
 
-    std::shared_ptr<const void> find(const std::string& name) const {
+    std::shared_ptr<const void> find(int temporary) const {
         for (const auto& [n, t] : entries)
-            if (n == name)
+            if (n == temporary)
                 return t;
         return nullptr;
     }
@@ -293,13 +293,13 @@ struct evaluator_builder {
         using T = typename N::value_type;
         std::shared_ptr<const tensor<T>> t;
         if (b.reused) {
-            t = std::static_pointer_cast<const tensor<T>>(cache.find(b.name));
+            t = std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
         } else {
-            if constexpr (requires { n.axes; })
+            if constexpr (tag_of<N> == node_tag::reduction)
                 t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
             else
                 t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
-            cache.entries.emplace_back(b.name, t);
+            cache.entries.emplace_back(b.temporary, t);
         }
         return with_splat(
             temporary_evaluator<T>{{t->data() + plan->operands[k].offset, inner_stride(k), k}, t});
@@ -307,28 +307,28 @@ struct evaluator_builder {
 
     template <class N>
     auto build(const N& n) {
-        if constexpr (requires { n.is_view; }) {
+        if constexpr (tag_of<N> == node_tag::leaf) {
             const std::size_t k = next_operand++;
             using T = typename N::value_type;
             if (!plan)
                 return leaf_evaluator<T>{n.data, 1, k};
             return with_splat(
                 leaf_evaluator<T>{n.data + plan->operands[k].offset, inner_stride(k), k});
-        } else if constexpr (requires { n.value; }) {
+        } else if constexpr (tag_of<N> == node_tag::scalar) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};
-        } else if constexpr (requires { n.force_copy; }) {
+        } else if constexpr (tag_of<N> == node_tag::materialised) {
             return temporary_for(n.child);
-        } else if constexpr (requires { n.split; }) {
+        } else if constexpr (tag_of<N> == node_tag::reshaped) {
             using T = typename N::value_type;
             using child_evaluator = decltype(build(n.child));
             if (n.split) // the reshape is already in the leaves' strides
                 return reshape_evaluator<child_evaluator, T>{build(n.child), {}, false};
             return reshape_evaluator<child_evaluator, T>{
                 child_evaluator{}, temporary_for(n.child), true};
-        } else if constexpr (requires { n.map; }) {
+        } else if constexpr (tag_of<N> == node_tag::remap) {
             return build(n.child); // the view is already in the leaves' strides
-        } else if constexpr (requires { n.axes; }) {
+        } else if constexpr (tag_of<N> == node_tag::reduction) {
             return temporary_for(n);
         } else {
             // A braced list evaluates left to right, so children claim operands in plan order

@@ -26,8 +26,8 @@ namespace detail {
 // Views of expressions, reshapes and reductions need the planner.
 template <class N>
 struct flat_elementwise : std::false_type {};
-template <class T>
-struct flat_elementwise<leaf<T>> : std::true_type {};
+template <class T, bool OwnsShape>
+struct flat_elementwise<leaf<T, OwnsShape>> : std::true_type {};
 template <class T>
 struct flat_elementwise<scalar_node<T>> : std::true_type {};
 template <class Op, class... Cs>
@@ -54,14 +54,14 @@ struct fast_destination {
 // needs no copy, as in planning::destination_overlaps.
 template <class N>
 bool leaves_match(const N& n, const fast_destination& d) {
-    if constexpr (requires { n.is_view; }) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
         using T = typename N::value_type;
-        if (n.shape_ != d.shape || n.strides != d.strides)
+        if (n.shape() != d.shape || n.strides() != d.strides)
             return false;
         const char* lo = reinterpret_cast<const char*>(n.data);
-        const char* hi = lo + shape_size(n.shape_) * static_cast<index_t>(sizeof(T));
+        const char* hi = lo + shape_size(n.shape()) * static_cast<index_t>(sizeof(T));
         return hi <= d.lo || d.hi <= lo || (lo == d.lo && sizeof(T) == d.itemsize);
-    } else if constexpr (requires { n.value; }) {
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
         return true;
     } else {
         return boost::hana::unpack(n.children,
@@ -85,12 +85,14 @@ bool fast_path_applies(const tensor_view<D>& dest, const N& n) {
         // there, so a math function gives the same bits either way.
         if (size < 2 || (size >= parallel_threshold && num_threads() > 1))
             return false;
-        const strides_t strides = row_major_strides(dest.shape());
-        if (dest.strides() != strides)
+        if (!is_row_major(dest.shape(), dest.strides()))
             return false;
         const char* lo = reinterpret_cast<const char*>(dest.data());
-        const detail::fast_destination d{
-            dest.shape(), strides, lo, lo + size * static_cast<index_t>(sizeof(D)), sizeof(D)};
+        const detail::fast_destination d{dest.shape(),
+                                         dest.strides(),
+                                         lo,
+                                         lo + size * static_cast<index_t>(sizeof(D)),
+                                         sizeof(D)};
         return detail::leaves_match(n, d);
     }
 }

@@ -61,24 +61,48 @@ inline std::string plural(index_t n, const char* one, const char* many) {
 }
 
 /// One loop of an evaluation, in the order the loops run: each boundary's loops come before
-/// the loop that reads its temporary; the main loop (boundary == nullptr) comes last.
+/// the loop that reads its temporary; the main loop (boundary == nullptr) comes last. `notes`:
+/// what the planner recorded for explain beside that loop (tree lines, operand names).
 struct loop_ref {
     const loop_plan* plan;
     const boundary_plan* boundary;
+    const plan_notes* notes;
 };
 
-inline void collect_loops(const loop_plan& p, const boundary_plan* b, std::vector<loop_ref>& out) {
-    for (const boundary_plan& c : p.boundaries)
-        if (!c.reused)
-            collect_loops(*c.plan, &c, out);
-    out.push_back({&p, b});
+inline void collect_loops(const loop_plan& p,
+                          const plan_notes& n,
+                          const boundary_plan* b,
+                          std::vector<loop_ref>& out) {
+    for (std::size_t k = 0; k < p.boundaries.size(); ++k)
+        if (!p.boundaries[k].reused)
+            collect_loops(*p.boundaries[k].plan, n.boundaries[k], &p.boundaries[k], out);
+    out.push_back({&p, b, &n});
 }
 
-inline std::size_t loop_number(const std::vector<loop_ref>& loops, const std::string& name) {
+// The number (1-based, in running order) of the loop that computes temporary `temporary`.
+inline std::size_t loop_number(const std::vector<loop_ref>& loops, int temporary) {
     for (std::size_t k = 0; k < loops.size(); ++k)
-        if (loops[k].boundary && loops[k].boundary->name == name)
+        if (loops[k].boundary && loops[k].boundary->temporary == temporary)
             return k + 1;
     return 0;
+}
+
+// Why a boundary is materialised, in words: `reduction result`, `reshape copy of (2, 3) into
+// (6,)`, `aliasing copy: out overlaps t0` (names from the boundary loop's notes `sub`).
+inline std::string why_text(const boundary_plan& b, const plan_notes& sub) {
+    switch (b.why) {
+    case boundary_plan::reason::reduction:
+        return "reduction result";
+    case boundary_plan::reason::reshape_copy:
+        return "reshape copy of " + to_string(b.shape) + " into " + to_string(b.read_shape);
+    case boundary_plan::reason::alias_copy: {
+        std::string names;
+        for (const int k : b.overlapping)
+            names += (names.empty() ? "" : ", ") + sub.names[static_cast<std::size_t>(k)];
+        return "aliasing copy: out overlaps " + names;
+    }
+    }
+    return "";
 }
 
 // ---- tree --------------------------------------------------------------------------------
@@ -90,12 +114,13 @@ struct tree_row {
 // The rows of `p`'s tree at `offset` extra depth; a boundary's own tree follows its temporary's
 // row, one level deeper (the reduction's line is the temporary's: it is not repeated).
 inline void tree_rows(const loop_plan& p,
+                      const plan_notes& n,
                       int offset,
                       bool skip_root,
                       const std::vector<loop_ref>& loops,
                       std::vector<tree_row>& rows) {
-    for (std::size_t i = skip_root ? 1 : 0; i < p.tree.size(); ++i) {
-        const tree_line& l = p.tree[i];
+    for (std::size_t i = skip_root ? 1 : 0; i < n.tree.size(); ++i) {
+        const tree_line& l = n.tree[i];
         const int depth = l.depth + offset - (skip_root ? 1 : 0);
         tree_row r{std::string(static_cast<std::size_t>(2 * depth), ' ') + l.what,
                    l.dtype,
@@ -108,24 +133,26 @@ inline void tree_rows(const loop_plan& p,
                            + std::to_string(o.base_offset);
             else if (o.kind == operand_plan::role::temporary)
                 r.detail = "strides " + to_string(o.iter_strides) + " <- loop "
-                           + std::to_string(loop_number(loops, o.name));
+                           + std::to_string(loop_number(loops, o.temporary));
         }
         rows.push_back(std::move(r));
         if (l.boundary >= 0) {
-            const boundary_plan& b = p.boundaries[static_cast<std::size_t>(l.boundary)];
+            const auto k = static_cast<std::size_t>(l.boundary);
+            const boundary_plan& b = p.boundaries[k];
             if (b.reused)
                 rows.back().detail += " (reused)";
-            else if (b.plan->reducer.empty())
-                tree_rows(*b.plan, depth + 1, false, loops, rows);
             else
-                tree_rows(*b.plan, depth + 1, true, loops, rows);
+                tree_rows(*b.plan, n.boundaries[k], depth + 1, !b.plan->reducer.empty(), loops, rows);
         }
     }
 }
 
-inline void print_tree(text_builder& os, const loop_plan& p, const std::vector<loop_ref>& loops) {
+inline void print_tree(text_builder& os,
+                       const loop_plan& p,
+                       const plan_notes& n,
+                       const std::vector<loop_ref>& loops) {
     std::vector<tree_row> rows;
-    tree_rows(p, 0, false, loops, rows);
+    tree_rows(p, n, 0, false, loops, rows);
     std::size_t w_what = 0, w_shape = 0;
     for (const auto& r : rows) {
         w_what = std::max(w_what, r.what.size());
@@ -145,14 +172,14 @@ inline void print_tree(text_builder& os, const loop_plan& p, const std::vector<l
 // ---- plan --------------------------------------------------------------------------------
 
 // The loop body as infix pseudo-code, rebuilt from the tree lines: `*t0 * *t1 + 2`.
-inline std::string formula(const loop_plan& p, std::size_t& i) {
-    const tree_line& l = p.tree[i++];
+inline std::string formula(const loop_plan& p, const plan_notes& n, std::size_t& i) {
+    const tree_line& l = n.tree[i++];
     std::vector<std::string> args;
-    while (i < p.tree.size() && p.tree[i].depth > l.depth)
-        args.push_back(formula(p, i));
+    while (i < n.tree.size() && n.tree[i].depth > l.depth)
+        args.push_back(formula(p, n, i));
     if (l.operand >= 0) {
-        const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
-        return o.kind == operand_plan::role::scalar ? o.name : "*" + o.name;
+        const auto k = static_cast<std::size_t>(l.operand);
+        return p.operands[k].kind == operand_plan::role::scalar ? n.names[k] : "*" + n.names[k];
     }
     if (l.kind == node_kind::view && args.size() == 1)
         return args[0]; // a view: its index map already lives in the strides
@@ -166,19 +193,20 @@ inline std::string formula(const loop_plan& p, std::size_t& i) {
     return s + ")";
 }
 
-inline std::string body_of(const loop_plan& p) {
+inline std::string body_of(const loop_plan& p, const plan_notes& n) {
     std::size_t i = 0;
-    const std::string out = "*" + p.operands[0].name;
+    const std::string out = "*" + n.names[0];
+    const std::string reducer(p.reducer);
     if (p.reducer.empty()) {
-        std::string f = formula(p, i);
+        std::string f = formula(p, n, i);
         if (f.size() > 2 && f.front() == '(' && f.back() == ')')
             f = f.substr(1, f.size() - 2);
         return out + " = " + f;
     }
     i = 1; // the reduction's own line; its child is the formula
-    const std::string f = i < p.tree.size() ? formula(p, i) : "";
+    const std::string f = i < n.tree.size() ? formula(p, n, i) : "";
     const bool arg = p.operands.back().kind == operand_plan::role::index;
-    return out + " = " + p.reducer + "_step(" + out + ", " + f + (arg ? ", *idx" : "") + ")";
+    return out + " = " + reducer + "_step(" + out + ", " + f + (arg ? ", *idx" : "") + ")";
 }
 
 // Operands that move through memory (everything but scalars), in operand order.
@@ -200,14 +228,23 @@ inline bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
     return k != 0 && o.kind != operand_plan::role::index && o.strides[level] == 0;
 }
 
-inline std::vector<std::string> vector_math_of(const loop_plan& p);
+inline std::vector<std::string> vector_math_of(const loop_plan& p, const plan_notes& n);
+
+// The tree has element-wise operations, tensors and scalars only.
+inline bool flat_tree(const plan_notes& n) {
+    for (const tree_line& l : n.tree)
+        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
+            && l.kind != node_kind::scalar)
+            return false;
+    return true;
+}
 
 // As exec::execute_elementwise: a broadcast loop over element-wise operations, tensors and
 // scalars only, with no vectorised math function, at most single_element_max_leaves tensor
 // operands, and exactly one of them standing still in the inner loop.
-inline bool single_element_operand(const loop_plan& p) {
+inline bool single_element_operand(const loop_plan& p, const plan_notes& n) {
     if (p.kernel != inner_kernel::broadcast || !p.reducer.empty() || p.alias_copy
-        || !p.boundaries.empty() || !vector_math_of(p).empty() || !planning::flat_tree(p))
+        || !p.boundaries.empty() || !vector_math_of(p, n).empty() || !flat_tree(n))
         return false;
     int tensors = 0, still = 0;
     for (std::size_t k = 1; k < p.operands.size(); ++k)
@@ -219,7 +256,7 @@ inline bool single_element_operand(const loop_plan& p) {
     return tensors <= exec::detail::single_element_max_leaves && still == 1;
 }
 
-inline std::string kernel_text(const loop_plan& p) {
+inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     if (p.empty || p.extents.empty())
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
@@ -231,8 +268,8 @@ inline std::string kernel_text(const loop_plan& p) {
         std::string still;
         for (std::size_t k : moving_operands(p))
             if (k != 0 && p.operands[k].strides.back() == 0)
-                still += (still.empty() ? "" : ", ") + p.operands[k].name;
-        s = single_element_operand(p)
+                still += (still.empty() ? "" : ", ") + n.names[k];
+        s = single_element_operand(p, n)
                 ? "broadcast (stride 0: " + still
                       + " held in a register, single-element operand; contiguous loop)"
                 : "broadcast (stride 0: " + still
@@ -243,7 +280,7 @@ inline std::string kernel_text(const loop_plan& p) {
         std::string staged;
         for (std::size_t k : moving_operands(p))
             if (k != 0 && p.operands[k].strides[L - 1] != 1)
-                staged += (staged.empty() ? "" : ", ") + p.operands[k].name + " (stride "
+                staged += (staged.empty() ? "" : ", ") + n.names[k] + " (stride "
                           + std::to_string(p.operands[k].strides[L - 1]) + ")";
         s = "tiled (the two inner loops in " + std::to_string(tile_rows) + " x "
             + std::to_string(tile_cols) + " tiles; staged into a tile buffer: " + staged
@@ -262,9 +299,9 @@ inline std::string kernel_text(const loop_plan& p) {
             auto g = std::find_if(
                 groups.begin(), groups.end(), [&](const auto& x) { return x.first == st; });
             if (g == groups.end())
-                groups.emplace_back(st, o.name);
+                groups.emplace_back(st, n.names[k]);
             else
-                g->second += ", " + o.name;
+                g->second += ", " + n.names[k];
         }
         std::string parts;
         for (const auto& [st, names] : groups)
@@ -285,12 +322,12 @@ inline std::string kernel_text(const loop_plan& p) {
 
 // The functions of this loop's body that run through SLEEF in blocks (exec/vector_math.hpp):
 // element-wise loops with a contiguous or broadcast kernel, float32 and float64 only.
-inline std::vector<std::string> vector_math_of(const loop_plan& p) {
+inline std::vector<std::string> vector_math_of(const loop_plan& p, const plan_notes& n) {
     std::vector<std::string> found;
     if (!FUSOR_VECTOR_MATH || !p.reducer.empty() || p.empty
         || (p.kernel != inner_kernel::contiguous && p.kernel != inner_kernel::broadcast))
         return found;
-    for (const tree_line& line : p.tree) {
+    for (const tree_line& line : n.tree) {
         if (line.kind != node_kind::operation
             || (line.dtype != "float32" && line.dtype != "float64"))
             continue;
@@ -302,7 +339,7 @@ inline std::vector<std::string> vector_math_of(const loop_plan& p) {
     return found;
 }
 
-inline std::string vector_text(const loop_plan& p) {
+inline std::string vector_text(const loop_plan& p, const plan_notes& n) {
     const simd_target target = compiled_simd_target();
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
@@ -322,7 +359,7 @@ inline std::string vector_text(const loop_plan& p) {
             && (itemsize == 4 || itemsize == 8) && p.operands[1].dtype != "bool"
             && p.extents.back() >= 64)
             return std::to_string(exec::detail::minmax_lane_sets) + " x "
-                   + std::to_string(64 / itemsize) + " lanes of " + p.operands[1].dtype
+                   + std::to_string(64 / itemsize) + " lanes of " + std::string(p.operands[1].dtype)
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
@@ -337,11 +374,11 @@ inline std::string vector_text(const loop_plan& p) {
     for (std::size_t k : moving_operands(p))
         if (p.operands[k].itemsize > widest && p.operands[k].kind != operand_plan::role::index) {
             widest = p.operands[k].itemsize;
-            dtype = p.operands[k].dtype;
+            dtype = std::string(p.operands[k].dtype);
         }
     const index_t lanes = widest ? p.vector_bytes / widest : 0;
     std::string s = regs + ": " + std::to_string(lanes) + " x " + dtype + " per instruction";
-    const std::vector<std::string> math = vector_math_of(p);
+    const std::vector<std::string> math = vector_math_of(p, n);
     if (math.empty())
         return s + " (compiler-vectorised)";
     std::string names;
@@ -365,7 +402,7 @@ inline std::string threads_text(const loop_plan& p) {
            + std::to_string(p.chunk * per_outer) + " elements each; a fixed split)";
 }
 
-inline void print_nest(text_builder& os, const loop_plan& p) {
+inline void print_nest(text_builder& os, const loop_plan& p, const plan_notes& n) {
     const std::string in = "    ";
     const std::vector<std::size_t> moving = moving_operands(p);
     const std::size_t levels = p.extents.size();
@@ -374,8 +411,8 @@ inline void print_nest(text_builder& os, const loop_plan& p) {
     for (std::size_t L = 0; L < levels; ++L)
         for (std::size_t m = 0; m < moving.size(); ++m) {
             const operand_plan& o = p.operands[moving[m]];
-            widths[m] =
-                std::max(widths[m], o.name.size() + 2 + std::to_string(o.strides[L]).size());
+            widths[m] = std::max(widths[m],
+                                 n.names[moving[m]].size() + 2 + std::to_string(o.strides[L]).size());
         }
     for (std::size_t L = 0; L < levels; ++L) {
         heads.push_back(std::string(2 * L, ' ') + "for i" + std::to_string(L) + " in [0, "
@@ -383,7 +420,7 @@ inline void print_nest(text_builder& os, const loop_plan& p) {
         std::string st;
         for (std::size_t m = 0; m < moving.size(); ++m) {
             const operand_plan& o = p.operands[moving[m]];
-            st += pad(o.name + "+=" + std::to_string(o.strides[L]), widths[m]) + "  ";
+            st += pad(n.names[moving[m]] + "+=" + std::to_string(o.strides[L]), widths[m]) + "  ";
         }
         steps.push_back(st);
         std::string note = "axes " + to_string(p.loop_axes[L]);
@@ -392,7 +429,7 @@ inline void print_nest(text_builder& os, const loop_plan& p) {
         std::string broadcast;
         for (std::size_t k : moving)
             if (broadcast_at(p, k, L))
-                broadcast += (broadcast.empty() ? "" : ", ") + p.operands[k].name;
+                broadcast += (broadcast.empty() ? "" : ", ") + n.names[k];
         if (!broadcast.empty())
             note += "; broadcast: " + broadcast;
         notes.push_back(note);
@@ -402,7 +439,7 @@ inline void print_nest(text_builder& os, const loop_plan& p) {
         w = std::max(w, h.size());
     for (std::size_t L = 0; L < levels; ++L)
         os << in << pad(heads[L], w) << "  " << steps[L] << "# " << notes[L] << '\n';
-    os << in << std::string(2 * levels, ' ') << body_of(p) << '\n';
+    os << in << std::string(2 * levels, ' ') << body_of(p, n) << '\n';
     if (p.empty)
         os << in << "(an extent is 0: the body never runs)\n";
 }
@@ -412,11 +449,12 @@ inline void print_loop(text_builder& os,
                        std::size_t number,
                        const std::vector<loop_ref>& loops) {
     const loop_plan& p = *ref.plan;
+    const plan_notes& n = *ref.notes;
     const operand_plan& d = p.operands[0];
-    os << "  loop " << number << " of " << loops.size() << " -> " << d.name << ": " << d.dtype
-       << ' ' << to_string(d.shape);
+    os << "  loop " << number << " of " << loops.size() << " -> " << n.names[0] << ": "
+       << d.dtype << ' ' << to_string(d.shape);
     if (ref.boundary)
-        os << ", " << ref.boundary->bytes << " bytes, " << ref.boundary->why;
+        os << ", " << ref.boundary->bytes << " bytes, " << why_text(*ref.boundary, n);
     os << '\n';
     os << "    over " << to_string(p.iter_shape);
     if (!p.reducer.empty())
@@ -425,13 +463,13 @@ inline void print_loop(text_builder& os,
     os << '\n';
     for (const boundary_plan& b : p.boundaries)
         if (b.reused)
-            os << "    reads " << b.name << " again (loop " << loop_number(loops, b.name)
-               << " computed it; not recomputed)\n";
-    print_nest(os, p);
+            os << "    reads " << planning::temporary_name(b.temporary) << " again (loop "
+               << loop_number(loops, b.temporary) << " computed it; not recomputed)\n";
+    print_nest(os, p, n);
     if (!p.reducer.empty())
-        os << "    then " << d.name << " = " << p.reducer << "_finalize(accumulators)\n";
-    os << "    kernel:  " << kernel_text(p) << '\n';
-    os << "    vectors: " << vector_text(p) << '\n';
+        os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
+    os << "    kernel:  " << kernel_text(p, n) << '\n';
+    os << "    vectors: " << vector_text(p, n) << '\n';
     os << "    threads: " << threads_text(p) << '\n';
 }
 
@@ -454,17 +492,17 @@ inline void print_cost(text_builder& os, const cost_estimate& c) {
     }
 }
 
-inline std::string text_of(const loop_plan& p) {
+inline std::string text_of(const loop_plan& p, const plan_notes& n) {
     std::vector<loop_ref> loops;
-    collect_loops(p, nullptr, loops);
-    const cost_estimate c = estimate_cost(p);
+    collect_loops(p, n, nullptr, loops);
+    const cost_estimate c = estimate_cost(p, n);
     text_builder os;
     os << "fusor::explain: " << plural(static_cast<index_t>(loops.size()), "loop", "loops") << ", "
        << plural(c.fused.temporaries, "materialised temporary", "materialised temporaries");
     if (c.fused.temporaries)
         os << " (" << c.fused.temporary_bytes << " bytes)";
     os << '\n';
-    print_tree(os, p, loops);
+    print_tree(os, p, n, loops);
     os << "plan:\n";
     for (std::size_t k = 0; k < loops.size(); ++k)
         print_loop(os, loops[k], k + 1, loops);
@@ -540,33 +578,38 @@ inline const char* role_name(operand_plan::role r) {
 }
 
 // Node i of p's tree (and its subtree) as a JSON object; `i` ends past the subtree.
-inline std::string
-json_node(const loop_plan& p, std::size_t& i, const std::vector<loop_ref>& loops) {
-    const tree_line& l = p.tree[i++];
+inline std::string json_node(const loop_plan& p,
+                             const plan_notes& n,
+                             std::size_t& i,
+                             const std::vector<loop_ref>& loops) {
+    const tree_line& l = n.tree[i++];
     std::string s = "{\"what\":" + json_string(l.what)
                     + ",\"kind\":" + json_string(kind_name(l.kind))
                     + ",\"dtype\":" + json_string(l.dtype) + ",\"shape\":" + json_ints(l.shape);
     std::vector<std::string> children;
     if (l.operand >= 0) {
-        const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
+        const auto k = static_cast<std::size_t>(l.operand);
+        const auto& o = p.operands[k];
         if (o.kind == operand_plan::role::scalar)
-            s += ",\"value\":" + json_string(o.name);
+            s += ",\"value\":" + json_string(n.names[k]);
         else
-            s += ",\"name\":" + json_string(o.name) + ",\"strides\":" + json_ints(o.iter_strides)
+            s += ",\"name\":" + json_string(n.names[k]) + ",\"strides\":" + json_ints(o.iter_strides)
                  + ",\"offset\":" + std::to_string(o.base_offset);
     }
     if (l.boundary >= 0) {
-        const boundary_plan& b = p.boundaries[static_cast<std::size_t>(l.boundary)];
-        s += ",\"loop\":" + std::to_string(loop_number(loops, b.name))
+        const auto k = static_cast<std::size_t>(l.boundary);
+        const boundary_plan& b = p.boundaries[k];
+        s += ",\"loop\":" + std::to_string(loop_number(loops, b.temporary))
              + ",\"reused\":" + (b.reused ? "true" : "false");
         if (!b.reused) {
+            const plan_notes& bn = n.boundaries[k];
             std::size_t j = b.plan->reducer.empty() ? 0 : 1;
-            while (j < b.plan->tree.size())
-                children.push_back(json_node(*b.plan, j, loops));
+            while (j < bn.tree.size())
+                children.push_back(json_node(*b.plan, bn, j, loops));
         }
     }
-    while (i < p.tree.size() && p.tree[i].depth > l.depth)
-        children.push_back(json_node(p, i, loops));
+    while (i < n.tree.size() && n.tree[i].depth > l.depth)
+        children.push_back(json_node(p, n, i, loops));
     s += ",\"children\":[";
     for (std::size_t k = 0; k < children.size(); ++k)
         s += (k ? "," : "") + children[k];
@@ -582,30 +625,34 @@ inline std::string json_traffic(const traffic& t) {
 
 inline std::string json_loop(const loop_ref& ref, std::size_t number) {
     const loop_plan& p = *ref.plan;
+    const plan_notes& n = *ref.notes;
     std::string s = "{\"number\":" + std::to_string(number)
-                    + ",\"writes\":" + json_string(p.operands[0].name) + ",\"materialises\":";
+                    + ",\"writes\":" + json_string(n.names[0]) + ",\"materialises\":";
     if (ref.boundary)
-        s += "{\"name\":" + json_string(ref.boundary->name) + ",\"why\":"
-             + json_string(ref.boundary->why) + ",\"dtype\":" + json_string(ref.boundary->dtype)
+        s += "{\"name\":" + json_string(planning::temporary_name(ref.boundary->temporary))
+             + ",\"why\":" + json_string(why_text(*ref.boundary, n))
+             + ",\"dtype\":" + json_string(std::string(ref.boundary->dtype))
              + ",\"shape\":" + json_ints(ref.boundary->shape)
              + ",\"bytes\":" + std::to_string(ref.boundary->bytes) + "}";
     else
         s += "null";
     s += ",\"iteration_shape\":" + json_ints(p.iter_shape)
-         + ",\"reducer\":" + (p.reducer.empty() ? std::string("null") : json_string(p.reducer))
+         + ",\"reducer\":"
+         + (p.reducer.empty() ? std::string("null") : json_string(std::string(p.reducer)))
          + ",\"reduced_axes\":" + json_ints(p.reduced_axes)
          + ",\"reduce_count\":" + std::to_string(p.reduce_count) + ",\"operands\":[";
     for (std::size_t k = 0; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
-        s += std::string(k ? "," : "") + "{\"name\":" + json_string(o.name) + ",\"role\":"
-             + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(o.dtype) + ",\"shape\":"
+        s += std::string(k ? "," : "") + "{\"name\":" + json_string(n.names[k]) + ",\"role\":"
+             + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(std::string(o.dtype))
+             + ",\"shape\":"
              + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.base_offset) + "}";
     }
     s += "],\"reads_again\":[";
     bool first = true;
     for (const boundary_plan& b : p.boundaries)
         if (b.reused) {
-            s += (first ? "" : ",") + json_string(b.name);
+            s += (first ? "" : ",") + json_string(planning::temporary_name(b.temporary));
             first = false;
         }
     s += "],\"levels\":[";
@@ -616,18 +663,18 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
         bool firsts = true;
         std::string broadcast;
         for (std::size_t k : moving_operands(p)) {
-            s += (firsts ? "" : ",") + json_string(p.operands[k].name) + ":"
+            s += (firsts ? "" : ",") + json_string(n.names[k]) + ":"
                  + std::to_string(p.operands[k].strides[L]);
             firsts = false;
             if (broadcast_at(p, k, L))
-                broadcast += (broadcast.empty() ? "" : ",") + json_string(p.operands[k].name);
+                broadcast += (broadcast.empty() ? "" : ",") + json_string(n.names[k]);
         }
         s += "},\"broadcast\":[" + broadcast + "]}";
     }
     const bool vectorised = p.kernel != inner_kernel::strided;
     const index_t lanes =
         vectorised && p.operands[0].itemsize ? p.vector_bytes / p.operands[0].itemsize : 1;
-    s += "],\"body\":" + json_string(body_of(p)) + ",\"kernel\":"
+    s += "],\"body\":" + json_string(body_of(p, n)) + ",\"kernel\":"
          + json_string(p.kernel == inner_kernel::contiguous  ? "contiguous"
                        : p.kernel == inner_kernel::broadcast ? "broadcast"
                        : p.kernel == inner_kernel::tiled     ? "tiled"
@@ -645,7 +692,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + ",\"vector_math\":[" +
          [&] {
              std::string names;
-             for (const std::string& m : vector_math_of(p))
+             for (const std::string& m : vector_math_of(p, n))
                  names += (names.empty() ? "" : ",") + json_string(m);
              return names;
          }()
@@ -655,15 +702,15 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
     return s;
 }
 
-inline std::string json_of(const loop_plan& p) {
+inline std::string json_of(const loop_plan& p, const plan_notes& n) {
     std::vector<loop_ref> loops;
-    collect_loops(p, nullptr, loops);
+    collect_loops(p, n, nullptr, loops);
     std::size_t i = 0;
     std::string s =
-        "{\"format\":\"fusor.explain/1\",\"tree\":" + json_node(p, i, loops) + ",\"loops\":[";
+        "{\"format\":\"fusor.explain/1\",\"tree\":" + json_node(p, n, i, loops) + ",\"loops\":[";
     for (std::size_t k = 0; k < loops.size(); ++k)
         s += (k ? "," : "") + json_loop(loops[k], k + 1);
-    const cost_estimate c = estimate_cost(p);
+    const cost_estimate c = estimate_cost(p, n);
     return s + "],\"cost\":{\"fused\":" + json_traffic(c.fused)
            + ",\"eager\":" + json_traffic(c.eager) + "}}\n";
 }
@@ -671,7 +718,8 @@ inline std::string json_of(const loop_plan& p) {
 
 /// What `explain(e)` returns: the plan that evaluating `e` runs, printable as text or JSON.
 struct explanation {
-    loop_plan plan;
+    loop_plan plan;   ///< the plan the evaluation runs
+    plan_notes notes; ///< names and tree lines recorded beside it, for display only
     explain_format format = explain_format::text;
 
     /// The text form, three parts (docs/explain.md shows each on a real example):
@@ -681,12 +729,12 @@ struct explanation {
     /// loop nest after reordering and coalescing with each operand's stride per level, the
     /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
     /// loops, temporaries and bytes read and written, fused against eager.
-    std::string text() const { return detail::text_of(plan); }
+    std::string text() const { return detail::text_of(plan, notes); }
     /// The JSON form: `{"format": "fusor.explain/1", "tree": {...}, "loops": [...],
     /// "cost": {"fused": {...}, "eager": {...}}}`, one line, every field of the text form.
-    std::string json() const { return detail::json_of(plan); }
+    std::string json() const { return detail::json_of(plan, notes); }
     /// The bytes fused and eager evaluation move (the `cost:` part).
-    cost_estimate cost() const { return estimate_cost(plan); }
+    cost_estimate cost() const { return estimate_cost(plan, notes); }
 
     /// Prints `text()` or `json()`, as `format` says.
     friend std::ostream& operator<<(std::ostream& os, const explanation& e) {
@@ -701,9 +749,11 @@ struct explanation {
 template <class E>
     requires expression<E> explanation explain(const E& e,
                                                explain_format format = explain_format::text) {
-        auto n = as_node(e);
-        return {make_plan(n, contiguous_destination<typename decltype(n)::value_type>(n.shape())),
-                format};
+        const auto& n = detail::operand_for<value_type_t<E>>(e);
+        explanation x;
+        x.plan = make_plan(n, contiguous_destination<value_type_t<E>>(n.shape()), x.notes);
+        x.format = format;
+        return x;
     }
 
 /// `explain(dest, e)`: the plan of the assignment `dest = e` into an existing tensor or view
@@ -721,14 +771,14 @@ template <class D, class E>
             throw broadcast_error("could not broadcast input array from shape "
                                   + to_compact_string(e.shape()) + " into shape "
                                   + to_compact_string(dest.shape()));
-        return {make_plan(as_node(e),
-                          destination_layout{dest.shape(),
-                                             dest.strides(),
-                                             dest.data(),
-                                             std::string(dtype_name<V>()),
-                                             "out",
-                                             sizeof(V)}),
-                format};
+        const auto& n = detail::operand_for<value_type_t<E>>(e);
+        explanation x;
+        x.plan = make_plan(
+            n,
+            destination_layout{dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)},
+            x.notes);
+        x.format = format;
+        return x;
     }
 /// `explain(dest, e)` for a tensor destination, as above.
 template <class T, class E>

@@ -19,6 +19,23 @@ class tensor_view;
 /// their `shape()`, all known without evaluating anything.
 struct expr_node {};
 
+/// What a node is, as one tag per node type (`N::tag`): every tree walk (planning, evaluator
+/// building, eager evaluation, explain) switches on it with `if constexpr`, never on the names
+/// of a node's members.
+enum class node_tag {
+    leaf,        ///< a tensor or view read by the expression (expr/leaf.hpp)
+    scalar,      ///< a weak C++ scalar (expr/leaf.hpp)
+    elementwise, ///< an operation over broadcast children (expr/elementwise.hpp)
+    remap,       ///< a view of an expression: an index remap (expr/remap.hpp)
+    reshaped,    ///< a reshape of an expression: a remap or a copy (expr/reshaped.hpp)
+    reduction,   ///< a reduction over some axes (reduce/reduction.hpp)
+    materialised ///< the whole right side of an aliased assignment, copied first (exec/)
+};
+
+/// The tag of node type `N` (a `const`/reference-qualified node type is fine).
+template <class N>
+inline constexpr node_tag tag_of = std::remove_cvref_t<N>::tag;
+
 namespace detail {
 template <class T>
 struct is_tensor : std::false_type {};

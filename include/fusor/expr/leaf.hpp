@@ -19,33 +19,54 @@
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/expr/expression.hpp>
+#include <fusor/fwd.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
 namespace fusor {
 
 /// A tensor or view read by an expression: data pointer, shape, strides (elements).
-template <class T>
+///
+/// An lvalue tensor or view is read through pointers to its own shape and strides
+/// (`OwnsShape = false`: building and copying the leaf copies no shape; in an inner loop over
+/// small tensors those copies cost more than the arithmetic). An rvalue view (`transpose(b)`
+/// in `a + transpose(b)`) has nowhere else to live, so its shape and strides are copied into
+/// the leaf (`OwnsShape = true`). An rvalue tensor is moved to the heap and kept alive by
+/// `owner`.
+template <class T, bool OwnsShape>
 struct leaf : expr_node {
     using value_type = T;
+    static constexpr node_tag tag = node_tag::leaf;
 
     const T* data;
-    shape_t shape_;
-    strides_t strides;
+    std::conditional_t<OwnsShape, shape_t, const shape_t*> shape_store;
+    std::conditional_t<OwnsShape, strides_t, const strides_t*> strides_store;
     std::shared_ptr<const void>
         owner;               ///< set when the leaf owns a moved-in tensor or a reshape copy
     bool is_view;            ///< for explain: "view" or "tensor"
     const T* base = nullptr; ///< the viewed tensor's data (null: `data`), for explain's offsets
 
-    const shape_t& shape() const { return shape_; }
-    index_t rank() const { return shape_.rank(); }
-    index_t size() const { return shape_size(shape_); }
+    const shape_t& shape() const {
+        if constexpr (OwnsShape)
+            return shape_store;
+        else
+            return *shape_store;
+    }
+    const strides_t& strides() const {
+        if constexpr (OwnsShape)
+            return strides_store;
+        else
+            return *strides_store;
+    }
+    index_t rank() const { return shape().rank(); }
+    index_t size() const { return shape_size(shape()); }
 };
 
 /// A weak C++ scalar, already converted to the type NEP 50 gives it next to its partner.
 template <class T>
 struct scalar_node : expr_node {
     using value_type = T;
+    static constexpr node_tag tag = node_tag::scalar;
     T value;
 
     const shape_t& shape() const {
@@ -61,13 +82,15 @@ template <class E>
 auto make_leaf(E&& e) {
     using U = std::remove_cvref_t<E>;
     using T = typename U::value_type;
-    if constexpr (view_like<E>) {
-        return leaf<T>{{}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base()};
+    if constexpr (view_like<E> && !std::is_lvalue_reference_v<E>) {
+        return leaf<T, true>{{}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base()};
+    } else if constexpr (view_like<E>) {
+        return leaf<T>{{}, e.data(), &e.shape(), &e.strides(), e.owner(), true, e.base()};
     } else if constexpr (std::is_lvalue_reference_v<E>) {
-        return leaf<T>{{}, e.data(), e.shape(), e.strides(), nullptr, false};
+        return leaf<T>{{}, e.data(), &e.shape(), &e.strides(), nullptr, false};
     } else {
         auto owned = std::make_shared<const tensor<T>>(std::move(e));
-        return leaf<T>{{}, owned->data(), owned->shape(), owned->strides(), owned, false};
+        return leaf<T>{{}, owned->data(), &owned->shape(), &owned->strides(), owned, false};
     }
 }
 
@@ -103,6 +126,18 @@ auto make_default_scalar(S s) {
                            bool,
                            std::conditional_t<std::is_floating_point_v<S>, double, std::int64_t>>;
     return scalar_node<R>{{}, static_cast<R>(s)};
+}
+// What the evaluation reads for the right side `e`: an expression node is read where it is
+// (never copied: a copy of the tree copies every leaf), a tensor or view becomes a leaf over
+// it, a scalar a weak scalar of the destination's type. Bind the result to `const auto&`.
+template <class D, class E>
+decltype(auto) operand_for(const E& e) {
+    if constexpr (scalar<E>)
+        return make_weak_scalar<D>(e);
+    else if constexpr (node<E>)
+        return static_cast<const E&>(e);
+    else
+        return make_leaf(e);
 }
 } // namespace detail
 

@@ -11,6 +11,7 @@ namespace fusor {
 /// leaf below, so `transpose(a + b)` reads `a` and `b` transposed and allocates nothing.
 template <class C>
 struct remap : expr_node {
+    static constexpr node_tag tag = node_tag::remap;
     using value_type = typename C::value_type;
 
     C child;

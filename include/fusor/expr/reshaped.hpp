@@ -15,6 +15,7 @@ namespace fusor {
 /// child's shape first and reads that in the new shape; `explain` shows it as a `reshape copy`.
 template <class C>
 struct reshaped : expr_node {
+    static constexpr node_tag tag = node_tag::reshaped;
     using value_type = typename C::value_type;
 
     C child;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
-#include <vector>
 
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/split.hpp>
@@ -23,7 +22,7 @@ namespace fusor::planning {
 /// 16M; (N, M) + (M,) stays two loops.
 inline void order_and_coalesce(loop_plan& p) {
     const std::size_t rank = p.iter_shape.size();
-    std::vector<std::size_t> order(rank);
+    boost::container::small_vector<std::size_t, 6> order(rank);
     std::iota(order.begin(), order.end(), std::size_t{0});
     if (p.reducer.empty()) {
         const strides_t& d = p.operands[0].iter_strides;
@@ -33,9 +32,10 @@ inline void order_and_coalesce(loop_plan& p) {
     }
     p.empty = shape_size(p.iter_shape) == 0;
 
-    std::vector<index_t> ext;
-    std::vector<shape_t> axes;
-    std::vector<std::vector<index_t>> st(p.operands.size());
+    // Inline storage (rank <= 6, up to 6 operands): planning allocates nothing.
+    shape_t ext;
+    boost::container::small_vector<shape_t, 6> axes;
+    boost::container::small_vector<shape_t, 6> st(p.operands.size());
     for (std::size_t ax : order) {
         const index_t n = p.iter_shape[ax];
         if (n == 1)
@@ -56,10 +56,10 @@ inline void order_and_coalesce(loop_plan& p) {
                 st[k].push_back(p.operands[k].iter_strides[ax]);
         }
     }
-    p.extents.assign(ext.begin(), ext.end());
+    p.extents = ext;
     p.loop_axes = std::move(axes);
     for (std::size_t k = 0; k < p.operands.size(); ++k)
-        p.operands[k].strides.assign(st[k].begin(), st[k].end());
+        p.operands[k].strides = std::move(st[k]);
 
     // The innermost loop is contiguous when every operand moves by exactly one element (or is
     // a scalar, which the evaluator never indexes) and the destination does too.

@@ -65,10 +65,10 @@ inline index_t line_bytes(const tree_line& l) {
 // reads its children whole and writes its own array; a root that is not an operation (a
 // tensor, a view of one) is one copy loop. `as_temporary`: the root's array is a temporary
 // too (the plan is a boundary of a larger one).
-inline void eager_traffic(const loop_plan& p, bool as_temporary, traffic& t) {
-    for (const boundary_plan& b : p.boundaries)
-        eager_traffic(*b.plan, true, t);
-    const auto& tree = p.tree;
+inline void eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffic& t) {
+    for (std::size_t k = 0; k < p.boundaries.size(); ++k)
+        eager_traffic(*p.boundaries[k].plan, n.boundaries[k], true, t);
+    const auto& tree = n.tree;
     if (tree.empty())
         return;
     const bool root_computes = tree[0].kind == node_kind::operation
@@ -106,11 +106,12 @@ inline void eager_traffic(const loop_plan& p, bool as_temporary, traffic& t) {
 } // namespace planning
 
 /// The memory traffic of `p` (with its boundaries) fused, and of the same expression evaluated
-/// eagerly, one temporary per operation (see `cost_estimate`). Pure: reads the plan only.
-inline cost_estimate estimate_cost(const loop_plan& p) {
+/// eagerly, one temporary per operation (see `cost_estimate`; the eager side reads the tree the
+/// planner recorded in `notes`). Pure: reads the plan and its notes only.
+inline cost_estimate estimate_cost(const loop_plan& p, const plan_notes& n) {
     cost_estimate c;
     planning::fused_traffic(p, c.fused);
-    planning::eager_traffic(p, false, c.eager);
+    planning::eager_traffic(p, n, false, c.eager);
     return c;
 }
 

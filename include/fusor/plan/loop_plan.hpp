@@ -2,28 +2,36 @@
 // explain/ prints it: the loops `explain` shows are the loops that run.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <fusor/core/shape.hpp>
+#include <fusor/core/shape.hpp> // also boost::container::small_vector, its warnings silenced
 
 namespace fusor {
 
 /// One operand of a fused loop: the destination (always operand 0), a tensor or view read by
 /// a leaf, a scalar, a materialised temporary, or the index counter of an arg-reduction.
+/// Plain data: no names (explain derives `out`, `t0`, `tmp0` from the expression and the plan,
+/// see plan_notes), so building a plan over rank <= 6 operands allocates nothing.
 struct operand_plan {
-    enum class role { destination, tensor, view, scalar, temporary, index };
+    enum class role : std::uint8_t { destination, tensor, view, scalar, temporary, index };
     role kind = role::tensor;
-    std::string name;        ///< `out`, `t0`, `tmp0`, `idx`, or a scalar's value
-    std::string dtype;       ///< NumPy name of its element type
+    std::string_view dtype;  ///< NumPy name of its element type (static storage)
+    index_t itemsize = 0;    ///< bytes per element (0 for scalars and the index)
     shape_t shape;           ///< the operand's own shape
     strides_t iter_strides;  ///< stride per axis of the iteration space (0 = broadcast)
     strides_t strides;       ///< stride per loop level, after reordering and coalescing
     index_t offset = 0;      ///< elements from the operand's data pointer to its first element
     index_t base_offset = 0; ///< the same from the start of the tensor a view was made from
     const void* address = nullptr; ///< its data (identifies the same tensor read twice)
-    index_t itemsize = 0;          ///< bytes per element (0 for scalars and the index)
+    const void* base = nullptr;    ///< the tensor a view was made from (null: `address`)
+    int temporary = -1;            ///< a temporary's number in this evaluation (`tmp<N>`)
+    std::uint64_t scalar_bits = 0; ///< a scalar's value, bit for bit (tells equal loops apart)
+
+    friend bool operator==(const operand_plan&, const operand_plan&) = default;
 };
 
 /// What a line of the expression tree is.
@@ -36,35 +44,30 @@ enum class node_kind {
     temporary  ///< a materialised sub-expression, read like a tensor
 };
 
-/// One line of the expression tree as explain prints it.
-struct tree_line {
-    node_kind kind = node_kind::operation;
-    int depth = 0;
-    index_t itemsize = 0; ///< bytes per element of this node's value type
-    std::string what;     ///< `add`, `sum(axes=(1,))`, `t0 = tensor`, ...
-    std::string dtype;
-    shape_t shape;
-    int operand = -1;   ///< index into operands for leaves
-    int boundary = -1;  ///< index into boundaries for materialised sub-expressions
-    std::string symbol; ///< infix symbol of binary operators (`+`), for the loop body
-};
-
 struct loop_plan;
 
 /// A materialisation boundary: a sub-expression computed into a temporary before the loop
 /// that reads it: a reduction inside a larger expression, a reshape that merges axes of an
 /// expression, or the whole right side when it overlaps the destination (aliasing copy).
 struct boundary_plan {
-    std::string name; ///< `tmp0`, ...
-    std::string why;  ///< `reduction result`, `reshape copy of ...`, `aliasing copy: ...`
-    std::string dtype;
-    shape_t shape;
+    enum class reason : std::uint8_t {
+        reduction,    ///< a reduction's result, read by the loop around it
+        reshape_copy, ///< a reshape that merges axes of an expression: copied in the old shape
+        alias_copy    ///< the right side overlaps the destination (NumPy's overlap rule)
+    };
+    reason why = reason::reduction;
+    int temporary = 0; ///< the temporary's number in this evaluation (explain: `tmp<N>`)
+    std::string_view dtype;
+    shape_t shape;      ///< the temporary's shape (contiguous, row-major)
+    shape_t read_shape; ///< the shape the loop reading it sees (a reshape copy's new shape)
     index_t bytes = 0;
     std::shared_ptr<const loop_plan> plan; ///< the loop that computes it
-    /// The same sub-expression was already materialised under this name earlier in the same
+    /// The same sub-expression was already materialised as this temporary earlier in the same
     /// evaluation (e.g. softmax's `max(x, 1)` under both the numerator and the sum): its result
     /// is read again, not recomputed. `plan` is kept for explain.
     bool reused = false;
+    /// Alias copies: the operands of `plan` (indices) whose memory overlaps the destination.
+    boost::container::small_vector<int, 4> overlapping;
 };
 
 /// How the innermost loop reads its operands.
@@ -113,17 +116,21 @@ constexpr simd_target compiled_simd_target() {
 #endif
 }
 
-/// A fused loop nest over an iteration space.
+/// A fused loop nest over an iteration space: a plain value holding every decision the
+/// evaluator follows and explain prints. Inline storage for rank <= 6 and up to 6 operands.
 struct loop_plan {
-    std::string reducer;      ///< empty for element-wise loops, else `sum`, `argmax`, ...
+    std::string_view reducer; ///< empty for element-wise loops, else `sum`, `argmax`, ...
+    /// Identifies the node type this loop computes (with the operands, it tells whether two
+    /// loops of one evaluation compute the same thing: then the second reads the first's
+    /// result).
+    const void* expression = nullptr;
     shape_t iter_shape;       ///< the logical iteration space (the result's shape, or for a
                               ///< reduction, its operand's shape)
     shape_t reduced_axes;     ///< axes of iter_shape that a reduction collapses
     index_t reduce_count = 1; ///< elements reduced into each result element
     shape_t extents;          ///< loop extents after reordering and coalescing, outermost first
-    std::vector<shape_t> loop_axes;        ///< the iteration axes each loop level covers
-    std::vector<operand_plan> operands;    ///< [0] is the destination (or accumulator)
-    std::vector<tree_line> tree;           ///< the expression, as explain prints it
+    boost::container::small_vector<shape_t, 6> loop_axes; ///< iteration axes per loop level
+    boost::container::small_vector<operand_plan, 6> operands; ///< [0] is the destination
     std::vector<boundary_plan> boundaries; ///< computed first, in this order
     inner_kernel kernel = inner_kernel::strided;
     /// Bytes per SIMD register of the target the contiguous kernel is compiled for (16 for
@@ -147,6 +154,50 @@ struct loop_plan {
     index_t levels() const { return extents.rank(); }
     /// Stride of operand `k` at loop level `level`.
     index_t stride(std::size_t k, std::size_t level) const { return operands[k].strides[level]; }
+
+    /// Equal plans make every decision alike, boundaries included (compared by value): tests
+    /// use it to prove that the plan explain printed is the plan that ran.
+    friend bool operator==(const loop_plan& a, const loop_plan& b);
+};
+
+inline bool operator==(const boundary_plan& a, const boundary_plan& b) {
+    return a.why == b.why && a.temporary == b.temporary && a.dtype == b.dtype
+           && a.shape == b.shape && a.read_shape == b.read_shape && a.bytes == b.bytes
+           && a.reused == b.reused && a.overlapping == b.overlapping
+           && (a.plan == b.plan || (a.plan && b.plan && *a.plan == *b.plan));
+}
+
+inline bool operator==(const loop_plan& a, const loop_plan& b) {
+    return a.reducer == b.reducer && a.expression == b.expression && a.iter_shape == b.iter_shape
+           && a.reduced_axes == b.reduced_axes && a.reduce_count == b.reduce_count
+           && a.extents == b.extents && a.loop_axes == b.loop_axes && a.operands == b.operands
+           && a.boundaries == b.boundaries && a.kernel == b.kernel
+           && a.vector_bytes == b.vector_bytes && a.threads == b.threads && a.chunk == b.chunk
+           && a.split_inner == b.split_inner && a.empty == b.empty
+           && a.alias_copy == b.alias_copy && a.fast_path == b.fast_path;
+}
+
+/// One line of the expression tree as explain prints it.
+struct tree_line {
+    node_kind kind = node_kind::operation;
+    int depth = 0;
+    index_t itemsize = 0; ///< bytes per element of this node's value type
+    std::string what;     ///< `add`, `sum(axes=(1,))`, `t0 = tensor`, ...
+    std::string dtype;
+    shape_t shape;
+    int operand = -1;   ///< index into operands for leaves
+    int boundary = -1;  ///< index into boundaries for materialised sub-expressions
+    std::string symbol; ///< infix symbol of binary operators (`+`), for the loop body
+};
+
+/// What explain shows beside a plan and the plan does not need to run: the expression tree as
+/// lines of text and every operand's display name (`out`, `t0`, `t0'`, `tmp0`, a scalar's
+/// value). The planner fills it in the same walk that builds the plan, only when asked
+/// (`make_plan(e, d, &notes)`), so evaluation never builds a string.
+struct plan_notes {
+    std::vector<tree_line> tree;             ///< the expression, as explain prints it
+    std::vector<std::string> names;          ///< per operand of the plan
+    std::vector<plan_notes> boundaries;      ///< per boundary of the plan, in its order
 };
 
 } // namespace fusor

@@ -11,8 +11,10 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -31,33 +33,33 @@
 
 namespace fusor {
 
-/// Where a loop writes: shape, strides (elements), data address and dtype name.
+/// Where a loop writes: shape, strides (elements), data address and dtype.
 struct destination_layout {
     shape_t shape;
     strides_t strides;
     const void* address = nullptr;
-    std::string dtype;
-    std::string name = "out";
+    std::string_view dtype; ///< NumPy name (static storage)
     index_t itemsize = 0;
 };
 
 /// The layout of a fresh contiguous result of `shape`.
 template <class T>
 destination_layout contiguous_destination(const shape_t& shape, const void* address = nullptr) {
-    return {
-        shape, row_major_strides(shape), address, std::string(dtype_name<T>()), "out", sizeof(T)};
+    return {shape, row_major_strides(shape), address, dtype_name<T>(), sizeof(T)};
 }
 
 namespace planning {
 
-// node index = m * iteration index + off, with m a (node rank × iteration rank) matrix.
+// node index = m * iteration index + off, with m a (node rank × iteration rank) matrix. Inline
+// storage up to rank 6: planning an expression allocates nothing.
 struct index_transform {
     std::size_t rows = 0, cols = 0;
-    std::vector<index_t> m;
+    boost::container::small_vector<index_t, 36> m;
     shape_t off;
 
     static index_transform identity(std::size_t n) {
-        index_transform t{n, n, std::vector<index_t>(n * n, 0), shape_t(n, 0)};
+        index_transform t{n, n, {}, shape_t(n, 0)};
+        t.m.assign(n * n, 0);
         for (std::size_t i = 0; i < n; ++i)
             t.m[i * n + i] = 1;
         return t;
@@ -84,7 +86,8 @@ struct index_transform {
 inline index_transform
 broadcast_into(const index_transform& t, const shape_t& parent, const shape_t& child) {
     const std::size_t rp = parent.size(), rc = child.size();
-    index_transform c{rc, t.cols, std::vector<index_t>(rc * t.cols, 0), shape_t(rc, 0)};
+    index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
+    c.m.assign(rc * t.cols, 0);
     for (std::size_t k = 0; k < rc; ++k) {
         if (rc - k > rp)
             continue; // extra leading extent-1 axis of the child
@@ -101,7 +104,8 @@ broadcast_into(const index_transform& t, const shape_t& parent, const shape_t& c
 // Through a view: child index = M * view index + off_M, view index = T x + off_T.
 inline index_transform through_view(const affine_map& v, const index_transform& t) {
     const std::size_t rc = v.in_shape.size(), rv = v.out_shape.size();
-    index_transform c{rc, t.cols, std::vector<index_t>(rc * t.cols, 0), shape_t(rc, 0)};
+    index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
+    c.m.assign(rc * t.cols, 0);
     for (std::size_t k = 0; k < rc; ++k) {
         c.off[k] = v.offset[k];
         for (std::size_t i = 0; i < rv; ++i) {
@@ -127,29 +131,32 @@ std::string scalar_text(T v) {
     }
 }
 
-// What a loop computes, as text: its tree, reduction and every operand's identity (address,
-// dtype, strides over the iteration space, offset, scalar value), but not the destination's
-// name. Two reductions with the same signature read the same elements through the same
-// operations, so they have the same result: the second one reuses the first's temporary.
-inline std::string plan_signature(const loop_plan& p) {
-    std::string s = p.reducer + to_string(p.iter_shape) + to_string(p.reduced_axes);
-    for (const tree_line& l : p.tree)
-        s += '|' + std::to_string(l.depth) + l.what + l.dtype + to_string(l.shape);
-    for (std::size_t k = 1; k < p.operands.size(); ++k) {
-        const operand_plan& o = p.operands[k];
-        s += '|' + std::to_string(static_cast<int>(o.kind)) + o.name + o.dtype
-             + to_string(o.iter_strides) + std::to_string(o.offset) + '@'
-             + std::to_string(reinterpret_cast<std::uintptr_t>(o.address));
+// One address per node type: what `loop_plan::expression` holds.
+template <class N>
+inline constexpr char node_type_id = 0;
+
+// Two loops of one evaluation compute the same values when they evaluate the same node type
+// over the same iteration space and reduction, with every operand the same (kind, type,
+// address, strides over the iteration space, offset, scalar value, temporary): the second one
+// reads the first's temporary. Node types fix the operations; views and reshapes are already
+// in the operands' strides.
+inline bool same_loop(const loop_plan& a, const loop_plan& b) {
+    if (a.expression != b.expression || a.reducer != b.reducer || a.iter_shape != b.iter_shape
+        || a.reduced_axes != b.reduced_axes || a.operands.size() != b.operands.size())
+        return false;
+    for (std::size_t k = 1; k < a.operands.size(); ++k) {
+        const operand_plan &x = a.operands[k], &y = b.operands[k];
+        if (x.kind != y.kind || x.dtype != y.dtype || x.address != y.address
+            || x.iter_strides != y.iter_strides || x.offset != y.offset
+            || x.scalar_bits != y.scalar_bits || x.temporary != y.temporary)
+            return false;
     }
-    return s;
+    return true;
 }
 
-// Names shared by a plan and its nested plans: the same tensor gets the same name, and the
-// same reduction the same temporary.
+// Explain's names, shared by a plan and its nested plans: the same tensor gets the same name.
 struct naming {
     std::vector<const void*> tensors;
-    std::vector<std::pair<std::string, std::string>> materialised; // signature, temporary
-    int temporaries = 0;
     std::string tensor_name(const void* address) {
         for (std::size_t i = 0; i < tensors.size(); ++i)
             if (tensors[i] == address)
@@ -159,18 +166,35 @@ struct naming {
     }
 };
 
+// What one evaluation's plans share: the temporaries materialised so far (so an equal loop
+// reads one of them again) and, for explain only, the names.
+struct evaluation_state {
+    int temporaries = 0;
+    std::vector<std::pair<const loop_plan*, int>> materialised; // loop, its temporary
+    naming* names = nullptr; // explain only
+};
+
 template <class R, class C>
-loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, naming& names);
+loop_plan plan_reduction(const reduction<R, C>& r,
+                         const destination_layout& d,
+                         evaluation_state& state,
+                         plan_notes* notes);
 template <class E>
-loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names);
+loop_plan plan_elementwise(const E& e,
+                           const destination_layout& d,
+                           evaluation_state& state,
+                           plan_notes* notes);
 
 // The loop that computes `e` into a temporary `d`: a reduction's or an element-wise one.
 template <class E>
-loop_plan plan_subexpression(const E& e, const destination_layout& d, naming& names) {
-    if constexpr (requires { e.axes; })
-        return plan_reduction(e, d, names);
+loop_plan plan_subexpression(const E& e,
+                             const destination_layout& d,
+                             evaluation_state& state,
+                             plan_notes* notes) {
+    if constexpr (tag_of<E> == node_tag::reduction)
+        return plan_reduction(e, d, state, notes);
     else
-        return plan_elementwise(e, d, names);
+        return plan_elementwise(e, d, state, notes);
 }
 
 template <class R, class C>
@@ -182,17 +206,23 @@ std::string reduction_label(const reduction<R, C>& r) {
     return s + ")";
 }
 
+inline std::string temporary_name(int temporary) {
+    return "tmp" + std::to_string(temporary);
+}
+
 // The top-down walk. Operands are appended in depth-first, left-to-right order; exec/ builds
-// its evaluators in the same order (exec/evaluator.hpp).
+// its evaluators in the same order (exec/evaluator.hpp). With `notes`, the same walk also
+// records the tree lines and operand names explain prints; without, it builds no string.
 struct tree_walker {
     loop_plan& plan;
-    naming& names;
-    std::vector<const void*> seen_here = {}; // leaves met in this loop, for t0, t0', t0'' ...
+    evaluation_state& state;
+    plan_notes* notes = nullptr;
+    std::vector<const void*> seen_here = {}; // explain: leaves met in this loop (t0, t0' ...)
 
     // The same tensor read twice in one loop (e.g. through two views) gets primes, so every
     // operand of the loop has its own name.
     std::string leaf_name(const void* address) {
-        std::string name = names.tensor_name(address);
+        std::string name = state.names->tensor_name(address);
         int reads = 0;
         for (const void* a : seen_here)
             reads += a == address;
@@ -204,129 +234,164 @@ struct tree_walker {
         return name;
     }
 
-    // A materialisation boundary: plans the loop computing `n` into a contiguous temporary `d`
-    // (or finds the same loop planned earlier in this evaluation: then its result is reused)
-    // and records it. Returns the temporary's name and boundary index.
     template <class N>
-    std::pair<std::string, int>
-    materialise(const N& n, const destination_layout& d, const std::string& why) {
-        auto sub = std::make_shared<loop_plan>(plan_subexpression(n, d, names));
-        const std::string signature = plan_signature(*sub);
-        std::string tmp;
-        bool reused = false;
-        for (const auto& [sig, name] : names.materialised)
-            if (sig == signature) {
-                tmp = name;
-                reused = true;
-            }
-        if (!reused) {
-            tmp = "tmp" + std::to_string(names.temporaries++);
-            names.materialised.emplace_back(signature, tmp);
-        }
-        sub->operands[0].name = tmp;
-        const index_t bytes = shape_size(d.shape) * d.itemsize;
-        plan.boundaries.push_back({tmp, why, d.dtype, d.shape, bytes, sub, reused});
-        return {tmp, static_cast<int>(plan.boundaries.size() - 1)};
-    }
-
-    // The operand that reads a materialised temporary, contiguous in `shape`, through `t`.
-    void push_temporary(tree_line line,
-                        const shape_t& shape,
-                        const index_transform& t,
-                        const std::pair<std::string, int>& made,
-                        std::string what) {
-        operand_plan o;
-        o.kind = operand_plan::role::temporary;
-        o.name = made.first;
-        o.dtype = line.dtype;
-        o.shape = shape;
-        const strides_t st = row_major_strides(shape);
-        o.iter_strides = t.strides_of(st);
-        o.offset = t.offset_of(st);
-        o.base_offset = o.offset;
-        o.itemsize = line.itemsize;
-        line.kind = node_kind::temporary;
-        line.what = std::move(what);
-        line.operand = static_cast<int>(plan.operands.size());
-        line.boundary = made.second;
-        plan.operands.push_back(std::move(o));
-        plan.tree.push_back(std::move(line));
-    }
-
-    template <class N>
-    void visit(const N& n, const index_transform& t, int depth) {
-        using operand = operand_plan;
+    tree_line line_of(const N& n, int depth) const {
         tree_line line;
         line.depth = depth;
         line.dtype = std::string(dtype_name<typename N::value_type>());
         line.itemsize = sizeof(typename N::value_type);
         line.shape = n.shape();
-        if constexpr (requires { n.is_view; }) { // leaf
-            line.kind = node_kind::tensor;
+        return line;
+    }
+
+    void push_operand(operand_plan o, std::string name) {
+        plan.operands.push_back(std::move(o));
+        if (notes)
+            notes->names.push_back(std::move(name));
+    }
+
+    // A materialisation boundary: plans the loop computing `n` into a contiguous temporary `d`
+    // (or finds the same loop planned earlier in this evaluation: then its result is reused)
+    // and records it. Returns the boundary's index.
+    template <class N>
+    std::size_t materialise(const N& n, const destination_layout& d, boundary_plan::reason why) {
+        plan_notes sub_notes;
+        auto sub = std::make_shared<loop_plan>(
+            plan_subexpression(n, d, state, notes ? &sub_notes : nullptr));
+        int temporary = -1;
+        for (const auto& [earlier, number] : state.materialised)
+            if (same_loop(*earlier, *sub))
+                temporary = number;
+        const bool reused = temporary >= 0;
+        if (!reused) {
+            temporary = state.temporaries++;
+            state.materialised.emplace_back(sub.get(), temporary);
+        }
+        const index_t bytes = shape_size(d.shape) * d.itemsize;
+        plan.boundaries.push_back({why, temporary, d.dtype, d.shape, d.shape, bytes, sub, reused, {}});
+        if (notes) {
+            sub_notes.names[0] = temporary_name(temporary);
+            notes->boundaries.push_back(std::move(sub_notes));
+        }
+        return plan.boundaries.size() - 1;
+    }
+
+    // The operand that reads boundary `b`'s temporary, contiguous in `shape`, through `t`.
+    template <class N>
+    void push_temporary(const N& n,
+                        int depth,
+                        const shape_t& shape,
+                        const index_transform& t,
+                        std::size_t b,
+                        const std::string& what) {
+        using V = typename N::value_type;
+        operand_plan o;
+        o.kind = operand_plan::role::temporary;
+        o.dtype = dtype_name<V>();
+        o.shape = shape;
+        const strides_t st = row_major_strides(shape);
+        o.iter_strides = t.strides_of(st);
+        o.offset = t.offset_of(st);
+        o.base_offset = o.offset;
+        o.itemsize = sizeof(V);
+        o.temporary = plan.boundaries[b].temporary;
+        plan.boundaries[b].read_shape = shape;
+        if (notes) {
+            tree_line line = line_of(n, depth);
+            line.kind = node_kind::temporary;
+            line.what = temporary_name(o.temporary) + " = " + what;
+            line.operand = static_cast<int>(plan.operands.size());
+            line.boundary = static_cast<int>(b);
+            notes->tree.push_back(std::move(line));
+        }
+        push_operand(std::move(o), notes ? temporary_name(plan.boundaries[b].temporary) : "");
+    }
+
+    template <class N>
+    void visit(const N& n, const index_transform& t, int depth) {
+        using operand = operand_plan;
+        using V = typename N::value_type;
+        if constexpr (tag_of<N> == node_tag::leaf) {
             operand o;
             o.kind = n.is_view ? operand::role::view : operand::role::tensor;
+            o.dtype = dtype_name<V>();
+            o.shape = n.shape();
+            o.iter_strides = t.strides_of(n.strides());
+            o.offset = t.offset_of(n.strides());
+            o.address = n.data;
             // Views of one tensor share its name (t0, t0', ...) and count offsets from its start.
             const auto* base = n.base ? n.base : n.data;
-            o.name = leaf_name(base);
-            o.dtype = line.dtype;
-            o.shape = n.shape();
-            o.iter_strides = t.strides_of(n.strides);
-            o.offset = t.offset_of(n.strides);
-            o.address = n.data;
+            o.base = base;
             o.base_offset = o.offset + static_cast<index_t>(n.data - base);
-            o.itemsize = sizeof(typename N::value_type);
-            line.what = o.name + " = "
-                        + (!n.is_view ? "tensor"
-                           : n.owner  ? "view (reshape copy)"
-                                      : "view");
-            line.operand = static_cast<int>(plan.operands.size());
-            plan.operands.push_back(std::move(o));
-            plan.tree.push_back(std::move(line));
-        } else if constexpr (requires { n.value; }) { // scalar
+            o.itemsize = sizeof(V);
+            std::string name;
+            if (notes) {
+                name = leaf_name(base);
+                tree_line line = line_of(n, depth);
+                line.kind = node_kind::tensor;
+                line.what = name + " = "
+                            + (!n.is_view ? "tensor"
+                               : n.owner  ? "view (reshape copy)"
+                                          : "view");
+                line.operand = static_cast<int>(plan.operands.size());
+                notes->tree.push_back(std::move(line));
+            }
+            push_operand(std::move(o), std::move(name));
+        } else if constexpr (tag_of<N> == node_tag::scalar) {
             operand o;
             o.kind = operand::role::scalar;
-            o.name = scalar_text(n.value);
-            o.dtype = line.dtype;
+            o.dtype = dtype_name<V>();
             o.iter_strides = strides_t(t.cols, 0);
-            line.kind = node_kind::scalar;
-            line.what = "scalar " + o.name;
-            line.operand = static_cast<int>(plan.operands.size());
-            plan.operands.push_back(std::move(o));
-            plan.tree.push_back(std::move(line));
-        } else if constexpr (requires { n.split; }) { // reshape of an expression
-            if (n.split) {                            // an index remap, like any view
-                line.kind = node_kind::view;
-                line.what = n.split->label;
-                plan.tree.push_back(std::move(line));
+            static_assert(sizeof(V) <= sizeof(o.scalar_bits));
+            std::memcpy(&o.scalar_bits, &n.value, sizeof(V));
+            std::string name;
+            if (notes) {
+                name = scalar_text(n.value);
+                tree_line line = line_of(n, depth);
+                line.kind = node_kind::scalar;
+                line.what = "scalar " + name;
+                line.operand = static_cast<int>(plan.operands.size());
+                notes->tree.push_back(std::move(line));
+            }
+            push_operand(std::move(o), std::move(name));
+        } else if constexpr (tag_of<N> == node_tag::reshaped) {
+            if (n.split) { // an index remap, like any view
+                if (notes) {
+                    tree_line line = line_of(n, depth);
+                    line.kind = node_kind::view;
+                    line.what = n.split->label;
+                    notes->tree.push_back(std::move(line));
+                }
                 visit(n.child, through_view(*n.split, t), depth + 1);
                 return;
             }
-            using V = typename N::value_type;
-            const std::string from = to_string(n.child.shape());
-            auto made = materialise(n.child,
-                                    contiguous_destination<V>(n.child.shape()),
-                                    "reshape copy of " + from + " into " + to_string(n.shape()));
+            const std::size_t b = materialise(n.child,
+                                              contiguous_destination<V>(n.child.shape()),
+                                              boundary_plan::reason::reshape_copy);
             // The temporary is contiguous in the child's shape, hence in the new shape too.
-            push_temporary(std::move(line),
-                           n.shape(),
-                           t,
-                           made,
-                           made.first + " = reshape(shape=" + to_string(n.shape()) + ")");
-        } else if constexpr (requires { n.map; }) { // remap (a view of an expression)
-            line.kind = node_kind::view;
-            line.what = n.map.label;
-            plan.tree.push_back(std::move(line));
-            visit(n.child, through_view(n.map, t), depth + 1);
-        } else if constexpr (requires { n.axes; }) { // reduction below the root: a boundary
-            using V = typename N::value_type;
-            auto made = materialise(n, contiguous_destination<V>(n.shape()), "reduction result");
             push_temporary(
-                std::move(line), n.shape(), t, made, made.first + " = " + reduction_label(n));
+                n, depth, n.shape(), t, b, notes ? "reshape(shape=" + to_string(n.shape()) + ")" : "");
+        } else if constexpr (tag_of<N> == node_tag::remap) {
+            if (notes) {
+                tree_line line = line_of(n, depth);
+                line.kind = node_kind::view;
+                line.what = n.map.label;
+                notes->tree.push_back(std::move(line));
+            }
+            visit(n.child, through_view(n.map, t), depth + 1);
+        } else if constexpr (tag_of<N> == node_tag::reduction) { // below the root: a boundary
+            const std::size_t b = materialise(
+                n, contiguous_destination<V>(n.shape()), boundary_plan::reason::reduction);
+            push_temporary(n, depth, n.shape(), t, b, notes ? reduction_label(n) : "");
         } else { // element-wise
-            line.what = std::string(N::op_type::name);
-            if constexpr (requires { N::op_type::symbol; })
-                line.symbol = std::string(N::op_type::symbol);
-            plan.tree.push_back(std::move(line));
+            static_assert(tag_of<N> == node_tag::elementwise);
+            if (notes) {
+                tree_line line = line_of(n, depth);
+                line.what = std::string(N::op_type::name);
+                if constexpr (requires { N::op_type::symbol; })
+                    line.symbol = std::string(N::op_type::symbol);
+                notes->tree.push_back(std::move(line));
+            }
             boost::hana::for_each(n.children, [&](const auto& c) {
                 visit(c, broadcast_into(t, n.shape(), c.shape()), depth + 1);
             });
@@ -337,11 +402,11 @@ struct tree_walker {
 inline operand_plan destination_operand(const destination_layout& d, strides_t iter_strides) {
     operand_plan o;
     o.kind = operand_plan::role::destination;
-    o.name = d.name;
     o.dtype = d.dtype;
     o.shape = d.shape;
     o.iter_strides = std::move(iter_strides);
     o.address = d.address;
+    o.base = d.address;
     o.itemsize = d.itemsize;
     return o;
 }
@@ -350,14 +415,19 @@ inline operand_plan destination_operand(const destination_layout& d, strides_t i
 // (operand 0, contiguous over the result) has stride 0 on every reduced axis; arg-reductions
 // add an index operand whose strides count candidates (flat row-major, or along the axis).
 template <class R, class C>
-loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, naming& names) {
+loop_plan plan_reduction(const reduction<R, C>& r,
+                         const destination_layout& d,
+                         evaluation_state& state,
+                         plan_notes* notes) {
+    using N = reduction<R, C>;
     loop_plan p;
-    p.reducer = std::string(R::name);
+    p.reducer = R::name;
+    p.expression = &node_type_id<N>;
     p.iter_shape = r.child.shape();
     p.reduced_axes = r.axes;
     p.reduce_count = r.count();
     shape_t kept; // result shape without keepdims' 1s, in order
-    std::vector<bool> reduced(p.iter_shape.size(), false);
+    boost::container::small_vector<bool, 8> reduced(p.iter_shape.size(), false);
     for (index_t a : r.axes)
         reduced[static_cast<std::size_t>(a)] = true;
     for (std::size_t k = 0; k < p.iter_shape.size(); ++k)
@@ -369,18 +439,18 @@ loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, 
         if (!reduced[k])
             acc[k] = kept_strides[j++];
     p.operands.push_back(destination_operand(d, acc));
-    tree_line root;
-    root.kind = node_kind::reduction;
-    root.what = reduction_label(r);
-    root.itemsize = sizeof(typename reduction<R, C>::value_type);
-    root.dtype = std::string(dtype_name<typename reduction<R, C>::value_type>());
-    root.shape = r.shape();
-    p.tree.push_back(std::move(root));
-    tree_walker{p, names}.visit(r.child, index_transform::identity(p.iter_shape.size()), 1);
-    if constexpr (reduction<R, C>::impl::needs_index) {
+    tree_walker walker{p, state, notes};
+    if (notes) {
+        notes->names.push_back("out");
+        tree_line root = walker.line_of(r, 0);
+        root.kind = node_kind::reduction;
+        root.what = reduction_label(r);
+        notes->tree.push_back(std::move(root));
+    }
+    walker.visit(r.child, index_transform::identity(p.iter_shape.size()), 1);
+    if constexpr (N::impl::needs_index) {
         operand_plan idx;
         idx.kind = operand_plan::role::index;
-        idx.name = "idx";
         idx.dtype = "int64";
         idx.shape = p.iter_shape;
         idx.iter_strides = strides_t(p.iter_shape.size(), 0);
@@ -388,7 +458,7 @@ loop_plan plan_reduction(const reduction<R, C>& r, const destination_layout& d, 
             idx.iter_strides = row_major_strides(p.iter_shape);
         else if (!r.axes.empty())
             idx.iter_strides[static_cast<std::size_t>(r.axes[0])] = 1;
-        p.operands.push_back(std::move(idx));
+        walker.push_operand(std::move(idx), "idx");
     }
     order_and_coalesce(p);
     return p;
@@ -408,12 +478,12 @@ inline std::pair<const char*, const char*> byte_range(const operand_plan& o, con
 // NumPy's overlap rule: the result must be as if the right side were evaluated first. An
 // operand that overlaps the destination forces a copy, unless it reads exactly the element
 // being written (same address and strides: `c = c + 1` needs no copy, `c = transpose(c)` does).
-// Returns the names of the operands that force the copy, empty when none does.
-inline std::string destination_overlaps(const loop_plan& p) {
-    std::string names;
+// Returns the operands that force the copy, empty when none does.
+inline boost::container::small_vector<int, 4> destination_overlaps(const loop_plan& p) {
+    boost::container::small_vector<int, 4> found;
     const operand_plan& d = p.operands[0];
     if (!d.address || shape_size(p.iter_shape) == 0)
-        return names;
+        return found;
     const auto [dlo, dhi] = byte_range(d, p.iter_shape);
     for (std::size_t k = 1; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
@@ -427,77 +497,89 @@ inline std::string destination_overlaps(const loop_plan& p) {
             && static_cast<const char*>(o.address) + o.offset * o.itemsize
                    == static_cast<const char*>(d.address) + d.offset * d.itemsize;
         if (!same_walk)
-            names += (names.empty() ? "" : ", ") + o.name;
+            found.push_back(static_cast<int>(k));
     }
-    return names;
+    return found;
 }
 
 // An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
 // into a contiguous temporary, and this loop copies the temporary into the destination.
 template <class E>
-loop_plan plan_elementwise(const E& e, const destination_layout& d, naming& names) {
-    // Walking only appends names: remember how far, to plan again from here if needed.
-    const std::size_t tensors_before = names.tensors.size();
-    const std::size_t materialised_before = names.materialised.size();
-    const int temporaries_before = names.temporaries;
+loop_plan plan_elementwise(const E& e,
+                           const destination_layout& d,
+                           evaluation_state& state,
+                           plan_notes* notes) {
+    // Walking only appends: remember how far, to plan again from here if needed.
+    const std::size_t tensors_before = state.names ? state.names->tensors.size() : 0;
+    const std::size_t materialised_before = state.materialised.size();
+    const int temporaries_before = state.temporaries;
     loop_plan p;
+    p.expression = &node_type_id<E>;
     p.iter_shape = d.shape;
     p.operands.push_back(destination_operand(d, d.strides));
+    if (notes)
+        notes->names.push_back("out");
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
-    tree_walker{p, names}.visit(e, t, 0);
-    if (const std::string read = destination_overlaps(p); !read.empty()) {
-        // Plan again from the same naming state: the same names, no false reuse.
-        names.tensors.resize(tensors_before);
-        names.materialised.resize(materialised_before);
-        names.temporaries = temporaries_before;
+    tree_walker{p, state, notes}.visit(e, t, 0);
+    if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
+        // Plan again from the same state: the same names and numbers, no false reuse.
+        if (state.names)
+            state.names->tensors.resize(tensors_before);
+        state.materialised.resize(materialised_before);
+        state.temporaries = temporaries_before;
         loop_plan copy;
+        copy.expression = p.expression;
         copy.iter_shape = d.shape;
         copy.alias_copy = true;
         copy.operands.push_back(destination_operand(d, d.strides));
-        tree_walker w{copy, names};
+        if (notes)
+            *notes = plan_notes{{}, {"out"}, {}};
+        tree_walker w{copy, state, notes};
         using V = typename E::value_type;
-        const std::string why = "aliasing copy: " + d.name + " overlaps " + read;
-        auto made = w.materialise(e, contiguous_destination<V>(e.shape()), why);
-        tree_line line;
-        line.dtype = std::string(dtype_name<V>());
-        line.itemsize = sizeof(V);
-        line.shape = e.shape();
-        w.push_temporary(std::move(line), e.shape(), t, made, made.first + " = right side");
+        const std::size_t b =
+            w.materialise(e, contiguous_destination<V>(e.shape()), boundary_plan::reason::alias_copy);
+        copy.boundaries[b].overlapping = std::move(overlapping);
+        w.push_temporary(e, 0, e.shape(), t, b, "right side");
         p = std::move(copy);
     }
     order_and_coalesce(p);
     return p;
 }
 
-/// True when the loop's expression is element-wise operations over tensors, views and scalars
-/// only: no reduction, temporary, reshape copy or view of an expression (what the evaluator
-/// builds from leaves, scalars and element-wise nodes alone).
-inline bool flat_tree(const loop_plan& p) {
-    for (const tree_line& l : p.tree)
-        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
-            && l.kind != node_kind::scalar)
-            return false;
-    return true;
-}
+/// Node types the same-shape fast path can take: element-wise operations over leaves and
+/// scalars only (views of expressions, reshapes and reductions need the general walk).
+template <class N>
+inline constexpr bool flat_tree = tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar;
+template <class Op, class... Cs>
+inline constexpr bool flat_tree<elementwise<Op, Cs...>> = (flat_tree<Cs> && ...);
 
-/// True when `p` is a loop the same-shape fast path runs without a plan (exec/fast_path.hpp
-/// decides the same from the expression and destination before planning; tests check that
-/// both agree): element-wise, not empty, one contiguous level (at least 2 elements), one thread,
-/// nothing materialised, no view of an expression, every tensor operand of the destination's shape
-/// and row-major like it.
+/// True when `p`, planned for a node of a `flat_tree` type, is a loop the same-shape fast path
+/// runs (exec/fast_path.hpp decides the same from the expression and destination before
+/// planning; tests check that both agree): element-wise, not empty, one contiguous level (at
+/// least 2 elements), one thread, nothing materialised, every tensor operand of the
+/// destination's shape and row-major like it.
 inline bool same_shape_fast_path(const loop_plan& p) {
     if (!p.reducer.empty() || p.empty || p.alias_copy || !p.boundaries.empty() || p.threads > 1
         || p.kernel != inner_kernel::contiguous || p.extents.size() != 1)
         return false;
-    if (!flat_tree(p))
-        return false;
-    const strides_t row_major = row_major_strides(p.iter_shape);
     for (const operand_plan& o : p.operands)
         if (o.kind != operand_plan::role::scalar
-            && (o.shape != p.iter_shape || o.iter_strides != row_major))
+            && (o.shape != p.iter_shape || !is_row_major(p.iter_shape, o.iter_strides)))
             return false;
     return true;
+}
+
+template <class E>
+loop_plan plan_root(const E& e, const destination_layout& d, plan_notes* notes) {
+    evaluation_state state;
+    naming names;
+    if (notes)
+        state.names = &names;
+    loop_plan p = plan_subexpression(e, d, state, notes);
+    if constexpr (flat_tree<E>)
+        p.fast_path = same_shape_fast_path(p);
+    return p;
 }
 
 } // namespace planning
@@ -505,13 +587,17 @@ inline bool same_shape_fast_path(const loop_plan& p) {
 /// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
 /// element-wise loop over `d.shape` with `e` broadcast into it, or, when `e` is a reduction, a
 /// reduction loop over its operand's shape. Nested reductions become boundaries with plans of
-/// their own. Pure: reads shapes and strides, touches no element.
+/// their own. Pure: reads shapes and strides, touches no element, builds no string.
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d) {
-    planning::naming names;
-    loop_plan p = planning::plan_subexpression(e, d, names);
-    p.fast_path = planning::same_shape_fast_path(p);
-    return p;
+    return planning::plan_root(e, d, nullptr);
+}
+
+/// As above, and fills `notes` with what explain prints beside the plan (tree lines, operand
+/// names) in the same walk.
+template <class E>
+loop_plan make_plan(const E& e, const destination_layout& d, plan_notes& notes) {
+    return planning::plan_root(e, d, &notes);
 }
 
 } // namespace fusor

@@ -31,6 +31,7 @@ struct ddof {
 /// Shape: the child's with the reduced axes removed (or kept as 1 with `keepdims`).
 template <class Reducer, class C>
 struct reduction : expr_node {
+    static constexpr node_tag tag = node_tag::reduction;
     using reducer_type = Reducer;
     using impl = typename Reducer::template impl<typename C::value_type>;
     using value_type = typename impl::result_type;

@@ -1,0 +1,401 @@
+// bench_small: the fixed cost of one evaluation, at the sizes users write in inner loops
+// (physics on 3-vectors, per-sample ML, image tiles). Each case runs fused (fusor), as a
+// hand-written loop, and in Eigen's Array (ArrayXf / row-major ArrayXXf maps over the same
+// buffers) and xtensor when found. Times are per evaluation in nanoseconds; the `allocs`
+// counter is the number of heap allocations one evaluation makes (counted by replacing the
+// global operator new in this executable).
+//   S1  c = a * b + d                      float32 (n,), n = 4 ... 16384 (into an existing c)
+//   S2  c = a * row + 1.0f                 a (n, n), row (n,), n = 3, 8, 32, 128
+//   S3  float s = eval(sum(a * b)).item()  float32 (n,), n = 4 ... 16384
+//   S4  sum(a, 1)                          (8, 16) and (64, 256) float32, into an existing out
+//   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (64, 256)
+// Each way is checked against the hand loop once before timing. bench/report reads the ratios.
+//
+//   build/release/bench/bench_small --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <fusor/fusor.hpp>
+
+#if FUSOR_BENCH_EIGEN
+#include <Eigen/Core>
+#endif
+#if FUSOR_BENCH_XTENSOR
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xreducer.hpp>
+#include <xtensor/xview.hpp>
+#endif
+
+// ---- allocation counting ----------------------------------------------------------------------
+namespace {
+std::atomic<std::int64_t> allocations{0};
+}
+void* operator new(std::size_t n) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(n ? n : 1))
+        return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+    return operator new(n);
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+namespace {
+
+using fusor::index_t;
+
+fusor::tensor<float> random_tensor(const fusor::shape_t& shape, unsigned seed) {
+    fusor::tensor<float> t(shape, fusor::uninitialized);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-1.f, 1.f);
+    for (auto& v : t)
+        v = d(rng);
+    return t;
+}
+
+#if FUSOR_BENCH_EIGEN
+using eigen_vector = Eigen::Map<Eigen::ArrayXf>;
+using eigen_const_vector = Eigen::Map<const Eigen::ArrayXf>;
+using eigen_rows = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using eigen_matrix = Eigen::Map<eigen_rows>;
+using eigen_const_matrix = Eigen::Map<const eigen_rows>;
+eigen_const_vector ev(const fusor::tensor<float>& t) {
+    return {t.data(), t.size()};
+}
+eigen_vector ev(fusor::tensor<float>& t) {
+    return {t.data(), t.size()};
+}
+eigen_const_matrix em(const fusor::tensor<float>& t) {
+    return {t.data(), t.shape()[0], t.shape()[1]};
+}
+eigen_matrix em(fusor::tensor<float>& t) {
+    return {t.data(), t.shape()[0], t.shape()[1]};
+}
+#endif
+
+#if FUSOR_BENCH_XTENSOR
+template <std::size_t N>
+auto xt_of(const fusor::tensor<float>& t) {
+    std::array<std::size_t, N> shape{};
+    for (std::size_t k = 0; k < N; ++k)
+        shape[k] = static_cast<std::size_t>(t.shape()[k]);
+    return xt::adapt(const_cast<float*>(t.data()),
+                     static_cast<std::size_t>(t.size()),
+                     xt::no_ownership(),
+                     shape);
+}
+#endif
+
+// Registers `name/way`: `run()` is one evaluation. Before timing, `check()` compares the
+// result with the hand loop's (exit 1 on a mismatch beyond `rtol`, relative to max(1, |x|)).
+template <class Run>
+void add(const std::string& name, const std::string& way, Run run) {
+    benchmark::RegisterBenchmark((name + "/" + way).c_str(), [run](benchmark::State& st) mutable {
+        const std::int64_t before = allocations.load();
+        run();
+        st.counters["allocs"] = static_cast<double>(allocations.load() - before);
+        for (auto _ : st) {
+            run();
+            benchmark::ClobberMemory();
+        }
+    })->Unit(benchmark::kNanosecond);
+}
+
+void expect_close(const std::string& what, const float* got, const float* want, index_t n,
+                  double rtol) {
+    for (index_t i = 0; i < n; ++i)
+        if (!(std::fabs(got[i] - want[i]) <= rtol * std::fmax(1.0, std::fabs(want[i])))) {
+            std::fprintf(stderr, "%s: element %td is %.9g, the hand loop says %.9g\n",
+                         what.c_str(), i, static_cast<double>(got[i]),
+                         static_cast<double>(want[i]));
+            std::exit(1);
+        }
+}
+
+// ---- S1: c = a * b + d ------------------------------------------------------------------------
+void s1(index_t n) {
+    struct data {
+        fusor::tensor<float> a, b, d, c;
+    };
+    auto* x = new data{random_tensor({n}, 1), random_tensor({n}, 2), random_tensor({n}, 3),
+                       fusor::tensor<float>(fusor::shape_t{n})};
+    const std::string name = "S1_mul_add/" + std::to_string(n);
+    std::vector<float> want(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] = x->a.data()[i] * x->b.data()[i] + x->d.data()[i];
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + n, 0.f);
+        run();
+        expect_close(name + "/" + way, x->c.data(), want.data(), n, 1e-6);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = x->a * x->b + x->d; });
+    check("hand", [x, n] {
+        const float *a = x->a.data(), *b = x->b.data(), *d = x->d.data();
+        float* c = x->c.data();
+        for (index_t i = 0; i < n; ++i)
+            c[i] = a[i] * b[i] + d[i];
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] { ev(x->c) = ev(std::as_const(x->a)) * ev(std::as_const(x->b))
+                                    + ev(std::as_const(x->d)); });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<1>(x->c);
+        xt::noalias(c) = xt_of<1>(x->a) * xt_of<1>(x->b) + xt_of<1>(x->d);
+    });
+#endif
+}
+
+// ---- S2: c = a * row + 1.0f -------------------------------------------------------------------
+void s2(index_t n) {
+    struct data {
+        fusor::tensor<float> a, row, c;
+    };
+    auto* x = new data{random_tensor({n, n}, 4), random_tensor({n}, 5),
+                       fusor::tensor<float>(fusor::shape_t{n, n})};
+    const std::string name = "S2_row_broadcast/" + std::to_string(n * n);
+    std::vector<float> want(static_cast<std::size_t>(n * n));
+    for (index_t i = 0; i < n; ++i)
+        for (index_t j = 0; j < n; ++j)
+            want[static_cast<std::size_t>(i * n + j)] =
+                x->a.data()[i * n + j] * x->row.data()[j] + 1.0f;
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + n * n, 0.f);
+        run();
+        expect_close(name + "/" + way, x->c.data(), want.data(), n * n, 1e-6);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = x->a * x->row + 1.0f; });
+    check("hand", [x, n] {
+        const float *a = x->a.data(), *r = x->row.data();
+        float* c = x->c.data();
+        for (index_t i = 0; i < n; ++i)
+            for (index_t j = 0; j < n; ++j)
+                c[i * n + j] = a[i * n + j] * r[j] + 1.0f;
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] {
+        const eigen_const_vector r = ev(std::as_const(x->row));
+        em(x->c) = em(std::as_const(x->a)).rowwise() * r.transpose() + 1.0f;
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<2>(x->c);
+        xt::noalias(c) = xt_of<2>(x->a) * xt_of<1>(x->row) + 1.0f;
+    });
+#endif
+}
+
+// ---- S3: float s = eval(sum(a * b)).item() ----------------------------------------------------
+void s3(index_t n) {
+    struct data {
+        fusor::tensor<float> a, b;
+        float s = 0;
+    };
+    auto* x = new data{random_tensor({n}, 6), random_tensor({n}, 7)};
+    const std::string name = "S3_dot/" + std::to_string(n);
+    double want = 0;
+    for (index_t i = 0; i < n; ++i)
+        want += static_cast<double>(x->a.data()[i]) * x->b.data()[i];
+    const float want_f = static_cast<float>(want);
+    auto check = [&](const char* way, auto run) {
+        x->s = 0;
+        run();
+        expect_close(name + "/" + way, &x->s, &want_f, 1, 1e-4);
+        add(name, way, run);
+    };
+    check("fused", [x] {
+        x->s = fusor::eval(fusor::sum(x->a * x->b)).item();
+    });
+    check("hand", [x, n] {
+        const float *a = x->a.data(), *b = x->b.data();
+        float acc[8] = {};
+        index_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            for (int j = 0; j < 8; ++j)
+                acc[j] += a[i + j] * b[i + j];
+        float s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        for (; i < n; ++i)
+            s += a[i] * b[i];
+        x->s = s;
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] {
+        x->s = (ev(std::as_const(x->a)) * ev(std::as_const(x->b))).sum();
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        x->s = xt::sum(xt_of<1>(x->a) * xt_of<1>(x->b))();
+    });
+#endif
+}
+
+// ---- S4: sum(a, 1) ----------------------------------------------------------------------------
+void s4(index_t rows, index_t cols) {
+    struct data {
+        fusor::tensor<float> a, out;
+    };
+    auto* x = new data{random_tensor({rows, cols}, 8), fusor::tensor<float>(fusor::shape_t{rows})};
+    const std::string name = "S4_sum_axis1/" + std::to_string(rows * cols);
+    std::vector<float> want(static_cast<std::size_t>(rows));
+    for (index_t i = 0; i < rows; ++i) {
+        double s = 0;
+        for (index_t j = 0; j < cols; ++j)
+            s += x->a.data()[i * cols + j];
+        want[static_cast<std::size_t>(i)] = static_cast<float>(s);
+    }
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->out.data(), x->out.data() + rows, 0.f);
+        run();
+        expect_close(name + "/" + way, x->out.data(), want.data(), rows, 1e-5);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->out = fusor::sum(x->a, 1); });
+    check("hand", [x, rows, cols] {
+        const float* a = x->a.data();
+        for (index_t i = 0; i < rows; ++i) {
+            float acc[8] = {};
+            index_t j = 0;
+            for (; j + 8 <= cols; j += 8)
+                for (int k = 0; k < 8; ++k)
+                    acc[k] += a[i * cols + j + k];
+            float s =
+                ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+            for (; j < cols; ++j)
+                s += a[i * cols + j];
+            x->out.data()[i] = s;
+        }
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] { ev(x->out) = em(std::as_const(x->a)).rowwise().sum(); });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto out = xt_of<1>(x->out);
+        xt::noalias(out) = xt::sum(xt_of<2>(x->a), {1});
+    });
+#endif
+}
+
+// ---- S5: row softmax --------------------------------------------------------------------------
+void s5(index_t rows, index_t cols) {
+    struct data {
+        fusor::tensor<float> x, out;
+        std::vector<float> m, s; // the hand loop's statistics
+    };
+    auto* x = new data{random_tensor({rows, cols}, 9), fusor::tensor<float>(fusor::shape_t{rows, cols}),
+                       std::vector<float>(static_cast<std::size_t>(rows)),
+                       std::vector<float>(static_cast<std::size_t>(rows))};
+    const std::string name = "S5_softmax/" + std::to_string(rows * cols);
+    std::vector<float> want(static_cast<std::size_t>(rows * cols));
+    for (index_t i = 0; i < rows; ++i) {
+        float m = -INFINITY;
+        for (index_t j = 0; j < cols; ++j)
+            m = std::fmax(m, x->x.data()[i * cols + j]);
+        double s = 0;
+        for (index_t j = 0; j < cols; ++j)
+            s += std::exp(static_cast<double>(x->x.data()[i * cols + j] - m));
+        for (index_t j = 0; j < cols; ++j)
+            want[static_cast<std::size_t>(i * cols + j)] =
+                static_cast<float>(std::exp(static_cast<double>(x->x.data()[i * cols + j] - m)) / s);
+    }
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->out.data(), x->out.data() + rows * cols, 0.f);
+        run();
+        expect_close(name + "/" + way, x->out.data(), want.data(), rows * cols, 1e-5);
+        add(name, way, run);
+    };
+    using fusor::keepdims;
+    check("fused", [x] {
+        const auto& X = x->x;
+        x->out = fusor::exp(X - fusor::max(X, 1, keepdims))
+                 / fusor::sum(fusor::exp(X - fusor::max(X, 1, keepdims)), 1, keepdims);
+    });
+    // The loop a good programmer writes: the max once, exp once (stored in out), the sum once,
+    // then one multiply by the reciprocal per row.
+    check("hand", [x, rows, cols] {
+        const float* in = x->x.data();
+        float* out = x->out.data();
+        for (index_t i = 0; i < rows; ++i) {
+            float m = -INFINITY;
+            for (index_t j = 0; j < cols; ++j)
+                m = std::fmax(m, in[i * cols + j]);
+            float s = 0;
+            for (index_t j = 0; j < cols; ++j) {
+                out[i * cols + j] = std::exp(in[i * cols + j] - m);
+                s += out[i * cols + j];
+            }
+            const float r = 1.0f / s;
+            for (index_t j = 0; j < cols; ++j)
+                out[i * cols + j] *= r;
+        }
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] {
+        const auto in = em(std::as_const(x->x));
+        auto out = em(x->out);
+        const Eigen::ArrayXf m = in.rowwise().maxCoeff();
+        out = (in.colwise() - m).exp();
+        const Eigen::ArrayXf s = out.rowwise().sum();
+        out.colwise() /= s;
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto in = xt_of<2>(x->x);
+        auto out = xt_of<2>(x->out);
+        auto e = xt::eval(xt::exp(in - xt::view(xt::amax(in, {1}), xt::all(), xt::newaxis())));
+        xt::noalias(out) = e / xt::view(xt::sum(e, {1}), xt::all(), xt::newaxis());
+    });
+#endif
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    fusor::set_num_threads(1);
+    for (index_t n : {4, 16, 64, 256, 1024, 16384})
+        s1(n);
+    for (index_t n : {3, 8, 32, 128})
+        s2(n);
+    for (index_t n : {4, 16, 64, 256, 1024, 16384})
+        s3(n);
+    s4(8, 16);
+    s4(64, 256);
+    s5(8, 16);
+    s5(64, 256);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
