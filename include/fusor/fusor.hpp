@@ -16,7 +16,6 @@
 #include <fusor/exec/eager.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/execute.hpp>
-#include <fusor/exec/fast_path.hpp>
 #include <fusor/explain/explain.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/functions.hpp>

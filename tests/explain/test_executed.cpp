@@ -3,6 +3,9 @@
 // offsets at each loop's start, and its extent) must be exactly the ones an odometer over
 // explain's JSON `loops` (extents and per-level strides, in the printed order) generates.
 #include <cstdint>
+#include <functional>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,26 +18,31 @@ struct inner_loop {
     std::int64_t n;
 };
 inline std::vector<inner_loop> seen;
+inline std::vector<std::string> kernels; // the kernel each loop ran, in running order
 inline const fusor::loop_plan* last_plan = nullptr;
 inline int loops_run = 0;
 inline void clear() {
     seen.clear();
+    kernels.clear();
     last_plan = nullptr;
     loops_run = 0;
 }
 // A loop's inner loops run together: a new plan is the next loop (temporaries are computed
 // before the loop that reads them starts).
+inline std::mutex mutex; // split loops record from several threads
 inline void record(const fusor::loop_plan& p, const fusor::index_t* offsets, fusor::index_t n) {
+    const std::lock_guard<std::mutex> lock(mutex);
     if (&p != last_plan) {
         last_plan = &p;
         ++loops_run;
     }
     seen.push_back({loops_run - 1,
-                    std::vector<std::int64_t>(offsets, offsets + p.operands.size()),
+                    std::vector<std::int64_t>(offsets, offsets + p.operand_count),
                     static_cast<std::int64_t>(n)});
 }
 } // namespace trace
 #define FUSOR_TRACE_INNER_LOOP(plan, offsets, n) ::trace::record(plan, offsets, n)
+#define FUSOR_TRACE_KERNEL(plan, name) ::trace::kernels.push_back(name)
 
 #include <doctest/doctest.h>
 
@@ -134,4 +142,93 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
     // loop 3 reads x, tmp0, tmp1 and writes out (128).
     CHECK(cost.fused.bytes_read == 128 + (128 + 16) + (128 + 16 + 16));
     CHECK(cost.fused.bytes_written == 16 + 16 + 128);
+}
+
+namespace {
+// The kernels explain's JSON says each loop runs (`runs`), in running order.
+std::vector<std::string> kernels_from_json(const nlohmann::json& doc) {
+    std::vector<std::string> out;
+    for (const auto& loop : doc.at("loops"))
+        out.push_back(loop.at("runs").get<std::string>());
+    return out;
+}
+
+// Every kernel the evaluator has; a kernel missing here, or one that runs without explain
+// naming it, fails the test below.
+const std::set<std::string> every_kernel = {"contiguous", "blocked", "broadcast", "held",
+                                            "tiled", "strided", "pairwise", "compensated",
+                                            "lanes", "sequential", "minmax_simd", "row",
+                                            "two_rows"};
+} // namespace
+
+TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
+    using namespace fusor;
+    using exec_case = std::pair<std::function<explanation()>, std::function<void()>>;
+    const auto big = explain_cases::shaped(arange<float>(256 * 300), {256, 300}); // > the thread threshold
+    const tensor<float> a = explain_cases::shaped(arange<float>(32 * 128), {32, 128});
+    const tensor<float> at = explain_cases::shaped(arange<float>(128 * 32), {128, 32});
+    const tensor<float> col = explain_cases::shaped(arange<float>(32), {32, 1});
+    const tensor<float> one = full<float>({1, 1}, 2.0f);
+    const tensor<double> d = explain_cases::shaped(arange<double>(32 * 128), {32, 128});
+    const tensor<int32_t> small = explain_cases::shaped(arange<int32_t>(32 * 8), {32, 8});
+    tensor<float> out, out2;
+    tensor<double> outd;
+    tensor<int64_t> outi;
+    tensor<int32_t> outs;
+    std::vector<exec_case> cases = {
+        {[&] { return explain(a * a + 1.0f); }, [&] { out = a * a + 1.0f; }},
+        {[&] { return explain(a + col); }, [&] { out = a + col; }},
+        {[&] { return explain(a + col * one); }, [&] { out = a + col * one; }},
+        {[&] { return explain(a + transpose(at)); }, [&] { out = a + transpose(at); }},
+        {[&] { return explain(view(a, all, slice(0, 128, 2)) * 2.0f); },
+         [&] { out = view(a, all, slice(0, 128, 2)) * 2.0f; }},
+        {[&] { return explain(sum(a, 1)); }, [&] { out = sum(a, 1); }},
+        {[&] { return explain(sum(d, 1)); }, [&] { outd = sum(d, 1); }},
+        {[&] { return explain(sum(small, 1)); }, [&] { outi = sum(small, 1); }},
+        {[&] { return explain(prod(a, 1)); }, [&] { out = prod(a, 1); }},
+        {[&] { return explain(prod(small, 1)); }, [&] { outi = prod(small, 1); }},
+        {[&] { return explain(max(a, 1)); }, [&] { out = max(a, 1); }},
+        {[&] { return explain(argmax(a, 1)); }, [&] { outi = argmax(a, 1); }},
+        {[&] { return explain(max(small, 1)); }, [&] { outs = max(small, 1); }},
+        {[&] { return explain(sum(a, 0)); }, [&] { out = sum(a, 0); }},
+        {[&] { return explain(max(transpose(a), 1)); }, [&] { out = max(transpose(a), 1); }},
+        {[&] { return explain(sum(transpose(a), 0)); }, [&] { out = sum(transpose(a), 0); }},
+        {[&] { return explain(sum(big, 0)); }, [&] { out2 = sum(big, 0); }},
+        {[&] { return explain(big * 2.0f + big); }, [&] { out2 = big * 2.0f + big; }},
+    };
+    std::set<std::string> ran_somewhere;
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        CAPTURE(c);
+        const auto doc = nlohmann::json::parse(cases[c].first().json());
+        const auto expected = kernels_from_json(doc);
+        trace::clear();
+        cases[c].second();
+        CHECK(trace::kernels == expected);
+        for (const std::string& k : trace::kernels) {
+            CHECK_MESSAGE(every_kernel.count(k) == 1, "a kernel the test does not know: " << k);
+            ran_somewhere.insert(k);
+        }
+    }
+    for (const std::string& k : every_kernel)
+        if (k != "blocked") // needs SLEEF: its own test case below, skipped without it
+            CHECK_MESSAGE(ran_somewhere.count(k) == 1, "no case runs the kernel " << k);
+}
+
+TEST_CASE("the blocked vector-math kernel runs where explain says it does"
+          * doctest::skip(!FUSOR_VECTOR_MATH)) {
+    using namespace fusor;
+    const tensor<float> a = explain_cases::shaped(arange<float>(32 * 128), {32, 128});
+    const tensor<float> col = explain_cases::shaped(arange<float>(32), {32, 1});
+    tensor<float> out;
+    for (int c = 0; c < 2; ++c) { // flat, and with a broadcast operand
+        const auto doc = nlohmann::json::parse(c == 0 ? explain(exp(a) * 0.5f).json()
+                                                      : explain(exp(a) * col).json());
+        trace::clear();
+        if (c == 0)
+            out = exp(a) * 0.5f;
+        else
+            out = exp(a) * col;
+        CHECK(trace::kernels == kernels_from_json(doc));
+        CHECK(trace::kernels == std::vector<std::string>{"blocked"});
+    }
 }

@@ -8,7 +8,6 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/exec/execute.hpp>
-#include <fusor/exec/fast_path.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -27,26 +26,23 @@ destination_layout layout_of(const tensor_view<D>& v) {
     return {v.shape(), v.strides(), v.data(), dtype_name<V>(), sizeof(V)};
 }
 
-// The one evaluation routine: `n` (a node) into `dest`, shapes already checked. A loop the
-// plan would mark `fast_path` runs without one (fast_path.hpp), unless a test hook wants to see
-// every plan or every inner loop.
+// The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
+// `strides`, shapes already checked: plan, then run the plan (for the same-shape case, a flat
+// plan that costs almost nothing to build). Nothing is copied on the way.
 template <class D, class N>
-void evaluate_into(const tensor_view<D>& dest, const N& n) {
-#ifndef FUSOR_TRACE_INNER_LOOP
-    if (!plan_observer && exec::try_fast_path(dest, n))
-        return;
-#endif
-    const loop_plan p = make_plan(n, layout_of(dest));
+void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
+    using V = std::remove_const_t<D>;
+    const loop_plan p = make_plan(n, destination_ref{shape, strides, data, dtype_name<V>(), sizeof(V)});
     if (plan_observer)
         plan_observer(p);
     if constexpr (tag_of<N> == node_tag::reduction) {
-        exec::execute_reduction(n, p, dest);
+        exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
     } else if (p.alias_copy) {
         // The destination overlaps what the expression reads: the plan computes it into a
         // temporary (its last boundary) and copies that.
-        exec::execute_elementwise(p, dest.data(), exec::materialised<N>{n});
+        exec::execute_elementwise(p, data, exec::materialised<N>{n});
     } else {
-        exec::execute_elementwise(p, dest.data(), n);
+        exec::execute_elementwise(p, data, n);
     }
 }
 
@@ -54,10 +50,10 @@ template <class T, class E>
 void assign_to_tensor(tensor<T>& dest, const E& e) {
     const auto& n = operand_for<T>(e);
     if (dest.shape() == n.shape()) {
-        evaluate_into(dest.view(), n);
+        evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
     } else {
         tensor<T> fresh(n.shape(), uninitialized);
-        evaluate_into(fresh.view(), n);
+        evaluate_into(fresh.data(), fresh.shape(), fresh.strides(), n);
         dest = std::move(fresh);
     }
 }
@@ -72,13 +68,15 @@ void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_o
         throw broadcast_error("could not broadcast input array from shape "
                               + to_compact_string(n.shape()) + " into shape "
                               + to_compact_string(dest.shape()));
-    evaluate_into(dest, n);
+    evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
 }
 
-template <class Op, class T, class E>
-void compound_assign(const tensor_view<T>& dest, const E& e) {
-    static_assert(!std::is_const_v<T>, "fusor: cannot assign to a read-only view");
-    tensor_view<const T> self = dest;
+// `dest op= e` for a tensor or a view `dest`: reads `dest` itself as the left operand (as NumPy's
+// in-place ufuncs, `out=dest`), so the destination never resizes.
+template <class Op, class Dest, class E>
+void compound_assign_into(Dest& dest, const E& e) {
+    using T = typename Dest::value_type;
+    const Dest& self = dest;
     auto n = make_binary<Op>(self, e);
     using R = typename decltype(n)::value_type;
     static_assert(same_kind_castable<R, T>,
@@ -100,7 +98,18 @@ void compound_assign(const tensor_view<T>& dest, const E& e) {
                               + " doesn't match the broadcast shape "
                               + to_compact_string(broadcast_shapes(dest.shape(), rhs)));
     }
-    evaluate_into(dest, n);
+    evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
+}
+
+template <class Op, class T, class E>
+void compound_assign(const tensor_view<T>& dest, const E& e) {
+    static_assert(!std::is_const_v<T>, "fusor: cannot assign to a read-only view");
+    compound_assign_into<Op>(dest, e);
+}
+
+template <class Op, class T, class E>
+void compound_assign(tensor<T>& dest, const E& e) {
+    compound_assign_into<Op>(dest, e);
 }
 } // namespace detail
 
@@ -109,7 +118,8 @@ void compound_assign(const tensor_view<T>& dest, const E& e) {
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
         tensor<value_type_t<E>> out(e.shape(), uninitialized);
-        detail::evaluate_into(out.view(), detail::operand_for<value_type_t<E>>(e));
+        detail::evaluate_into(
+            out.data(), out.shape(), out.strides(), detail::operand_for<value_type_t<E>>(e));
         return out;
     }
 

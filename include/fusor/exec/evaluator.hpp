@@ -239,23 +239,9 @@ template <class E>
 tensor<typename E::value_type>
 evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
 
-/// True when node `N` calls, outside any reduction or materialised boundary, a math function
-/// with a vectorised form: only then is a blocked evaluator worth instantiating.
-template <class N>
-struct has_vector_math : std::false_type {};
-template <class Op, class... Cs>
-struct has_vector_math<elementwise<Op, Cs...>>
-    : std::bool_constant<vector_function<Op, typename elementwise<Op, Cs...>::value_type>::available
-                         || (has_vector_math<Cs>::value || ...)> {};
-template <class C>
-struct has_vector_math<remap<C>> : has_vector_math<C> {};
-template <class C>
-struct has_vector_math<reshaped<C>> : has_vector_math<C> {};
-
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 /// `Blocked`: build for the blocked kernels, with a vector_math_evaluator for each unary math
-/// function that has a vectorised form. Without a plan (`plan == nullptr`, the same-shape fast
-/// path of fast_path.hpp) every leaf is read from its first element at unit stride.
+/// function that has a vectorised form.
 template <bool Blocked = false>
 struct evaluator_builder {
     const loop_plan* plan;
@@ -264,8 +250,7 @@ struct evaluator_builder {
     std::size_t next_boundary = 0;
 
     index_t inner_stride(std::size_t k) const {
-        const auto& s = plan->operands[k].strides;
-        return s.empty() ? 0 : s.back();
+        return plan->extents.empty() ? 0 : plan->stride(k, plan->extents.size() - 1);
     }
 
     // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat,
@@ -310,10 +295,7 @@ struct evaluator_builder {
         if constexpr (tag_of<N> == node_tag::leaf) {
             const std::size_t k = next_operand++;
             using T = typename N::value_type;
-            if (!plan)
-                return leaf_evaluator<T>{n.data, 1, k};
-            return with_splat(
-                leaf_evaluator<T>{n.data + plan->operands[k].offset, inner_stride(k), k});
+            return with_splat(leaf_evaluator<T>{n.data + plan->offset(k), inner_stride(k), k});
         } else if constexpr (tag_of<N> == node_tag::scalar) {
             ++next_operand;
             return scalar_evaluator<typename N::value_type>{n.value};

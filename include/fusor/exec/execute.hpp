@@ -8,7 +8,6 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include <fusor/config.hpp>
 #include <fusor/core/convert.hpp>
@@ -17,9 +16,14 @@
 #include <fusor/exec/minmax_kernel.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/threads.hpp>
+#include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
 #include <fusor/tensor/tensor.hpp>
+
+#ifndef FUSOR_TRACE_KERNEL
+#define FUSOR_TRACE_KERNEL(plan, name) ((void)0)
+#endif
 
 namespace fusor::exec {
 
@@ -29,9 +33,11 @@ namespace fusor::exec {
 /// is a piece of the innermost loop itself. A 0-d plan calls it once with n = 1; an empty plan
 /// never calls it.
 ///
-/// Test hook: a translation unit that defines `FUSOR_TRACE_INNER_LOOP(plan, offsets, n)` before
-/// including fusor sees every inner loop as it runs (tests/explain proves with it that the
-/// loops explain prints are the loops that run). Without it there is no cost at all.
+/// Test hooks: a translation unit that defines `FUSOR_TRACE_INNER_LOOP(plan, offsets, n)` before
+/// including fusor sees every inner loop as it runs, and one that defines
+/// `FUSOR_TRACE_KERNEL(plan, name)` sees which kernel each loop ran (tests/explain proves with
+/// them that the loops and kernels explain prints are the ones that run). Without them there
+/// is no cost at all.
 template <class Inner>
 void for_each_inner_loop(const loop_plan& p, index_t begin, index_t end, Inner&& inner) {
 #ifdef FUSOR_TRACE_INNER_LOOP
@@ -44,21 +50,21 @@ void for_each_inner_loop(const loop_plan& p, index_t begin, index_t end, Inner&&
 #endif
     if (p.empty || begin >= end)
         return;
-    const std::size_t ops = p.operands.size();
+    const std::size_t ops = p.operand_count;
     const std::size_t levels = p.extents.size();
-    std::vector<index_t> offsets(ops, 0);
+    shape_t offsets(ops, 0); // inline storage: no allocation per evaluation
     if (levels == 0) {
         call(offsets.data(), index_t{1});
         return;
     }
     for (std::size_t k = 0; k < ops; ++k)
-        offsets[k] = begin * p.operands[k].strides[0];
+        offsets[k] = begin * p.stride(k, 0);
     if (levels == 1) {
         call(offsets.data(), end - begin);
         return;
     }
     const index_t n = p.extents[levels - 1];
-    std::vector<index_t> counter(levels, 0);
+    shape_t counter(levels, 0);
     counter[0] = begin;
     for (;;) {
         call(offsets.data(), n);
@@ -101,7 +107,7 @@ void run_loop_nest(const loop_plan& p, Ev& ev, Kernel&& kernel) {
         if constexpr (Reduction) {
             if (p.split_inner) { // every inner loop, cut to [begin, end)
                 const std::size_t last = p.extents.size() - 1;
-                std::vector<index_t> shifted(p.operands.size());
+                shape_t shifted(p.operands.size());
                 for_each_inner_loop(p, [&](const index_t* off, index_t) {
                     for (std::size_t k = 0; k < shifted.size(); ++k)
                         shifted[k] = off[k] + begin * p.operands[k].strides[last];
@@ -179,12 +185,12 @@ struct tile_callbacks {
 inline void walk_tiles(const loop_plan& p, index_t begin, index_t end, const tile_callbacks& cb) {
     const std::size_t L = p.extents.size(), ops = p.operands.size();
     const index_t rows = p.extents[L - 2], cols = p.extents[L - 1];
-    std::vector<char> staged(ops, 0);
+    boost::container::small_vector<char, 8> staged(ops, 0);
     for (std::size_t k = 1; k < ops; ++k)
         staged[k] =
             p.operands[k].kind != operand_plan::role::scalar && p.operands[k].strides[L - 1] != 1;
-    std::vector<index_t> base(ops), tile(ops), row(ops);
-    std::vector<index_t> counter(L - 1, 0);
+    shape_t base(ops), tile(ops), row(ops);
+    shape_t counter(L - 1, 0);
     const index_t row_begin = L == 2 ? begin : 0, row_end = L == 2 ? end : rows;
     if (L > 2)
         counter[0] = begin;
@@ -281,18 +287,29 @@ void run_held(const loop_plan& p, const Ev& ev, Kernel& kernel) {
     auto held = hold_leaf<I>(ev);
     run_loop_nest(p, held, kernel);
 }
+
+// The depth-first ordinal, among the tensor operands, of operand `k` (a flat tree's operands
+// after the destination are its leaves and scalars, depth-first).
+inline int tensor_ordinal(const loop_plan& p, int k) {
+    int ordinal = 0;
+    for (int j = 1; j < k; ++j) {
+        const auto role = p.operands[static_cast<std::size_t>(j)].kind;
+        ordinal += role == operand_plan::role::tensor || role == operand_plan::role::view;
+    }
+    return ordinal;
+}
 } // namespace detail
 
 /// Runs an element-wise plan: `dest_base` is operand 0's data pointer; `cache` holds the
-/// temporaries already computed in this evaluation. Kernels: contiguous (one plain loop the
-/// compiler vectorises), blocked (the broadcast kernel, and any contiguous loop calling a
-/// vectorised math function), strided.
+/// temporaries already computed in this evaluation. The kernel is the plan's
+/// (plan/kernel_choice.hpp): blocked vector math, contiguous, broadcast (a held operand, or
+/// splatted blocks), tiled or strided.
 template <class D, class E>
 void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
-    D* const out0 = dest_base + p.operands[0].offset;
-    constexpr bool vector_math = has_vector_math<E>::value;
-    if constexpr (vector_math) {
-        if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast) {
+    D* const out0 = dest_base + p.offset(0);
+    if constexpr (has_vector_math<E>) {
+        if (!p.vector_functions.empty()) {
+            FUSOR_TRACE_KERNEL(p, "blocked");
             auto ev = evaluator_builder<true>{&p, cache}.build(e);
             detail::run_blocked(p, out0, ev);
             return;
@@ -302,36 +319,36 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     auto contiguous = [out0](auto& ev, const index_t* off, index_t n) {
         detail::contiguous_inner_loop(out0, ev, off, n);
     };
-    if constexpr (!vector_math) {
-        if (p.kernel == inner_kernel::contiguous) {
-            run_loop_nest(p, ev, contiguous);
-            return;
-        }
-        if (p.kernel == inner_kernel::broadcast) {
-            // One operand standing still among moving ones: held in a register (MNN's
-            // single-element operand, single_element.hpp), the plain contiguous loop.
-            using ev_t = decltype(ev);
-            constexpr int leaves = detail::flat_leaf_count<ev_t>::value;
-            if constexpr (leaves >= 1 && leaves <= detail::single_element_max_leaves) {
-                const int still = detail::single_still_leaf(ev);
-                if (still >= 0) {
-                    [&]<int... I>(std::integer_sequence<int, I...>) {
-                        (void)((still == I && (detail::run_held<I>(p, ev, contiguous), true))
-                               || ...);
-                    }
-                    (std::make_integer_sequence<int, leaves>{});
-                    return;
+    switch (p.kernel) {
+    case inner_kernel::contiguous:
+        FUSOR_TRACE_KERNEL(p, "contiguous");
+        run_loop_nest(p, ev, contiguous);
+        return;
+    case inner_kernel::broadcast:
+        if constexpr (planning::flat_tree<E> && planning::tensor_leaves<E> >= 1
+                      && planning::tensor_leaves<E> <= single_element_max_leaves) {
+            if (p.held_operand >= 0) {
+                FUSOR_TRACE_KERNEL(p, "held");
+                const int held = detail::tensor_ordinal(p, p.held_operand);
+                [&]<int... I>(std::integer_sequence<int, I...>) {
+                    (void)((held == I && (detail::run_held<I>(p, ev, contiguous), true)) || ...);
                 }
+                (std::make_integer_sequence<int, planning::tensor_leaves<E>>{});
+                return;
             }
-            detail::run_blocked(p, out0, ev);
-            return;
         }
-    }
-    if (p.kernel == inner_kernel::tiled) {
+        FUSOR_TRACE_KERNEL(p, "broadcast");
+        detail::run_blocked(p, out0, ev);
+        return;
+    case inner_kernel::tiled:
+        FUSOR_TRACE_KERNEL(p, "tiled");
         detail::run_tiled(p, ev, contiguous);
         return;
+    case inner_kernel::strided:
+        FUSOR_TRACE_KERNEL(p, "strided");
+        detail::run_strided(p, out0, ev);
+        return;
     }
-    detail::run_strided(p, out0, ev);
 }
 
 /// As above, for an evaluation of its own.
@@ -350,10 +367,6 @@ evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache) {
 }
 
 namespace detail {
-template <class Impl>
-concept pairwise_reducer = requires {
-    requires Impl::pairwise;
-};
 
 // NumPy's pairwise summation (numpy/core/src/umath/loops_utils.h.src): below 8 terms a plain
 // loop; up to 128, eight interleaved partial sums (independent chains the CPU overlaps and
@@ -415,28 +428,25 @@ typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
     return acc;
 }
 
-// The register path of every other reducer: eight interleaved accumulators (lane j takes
-// elements j, j + 8, ...), merged in lane order. One accumulator would chain every step on
-// the previous one (a compare-and-select per element for max: latency-bound, ~10x slower than
-// memory); eight independent chains run at the speed of the loads. `merge` is associative for
-// every reducer, and arg-reductions break ties by index, so the result is the sequential one
+// One accumulator, in index order: arg-reductions (their (value, index) pairs do not
+// vectorise, and one predictable branch per element beats eight lanes of them) and rows too
+// short for lanes.
+template <class Impl, bool Contiguous, class Ev>
+typename Impl::acc_type sequential_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
+    typename Impl::acc_type reg = Impl::identity();
+    for (index_t i = 0; i < n; ++i)
+        reg = Impl::step(reg, ev.template get<Contiguous>(i), i0 + i * si);
+    return reg;
+}
+
+// Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order.
+// One accumulator would chain every step on the previous one (a compare-and-select per element
+// for max: latency-bound, ~10x slower than memory); eight independent chains run at the speed
+// of the loads. `merge` is associative for every reducer, so the result is the sequential one
 // (up to float rounding order in prod and logsumexp, and the sign of a zero max/min).
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
-    using value_t = std::remove_cvref_t<decltype(ev.template get<Contiguous>(0))>;
-    // max, min, argmax, argmin over a contiguous row: SIMD lanes (minmax_kernel.hpp).
-    if constexpr (Contiguous && vector_minmax<Impl, value_t>)
-        if (n >= 64)
-            return vector_minmax_reduce<Impl, value_t>(ev, n, i0, si);
-    // Other arg-reductions stay sequential: their (value, index) pairs do not vectorise, and
-    // one predictable branch per element beats eight lanes of them.
-    if (Impl::needs_index || n < 16) {
-        acc_t reg = Impl::identity();
-        for (index_t i = 0; i < n; ++i)
-            reg = Impl::step(reg, ev.template get<Contiguous>(i), i0 + i * si);
-        return reg;
-    }
     acc_t lane[8];
     for (index_t j = 0; j < 8; ++j)
         lane[j] = Impl::identity();
@@ -455,13 +465,7 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
 // reduction whose loop nest is [reduced, kept], at unit stride, adds rows r and r + 1 into
 // the row of accumulators in one pass, (acc + x_r) + x_{r+1}: the order of one row at a time,
 // so the same bits, with half the loads and stores of the accumulators. Not for
-// arg-reductions (their steps take the index).
-template <class Impl>
-bool jams_rows(const loop_plan& p) {
-    return !Impl::needs_index && p.kernel == inner_kernel::contiguous && !p.empty
-           && p.extents.size() == 2 && p.extents[0] >= 2 && p.operands[0].strides[0] == 0
-           && p.operands[0].strides[1] != 0;
-}
+// arg-reductions (their steps take the index); the planner decides (reduce_kernel::two_rows).
 
 template <class Impl, class Ev, class Acc>
 void run_jammed_rows(const loop_plan& p, Ev& ev, Acc* a0) {
@@ -469,7 +473,7 @@ void run_jammed_rows(const loop_plan& p, Ev& ev, Acc* a0) {
     const index_t rows = p.extents[0];
     // Columns [c0, c1) of every row, with two evaluators bound to consecutive rows.
     auto columns = [&p, ops, rows, a0](Ev& first, Ev& second, index_t c0, index_t c1) {
-        std::vector<index_t> o1(ops), o2(ops);
+        shape_t o1(ops), o2(ops);
         const index_t w = c1 - c0;
         index_t r = 0;
         for (; r + 1 < rows; r += 2) {
@@ -564,37 +568,54 @@ void execute_reduction(const reduction<R, C>& r,
     const index_t si = levels ? p.operands[idx_op].strides[levels - 1] : 0;
     acc_t* const a0 = acc.get();
 
+    using value_t = typename C::value_type;
+    // One inner loop; which accumulation it runs is the plan's (plan/kernel_choice.hpp).
     auto run = [&]<bool Contiguous>() {
         run_loop_nest<true>(p, ev, [&](auto& ev, const index_t* off, index_t n) {
             ev.bind(off);
             acc_t* a = a0 + off[0];
             const index_t i0 = impl::needs_index ? off[idx_op] : 0;
-            if constexpr (detail::pairwise_reducer<impl>) {
-                if (sa == 0) {
+            switch (p.reduction) {
+            case reduce_kernel::pairwise:
+            case reduce_kernel::compensated:
+                if constexpr (planning::pairwise_reducer<impl>) {
                     if constexpr (std::is_same_v<acc_t, reducers::detail::compensated_sum>)
                         *a = impl::merge(*a, detail::compensated_terms<impl, Contiguous>(ev, n));
                     else
                         *a = impl::absorb(*a, detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
-                    return;
                 }
-            }
-            if (sa == 0) {
+                return;
+            case reduce_kernel::minmax_simd:
+                if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)
+                    *a = impl::merge(*a, detail::vector_minmax_reduce<impl, value_t>(ev, n, i0, si));
+                return;
+            case reduce_kernel::sequential:
+                *a = impl::merge(*a, detail::sequential_reduce<impl, Contiguous>(ev, n, i0, si));
+                return;
+            case reduce_kernel::lanes:
                 *a = impl::merge(*a, detail::lane_reduce<impl, Contiguous>(ev, n, i0, si));
-            } else if constexpr (Contiguous) { // the accumulator row has unit stride here
-                for (index_t i = 0; i < n; ++i)
-                    a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
-            } else {
-                for (index_t i = 0; i < n; ++i)
-                    a[i * sa] = impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
+                return;
+            default: // a row of accumulators
+                if constexpr (Contiguous) { // the accumulator row has unit stride here
+                    for (index_t i = 0; i < n; ++i)
+                        a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
+                } else {
+                    for (index_t i = 0; i < n; ++i)
+                        a[i * sa] = impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
+                }
+                return;
             }
         });
     };
-    if (detail::jams_rows<impl>(p))
-        detail::run_jammed_rows<impl>(p, ev, a0);
-    else if (p.kernel == inner_kernel::contiguous)
+    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+    if (p.reduction == reduce_kernel::two_rows) {
+        if constexpr (!impl::needs_index)
+            detail::run_jammed_rows<impl>(p, ev, a0);
+    } else if (p.kernel == inner_kernel::contiguous) {
         run.template operator()<true>();
-    else
+    } else {
         run.template operator()<false>();
+    }
 
     const index_t count = r.count();
     std::size_t k = 0;

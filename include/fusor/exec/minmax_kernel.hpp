@@ -12,22 +12,9 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/plan/loop_plan.hpp> // minmax_lane_sets
 
 namespace fusor::exec::detail {
-
-/// True when `Impl` (a reducer's impl) is max, min, argmax or argmin over a 4- or 8-byte
-/// arithmetic element type: the types this kernel handles.
-template <class Impl, class T>
-concept vector_minmax = requires {
-    Impl::order;
-}
-&&std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
-
-/// Independent sets of lanes the kernel keeps: one compare-and-blend per register chains each
-/// step on the previous one (about 4 cycles here), which held argmax to half of NumPy's speed;
-/// four sets, each taking every fourth register, keep the loads streaming. (Four named sets,
-/// not an array: GCC kept an array of them in memory.)
-inline constexpr int minmax_lane_sets = 4;
 
 template <class T>
 struct minmax_lanes {

@@ -53,35 +53,6 @@ struct flat_leaf_count<elementwise_evaluator<Op, Cs...>>
           ((flat_leaf_count<Cs>::value < 0) || ...) ? -1 : (0 + ... + flat_leaf_count<Cs>::value)> {
 };
 
-/// Expressions with up to this many tensor operands get the single-element path (one more
-/// instantiation of the contiguous loop per operand: a bound on what it adds to compile time).
-inline constexpr int single_element_max_leaves = 3;
-
-// Calls f(leaf) for each tensor leaf, depth-first (the plan's operand order).
-template <class Ev, class F>
-void for_each_leaf(const Ev& ev, F& f) {
-    if constexpr (requires { ev.children; })
-        boost::hana::unpack(ev.children, [&f](const auto&... c) { (for_each_leaf(c, f), ...); });
-    else if constexpr (flat_leaf_count<Ev>::value == 1)
-        f(ev);
-}
-
-// The leaf (depth-first index) that stands still in the inner loop when exactly one does, else
-// -1.
-template <class Ev>
-int single_still_leaf(const Ev& ev) {
-    int index = 0, still = -1, count = 0;
-    auto visit = [&](const auto& leaf) {
-        if (leaf.stride == 0) {
-            still = index;
-            ++count;
-        }
-        ++index;
-    };
-    for_each_leaf(ev, visit);
-    return count == 1 ? still : -1;
-}
-
 // `ev` with tensor leaf I (depth-first; its leaves are numbered from `First`) held in a
 // register.
 template <int I, int First = 0, class Ev>

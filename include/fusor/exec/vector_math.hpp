@@ -7,13 +7,11 @@
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/ops/math.hpp>
+#include <fusor/ops/vector_forms.hpp>
 
-#if defined(FUSOR_HAS_SLEEF) && (defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__))
+#if FUSOR_VECTOR_MATH
 #include <immintrin.h>
 #include <sleef.h>
-#define FUSOR_VECTOR_MATH 1
-#else
-#define FUSOR_VECTOR_MATH 0
 #endif
 
 namespace fusor::exec {
@@ -92,9 +90,8 @@ struct sleef_function {
     }
 };
 
-// numpy name -> SLEEF name: one line per function, float and double. Left out: sinh and cosh
-// (SLEEF's overflow to inf comes early: sinhf(89) is inf, not 2.2e38) and log1p (inf for the
-// largest finite values); those stay on the C library.
+// numpy name -> SLEEF name, float and double, for every function of the one list
+// (ops/vector_forms.hpp) the planner also reads.
 #define FUSOR_VECTOR_FUNCTION(OP, FN)                                                              \
     template <>                                                                                    \
     struct vector_function<ops::OP, float> : sleef_function<float, &FUSOR_SLEEF_F(FN)> {           \
@@ -104,45 +101,15 @@ struct sleef_function {
     struct vector_function<ops::OP, double> : sleef_function<double, &FUSOR_SLEEF_D(FN)> {         \
         static constexpr const char* name = "Sleef_" #FN "d_u10 (" FUSOR_SLEEF_ISA ")";            \
     };
-FUSOR_VECTOR_FUNCTION(exp, exp)
-FUSOR_VECTOR_FUNCTION(exp2, exp2)
-FUSOR_VECTOR_FUNCTION(expm1, expm1)
-FUSOR_VECTOR_FUNCTION(log, log)
-FUSOR_VECTOR_FUNCTION(log2, log2)
-FUSOR_VECTOR_FUNCTION(log10, log10)
-FUSOR_VECTOR_FUNCTION(cbrt, cbrt)
-FUSOR_VECTOR_FUNCTION(sin, sin)
-FUSOR_VECTOR_FUNCTION(cos, cos)
-FUSOR_VECTOR_FUNCTION(tan, tan)
-FUSOR_VECTOR_FUNCTION(arcsin, asin)
-FUSOR_VECTOR_FUNCTION(arccos, acos)
-FUSOR_VECTOR_FUNCTION(arctan, atan)
-FUSOR_VECTOR_FUNCTION(tanh, tanh)
+FUSOR_VECTOR_FUNCTIONS(FUSOR_VECTOR_FUNCTION)
 #undef FUSOR_VECTOR_FUNCTION
 #undef FUSOR_SLEEF_F
 #undef FUSOR_SLEEF_D
-
-/// The numpy names of the functions above, for explain.
-inline constexpr const char* vector_math_names[] = {"exp",
-                                                    "exp2",
-                                                    "expm1",
-                                                    "log",
-                                                    "log2",
-                                                    "log10",
-                                                    "cbrt",
-                                                    "sin",
-                                                    "cos",
-                                                    "tan",
-                                                    "arcsin",
-                                                    "arccos",
-                                                    "arctan",
-                                                    "tanh"};
 
 /// The SLEEF variant this translation unit calls ("avx512f", "avx2", "avx", "sse4", "sse2").
 inline constexpr const char* vector_math_isa = FUSOR_SLEEF_ISA;
 #undef FUSOR_SLEEF_ISA
 #else
-inline constexpr const char* vector_math_names[] = {""};
 inline constexpr const char* vector_math_isa = "";
 #endif
 

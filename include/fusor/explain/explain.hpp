@@ -15,9 +15,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
-#include <fusor/exec/minmax_kernel.hpp>
-#include <fusor/exec/single_element.hpp>
-#include <fusor/exec/vector_math.hpp>
+#include <fusor/exec/vector_math.hpp> // the SLEEF variant compiled in, for the text
 #include <fusor/expr/leaf.hpp>
 #include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -129,10 +127,10 @@ inline void tree_rows(const loop_plan& p,
         if (l.operand >= 0) {
             const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
             if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
-                r.detail = "strides " + to_string(o.iter_strides) + " offset "
+                r.detail = "strides " + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand))) + " offset "
                            + std::to_string(o.base_offset);
             else if (o.kind == operand_plan::role::temporary)
-                r.detail = "strides " + to_string(o.iter_strides) + " <- loop "
+                r.detail = "strides " + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand))) + " <- loop "
                            + std::to_string(loop_number(loops, o.temporary));
         }
         rows.push_back(std::move(r));
@@ -219,41 +217,33 @@ inline std::vector<std::size_t> moving_operands(const loop_plan& p) {
 }
 
 inline bool reduces_at(const loop_plan& p, std::size_t level) {
-    return !p.reducer.empty() && p.operands[0].strides[level] == 0;
+    return !p.reducer.empty() && p.stride(0, level) == 0;
 }
 
 // `t1` is broadcast at a level when it stands still there while the loop runs.
 inline bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
     const operand_plan& o = p.operands[k];
-    return k != 0 && o.kind != operand_plan::role::index && o.strides[level] == 0;
+    return k != 0 && o.kind != operand_plan::role::index && p.stride(k, level) == 0;
 }
 
-inline std::vector<std::string> vector_math_of(const loop_plan& p, const plan_notes& n);
-
-// The tree has element-wise operations, tensors and scalars only.
-inline bool flat_tree(const plan_notes& n) {
-    for (const tree_line& l : n.tree)
-        if (l.kind != node_kind::operation && l.kind != node_kind::tensor
-            && l.kind != node_kind::scalar)
-            return false;
-    return true;
-}
-
-// As exec::execute_elementwise: a broadcast loop over element-wise operations, tensors and
-// scalars only, with no vectorised math function, at most single_element_max_leaves tensor
-// operands, and exactly one of them standing still in the inner loop.
-inline bool single_element_operand(const loop_plan& p, const plan_notes& n) {
-    if (p.kernel != inner_kernel::broadcast || !p.reducer.empty() || p.alias_copy
-        || !p.boundaries.empty() || !vector_math_of(p, n).empty() || !flat_tree(n))
-        return false;
-    int tensors = 0, still = 0;
-    for (std::size_t k = 1; k < p.operands.size(); ++k)
-        if (p.operands[k].kind == operand_plan::role::tensor
-            || p.operands[k].kind == operand_plan::role::view) {
-            ++tensors;
-            still += p.operands[k].strides.back() == 0;
-        }
-    return tensors <= exec::detail::single_element_max_leaves && still == 1;
+// The kernel the plan routes its loop to, by the name the evaluator's trace reports
+// (FUSOR_TRACE_KERNEL in exec/execute.hpp): the JSON's `runs`.
+inline std::string runs_of(const loop_plan& p) {
+    if (!p.reducer.empty())
+        return reduce_kernel_name(p.reduction);
+    if (!p.vector_functions.empty())
+        return "blocked";
+    switch (p.kernel) {
+    case inner_kernel::contiguous:
+        return "contiguous";
+    case inner_kernel::broadcast:
+        return p.held_operand >= 0 ? "held" : "broadcast";
+    case inner_kernel::tiled:
+        return "tiled";
+    case inner_kernel::strided:
+        return "strided";
+    }
+    return "?";
 }
 
 inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
@@ -261,15 +251,14 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
     if (p.kernel == inner_kernel::contiguous) {
-        s = p.fast_path ? "contiguous (every operand at unit stride; same-shape fast path, no plan "
-                          "built)"
-                        : "contiguous (every operand at unit stride)";
+        s = p.flat ? "contiguous (flat: every tensor of the output's shape and layout)"
+                   : "contiguous (every operand at unit stride)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
         for (std::size_t k : moving_operands(p))
-            if (k != 0 && p.operands[k].strides.back() == 0)
+            if (k != 0 && p.stride(k, p.extents.size() - 1) == 0)
                 still += (still.empty() ? "" : ", ") + n.names[k];
-        s = single_element_operand(p, n)
+        s = p.held_operand >= 0
                 ? "broadcast (stride 0: " + still
                       + " held in a register, single-element operand; contiguous loop)"
                 : "broadcast (stride 0: " + still
@@ -310,36 +299,15 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += parts + ")";
     }
     if (!p.reducer.empty()) {
-        s += p.operands[0].strides.back() == 0 ? ", register accumulator" : ", row of accumulators";
-        // As exec::detail::jams_rows: [reduced, kept] at unit stride, not an arg-reduction.
-        if (!p.reducer.starts_with("arg") && p.kernel == inner_kernel::contiguous
-            && p.extents.size() == 2 && p.extents[0] >= 2 && p.operands[0].strides[0] == 0
-            && p.operands[0].strides[1] != 0)
+        const bool row = p.reduction == reduce_kernel::row || p.reduction == reduce_kernel::two_rows;
+        s += row ? ", row of accumulators" : ", register accumulator";
+        if (p.reduction == reduce_kernel::two_rows)
             s += ", two rows per pass";
     }
     return s;
 }
 
-// The functions of this loop's body that run through SLEEF in blocks (exec/vector_math.hpp):
-// element-wise loops with a contiguous or broadcast kernel, float32 and float64 only.
-inline std::vector<std::string> vector_math_of(const loop_plan& p, const plan_notes& n) {
-    std::vector<std::string> found;
-    if (!FUSOR_VECTOR_MATH || !p.reducer.empty() || p.empty
-        || (p.kernel != inner_kernel::contiguous && p.kernel != inner_kernel::broadcast))
-        return found;
-    for (const tree_line& line : n.tree) {
-        if (line.kind != node_kind::operation
-            || (line.dtype != "float32" && line.dtype != "float64"))
-            continue;
-        for (const char* name : exec::vector_math_names)
-            if (line.what == name
-                && std::find(found.begin(), found.end(), line.what) == found.end())
-                found.push_back(line.what);
-    }
-    return found;
-}
-
-inline std::string vector_text(const loop_plan& p, const plan_notes& n) {
+inline std::string vector_text(const loop_plan& p) {
     const simd_target target = compiled_simd_target();
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
@@ -351,20 +319,15 @@ inline std::string vector_text(const loop_plan& p, const plan_notes& n) {
     const std::string regs =
         std::string(target.name) + ", " + std::to_string(p.vector_bytes) + "-byte registers";
     if (!p.reducer.empty()) {
-        const bool minmax = p.reducer == "max" || p.reducer == "min" || p.reducer == "argmax"
-                            || p.reducer == "argmin";
         const index_t itemsize = p.operands.size() > 1 ? p.operands[1].itemsize : 0;
-        // As exec::detail::vector_minmax: 4- or 8-byte elements, rows of 64 or more.
-        if (minmax && p.kernel == inner_kernel::contiguous && p.operands[0].strides.back() == 0
-            && (itemsize == 4 || itemsize == 8) && p.operands[1].dtype != "bool"
-            && p.extents.back() >= 64)
-            return std::to_string(exec::detail::minmax_lane_sets) + " x "
+        if (p.reduction == reduce_kernel::minmax_simd)
+            return std::to_string(minmax_lane_sets) + " x "
                    + std::to_string(64 / itemsize) + " lanes of " + std::string(p.operands[1].dtype)
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
-        if (p.operands[0].strides.back() == 0)
+        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows)
             return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
     }
     // The lanes of the widest element the loop moves (the destination's type for element-wise
@@ -378,12 +341,11 @@ inline std::string vector_text(const loop_plan& p, const plan_notes& n) {
         }
     const index_t lanes = widest ? p.vector_bytes / widest : 0;
     std::string s = regs + ": " + std::to_string(lanes) + " x " + dtype + " per instruction";
-    const std::vector<std::string> math = vector_math_of(p, n);
-    if (math.empty())
+    if (p.vector_functions.empty())
         return s + " (compiler-vectorised)";
     std::string names;
-    for (const std::string& m : math)
-        names += (names.empty() ? "" : ", ") + m;
+    for (const std::string_view m : p.vector_functions)
+        names += (names.empty() ? "" : ", ") + std::string(m);
     return s + "; " + names + " by SLEEF (" + exec::vector_math_isa + ", 1 ulp)";
 }
 
@@ -409,19 +371,17 @@ inline void print_nest(text_builder& os, const loop_plan& p, const plan_notes& n
     std::vector<std::string> heads, steps, notes;
     std::vector<std::size_t> widths(moving.size(), 0);
     for (std::size_t L = 0; L < levels; ++L)
-        for (std::size_t m = 0; m < moving.size(); ++m) {
-            const operand_plan& o = p.operands[moving[m]];
+        for (std::size_t m = 0; m < moving.size(); ++m)
             widths[m] = std::max(widths[m],
-                                 n.names[moving[m]].size() + 2 + std::to_string(o.strides[L]).size());
-        }
+                                 n.names[moving[m]].size() + 2
+                                     + std::to_string(p.stride(moving[m], L)).size());
     for (std::size_t L = 0; L < levels; ++L) {
         heads.push_back(std::string(2 * L, ' ') + "for i" + std::to_string(L) + " in [0, "
                         + std::to_string(p.extents[L]) + "):");
         std::string st;
-        for (std::size_t m = 0; m < moving.size(); ++m) {
-            const operand_plan& o = p.operands[moving[m]];
-            st += pad(n.names[moving[m]] + "+=" + std::to_string(o.strides[L]), widths[m]) + "  ";
-        }
+        for (std::size_t m = 0; m < moving.size(); ++m)
+            st += pad(n.names[moving[m]] + "+=" + std::to_string(p.stride(moving[m], L)), widths[m])
+                  + "  ";
         steps.push_back(st);
         std::string note = "axes " + to_string(p.loop_axes[L]);
         if (reduces_at(p, L))
@@ -469,7 +429,7 @@ inline void print_loop(text_builder& os,
     if (!p.reducer.empty())
         os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
     os << "    kernel:  " << kernel_text(p, n) << '\n';
-    os << "    vectors: " << vector_text(p, n) << '\n';
+    os << "    vectors: " << vector_text(p) << '\n';
     os << "    threads: " << threads_text(p) << '\n';
 }
 
@@ -593,7 +553,7 @@ inline std::string json_node(const loop_plan& p,
         if (o.kind == operand_plan::role::scalar)
             s += ",\"value\":" + json_string(n.names[k]);
         else
-            s += ",\"name\":" + json_string(n.names[k]) + ",\"strides\":" + json_ints(o.iter_strides)
+            s += ",\"name\":" + json_string(n.names[k]) + ",\"strides\":" + json_ints(p.iter_strides_of(k))
                  + ",\"offset\":" + std::to_string(o.base_offset);
     }
     if (l.boundary >= 0) {
@@ -664,7 +624,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
         std::string broadcast;
         for (std::size_t k : moving_operands(p)) {
             s += (firsts ? "" : ",") + json_string(n.names[k]) + ":"
-                 + std::to_string(p.operands[k].strides[L]);
+                 + std::to_string(p.stride(k, L));
             firsts = false;
             if (broadcast_at(p, k, L))
                 broadcast += (broadcast.empty() ? "" : ",") + json_string(n.names[k]);
@@ -682,7 +642,10 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()
                 ? std::string("null")
-                : json_string(p.operands[0].strides.back() == 0 ? "register" : "row"))
+                : json_string(p.reduction == reduce_kernel::row
+                                      || p.reduction == reduce_kernel::two_rows
+                                  ? "row"
+                                  : "register"))
          + ",\"vector_bytes\":" + std::to_string(vectorised ? p.vector_bytes : 0)
          + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
          + ",\"chunk\":" + std::to_string(p.chunk) + ",\"split\":"
@@ -692,13 +655,14 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + ",\"vector_math\":[" +
          [&] {
              std::string names;
-             for (const std::string& m : vector_math_of(p, n))
-                 names += (names.empty() ? "" : ",") + json_string(m);
+             for (const std::string_view m : p.vector_functions)
+                 names += (names.empty() ? "" : ",") + json_string(std::string(m));
              return names;
          }()
          + "]" + ",\"empty\":" + (p.empty ? "true" : "false")
          + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false")
-         + ",\"fast_path\":" + (p.fast_path ? "true" : "false") + "}";
+         + ",\"flat\":" + (p.flat ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p))
+         + "}";
     return s;
 }
 

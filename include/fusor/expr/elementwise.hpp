@@ -13,9 +13,53 @@
 
 namespace fusor {
 
+namespace detail {
+// Where node `n`'s shape lives when that is outside the node, so a pointer to it survives
+// copying the node: a leaf over an lvalue tensor or view (its shape_t), a scalar (a static
+// `()`), an element-wise node that points at one of those. Null when the node holds its shape.
+template <class N>
+const shape_t* stable_shape(const N& n) {
+    if constexpr (tag_of<N> == node_tag::scalar || tag_of<N> == node_tag::elementwise)
+        return n.shape_ref;
+    else if constexpr (tag_of<N> == node_tag::leaf) {
+        if constexpr (std::is_pointer_v<decltype(n.shape_store)>)
+            return n.shape_store;
+        else
+            return nullptr;
+    } else
+        return nullptr;
+}
+
+// The child whose shape is the broadcast shape of all of `shapes` (the first of the highest
+// rank, when no other operand stretches one of its axes), or -1 when there is none. Shapes
+// that do not broadcast are left to broadcast_shapes, which names them in its error.
+inline int broadcast_result_of(const shape_t* const* shapes, std::size_t count) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < count; ++i)
+        if (shapes[i]->size() > shapes[best]->size())
+            best = i;
+    const shape_t& r = *shapes[best];
+    for (std::size_t i = 0; i < count; ++i) {
+        const shape_t& s = *shapes[i];
+        if (&s == &r)
+            continue;
+        const std::size_t lead = r.size() - s.size();
+        for (std::size_t k = 0; k < s.size(); ++k)
+            if (s[k] != r[lead + k] && s[k] != 1)
+                return -1; // r is stretched (or the shapes do not broadcast)
+    }
+    return static_cast<int>(best);
+}
+} // namespace detail
+
 /// `Op` applied element by element to `Cs...`, broadcast together (NumPy's rule). The shape is
 /// computed when the node is built, so a mismatch throws `broadcast_error` at `a + b`, naming
 /// every operand's shape. `value_type` is `Op`'s result type for the children's types.
+///
+/// When the broadcast shape is some child's shape and that shape lives outside the tree (a
+/// tensor's own shape_t: the usual `a * b + c` over tensors of one shape, or a tensor and
+/// scalars), the node points at it instead of copying it: building an expression over small
+/// tensors then copies no shape at all.
 template <class Op, class... Cs>
 struct elementwise : expr_node {
     static constexpr node_tag tag = node_tag::elementwise;
@@ -23,21 +67,28 @@ struct elementwise : expr_node {
     using op_type = Op;
 
     boost::hana::tuple<Cs...> children;
-    shape_t shape_; ///< after `children`: computed from them, in place
+    const shape_t* shape_ref = nullptr; ///< the broadcast shape, when it lives outside the tree
+    shape_t own_shape;                  ///< the broadcast shape otherwise
 
-    /// Moves (or copies) each child into place once; the shape is computed from the children
-    /// where they now live, so no shape is copied on the way.
+    /// Moves (or copies) each child into place once; the shape is found from the children
+    /// where they now live.
     template <class... As>
         requires(sizeof...(As) == sizeof...(Cs) && (std::is_constructible_v<Cs, As&&> && ...))
-    explicit elementwise(As&&... cs)
-        : children(std::forward<As>(cs)...),
-          shape_(boost::hana::unpack(children, [](const auto&... c) {
-              return broadcast_shapes({&c.shape()...});
-          })) {}
+    explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
+        boost::hana::unpack(children, [this](const auto&... c) {
+            const shape_t* shapes[] = {&c.shape()...};
+            const shape_t* stable[] = {detail::stable_shape(c)...};
+            const int same = detail::broadcast_result_of(shapes, sizeof...(Cs));
+            if (same >= 0 && stable[same])
+                shape_ref = stable[same];
+            else
+                own_shape = broadcast_shapes({&c.shape()...});
+        });
+    }
 
-    const shape_t& shape() const { return shape_; }
-    index_t rank() const { return shape_.rank(); }
-    index_t size() const { return shape_size(shape_); }
+    const shape_t& shape() const { return shape_ref ? *shape_ref : own_shape; }
+    index_t rank() const { return shape().rank(); }
+    index_t size() const { return shape_size(shape()); }
 };
 
 } // namespace fusor

@@ -79,6 +79,8 @@ template <class T, class E>
 void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_ones);
 template <class Op, class T, class E>
 void compound_assign(const tensor_view<T>& dest, const E& e);
+template <class Op, class T, class E>
+void compound_assign(tensor<T>& dest, const E& e);
 } // namespace detail
 
 } // namespace fusor

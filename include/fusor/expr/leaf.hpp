@@ -69,10 +69,11 @@ struct scalar_node : expr_node {
     static constexpr node_tag tag = node_tag::scalar;
     T value;
 
-    const shape_t& shape() const {
-        static const shape_t zero_d{};
-        return zero_d;
-    }
+    /// The shape `()`, one static object for every scalar.
+    static inline const shape_t zero_d{};
+    static constexpr const shape_t* shape_ref = &zero_d;
+
+    const shape_t& shape() const { return zero_d; }
     index_t rank() const { return 0; }
     index_t size() const { return 1; }
 };

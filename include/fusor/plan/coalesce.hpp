@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <utility>
 
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/split.hpp>
@@ -25,10 +26,11 @@ inline void order_and_coalesce(loop_plan& p) {
     boost::container::small_vector<std::size_t, 6> order(rank);
     std::iota(order.begin(), order.end(), std::size_t{0});
     if (p.reducer.empty()) {
+        // A stable insertion sort: a handful of axes, and std::stable_sort allocates a buffer.
         const strides_t& d = p.operands[0].iter_strides;
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return std::abs(d[a]) > std::abs(d[b]);
-        });
+        for (std::size_t i = 1; i < rank; ++i)
+            for (std::size_t j = i; j > 0 && std::abs(d[order[j]]) > std::abs(d[order[j - 1]]); --j)
+                std::swap(order[j], order[j - 1]);
     }
     p.empty = shape_size(p.iter_shape) == 0;
 
@@ -101,6 +103,7 @@ inline void order_and_coalesce(loop_plan& p) {
                : tiled && transposed ? inner_kernel::tiled
                                      : inner_kernel::strided;
     p.vector_bytes = compiled_simd_target().bytes;
+    p.operand_count = p.operands.size();
     split_for_threads(p);
 }
 

@@ -88,6 +88,55 @@ enum class inner_kernel {
 /// enough that the buffers stay in L1, large enough that refilling them is noise.
 inline constexpr index_t broadcast_block = 1024;
 
+/// Expressions with up to this many tensor operands may hold one of them in a register
+/// (`loop_plan::held_operand`): each candidate operand is one more instantiation of the
+/// contiguous loop, so the count bounds what it adds to compile time.
+inline constexpr int single_element_max_leaves = 3;
+
+/// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
+/// per register chains each step on the previous one (about 4 cycles here), which held argmax to
+/// half of NumPy's speed; four sets, each taking every fourth register, keep the loads streaming.
+inline constexpr int minmax_lane_sets = 4;
+
+/// Shortest row the SIMD max/min kernel takes (shorter rows run the 8-lane loop).
+inline constexpr index_t minmax_min_row = 64;
+
+/// How a reduction's loop accumulates: the planner's choice (plan/kernel_choice.hpp), which the
+/// evaluator runs and explain names.
+enum class reduce_kernel : std::uint8_t {
+    none,        ///< not a reduction
+    pairwise,    ///< register accumulator: NumPy's pairwise blocks in double (float sums)
+    compensated, ///< register accumulator: eight compensated lanes (float64 sums)
+    lanes,       ///< register accumulator: eight interleaved accumulators
+    sequential,  ///< register accumulator: one, in index order (arg-reductions, rows < 16)
+    minmax_simd, ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
+    row,         ///< a row of accumulators, one per result element, updated element-wise
+    two_rows     ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+};
+
+/// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.
+constexpr const char* reduce_kernel_name(reduce_kernel k) {
+    switch (k) {
+    case reduce_kernel::none:
+        return "none";
+    case reduce_kernel::pairwise:
+        return "pairwise";
+    case reduce_kernel::compensated:
+        return "compensated";
+    case reduce_kernel::lanes:
+        return "lanes";
+    case reduce_kernel::sequential:
+        return "sequential";
+    case reduce_kernel::minmax_simd:
+        return "minmax_simd";
+    case reduce_kernel::row:
+        return "row";
+    case reduce_kernel::two_rows:
+        return "two_rows";
+    }
+    return "?";
+}
+
 /// Rows and columns of a tile of the tiled kernel: a staged operand's reads are `tile_rows`
 /// consecutive elements (a 64-byte cache line of float32) per column; the tile buffer
 /// (`tile_rows * tile_cols` elements, 4 KiB of float32) stays in L1.
@@ -131,6 +180,9 @@ struct loop_plan {
     shape_t extents;          ///< loop extents after reordering and coalescing, outermost first
     boost::container::small_vector<shape_t, 6> loop_axes; ///< iteration axes per loop level
     boost::container::small_vector<operand_plan, 6> operands; ///< [0] is the destination
+    /// The loop's operands, destination included: `operands.size()`, except in a flat plan
+    /// built for the evaluator, which lists none (see `flat`).
+    std::size_t operand_count = 0;
     std::vector<boundary_plan> boundaries; ///< computed first, in this order
     inner_kernel kernel = inner_kernel::strided;
     /// Bytes per SIMD register of the target the contiguous kernel is compiled for (16 for
@@ -147,13 +199,34 @@ struct loop_plan {
     bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
                              ///< last boundary (a temporary) and this loop copies it into the
                              ///< destination (NumPy's overlap rule)
-    /// The same-shape fast path (exec/fast_path.hpp): one contiguous loop over tensors of the
-    /// destination's shape and layout, which runs without building this plan at all.
-    bool fast_path = false;
+    /// Flat: every tensor operand has the destination's shape and row-major layout, so the loop
+    /// is one contiguous level of `extents[0]` elements with every operand at unit stride from
+    /// offset 0 (MNN BinaryOp's same-shape case). The planner decides it from the expression
+    /// before any walk. The plan it builds for the evaluator holds only what that loop needs
+    /// (`operands` stays empty: `operand_count` says how many there are, `stride()` is 1); the
+    /// one it builds for explain also lists the operands, as the general walk would.
+    bool flat = false;
+    /// Element-wise, broadcast kernel: this operand (a tensor standing still in the inner loop,
+    /// the only one) is held in a register and the rest run the plain contiguous loop (MNN's
+    /// single-element operand); -1 when none is.
+    int held_operand = -1;
+    /// Element-wise, contiguous or broadcast kernel: the math functions this loop runs through
+    /// SLEEF over blocks of `broadcast_block` elements (numpy names); empty when none does.
+    boost::container::small_vector<std::string_view, 4> vector_functions;
+    /// Reductions: how the loop accumulates.
+    reduce_kernel reduction = reduce_kernel::none;
 
     index_t levels() const { return extents.rank(); }
-    /// Stride of operand `k` at loop level `level`.
-    index_t stride(std::size_t k, std::size_t level) const { return operands[k].strides[level]; }
+    /// Stride of operand `k` at loop level `level` (1 in a flat plan).
+    index_t stride(std::size_t k, std::size_t level) const {
+        return flat ? 1 : operands[k].strides[level];
+    }
+    /// Elements from operand `k`'s data pointer to its first element (0 in a flat plan).
+    index_t offset(std::size_t k) const { return flat ? 0 : operands[k].offset; }
+    /// Operand `k`'s strides over the iteration space (a flat plan's are row-major).
+    strides_t iter_strides_of(std::size_t k) const {
+        return flat ? row_major_strides(iter_shape) : operands[k].iter_strides;
+    }
 
     /// Equal plans make every decision alike, boundaries included (compared by value): tests
     /// use it to prove that the plan explain printed is the plan that ran.
@@ -171,10 +244,13 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
     return a.reducer == b.reducer && a.expression == b.expression && a.iter_shape == b.iter_shape
            && a.reduced_axes == b.reduced_axes && a.reduce_count == b.reduce_count
            && a.extents == b.extents && a.loop_axes == b.loop_axes && a.operands == b.operands
+           && a.operand_count == b.operand_count
            && a.boundaries == b.boundaries && a.kernel == b.kernel
            && a.vector_bytes == b.vector_bytes && a.threads == b.threads && a.chunk == b.chunk
            && a.split_inner == b.split_inner && a.empty == b.empty
-           && a.alias_copy == b.alias_copy && a.fast_path == b.fast_path;
+           && a.alias_copy == b.alias_copy && a.flat == b.flat
+           && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
+           && a.reduction == b.reduction;
 }
 
 /// One line of the expression tree as explain prints it.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <boost/hana/for_each.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/dtype.hpp>
@@ -28,6 +29,7 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/plan/coalesce.hpp>
+#include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
 
@@ -40,6 +42,18 @@ struct destination_layout {
     const void* address = nullptr;
     std::string_view dtype; ///< NumPy name (static storage)
     index_t itemsize = 0;
+};
+
+/// Where a loop writes, by reference: what the evaluator passes for an existing tensor or view
+/// (nothing is copied; the flat case is decided from it directly).
+struct destination_ref {
+    const shape_t& shape;
+    const strides_t& strides;
+    const void* address = nullptr;
+    std::string_view dtype;
+    index_t itemsize = 0;
+
+    destination_layout layout() const { return {shape, strides, address, dtype, itemsize}; }
 };
 
 /// The layout of a fresh contiguous result of `shape`.
@@ -174,27 +188,31 @@ struct evaluation_state {
     naming* names = nullptr; // explain only
 };
 
+// Each fills `p`, a fresh plan (filled in place: a plan is a large value, not moved around).
 template <class R, class C>
-loop_plan plan_reduction(const reduction<R, C>& r,
-                         const destination_layout& d,
-                         evaluation_state& state,
-                         plan_notes* notes);
+void plan_reduction(loop_plan& p,
+                    const reduction<R, C>& r,
+                    const destination_layout& d,
+                    evaluation_state& state,
+                    plan_notes* notes);
 template <class E>
-loop_plan plan_elementwise(const E& e,
-                           const destination_layout& d,
-                           evaluation_state& state,
-                           plan_notes* notes);
+void plan_elementwise(loop_plan& p,
+                      const E& e,
+                      const destination_layout& d,
+                      evaluation_state& state,
+                      plan_notes* notes);
 
-// The loop that computes `e` into a temporary `d`: a reduction's or an element-wise one.
+// The loop that computes `e` into `d`: a reduction's or an element-wise one.
 template <class E>
-loop_plan plan_subexpression(const E& e,
-                             const destination_layout& d,
-                             evaluation_state& state,
-                             plan_notes* notes) {
+void plan_subexpression(loop_plan& p,
+                        const E& e,
+                        const destination_layout& d,
+                        evaluation_state& state,
+                        plan_notes* notes) {
     if constexpr (tag_of<E> == node_tag::reduction)
-        return plan_reduction(e, d, state, notes);
+        plan_reduction(p, e, d, state, notes);
     else
-        return plan_elementwise(e, d, state, notes);
+        plan_elementwise(p, e, d, state, notes);
 }
 
 template <class R, class C>
@@ -256,8 +274,8 @@ struct tree_walker {
     template <class N>
     std::size_t materialise(const N& n, const destination_layout& d, boundary_plan::reason why) {
         plan_notes sub_notes;
-        auto sub = std::make_shared<loop_plan>(
-            plan_subexpression(n, d, state, notes ? &sub_notes : nullptr));
+        auto sub = std::make_shared<loop_plan>();
+        plan_subexpression(*sub, n, d, state, notes ? &sub_notes : nullptr);
         int temporary = -1;
         for (const auto& [earlier, number] : state.materialised)
             if (same_loop(*earlier, *sub))
@@ -415,12 +433,12 @@ inline operand_plan destination_operand(const destination_layout& d, strides_t i
 // (operand 0, contiguous over the result) has stride 0 on every reduced axis; arg-reductions
 // add an index operand whose strides count candidates (flat row-major, or along the axis).
 template <class R, class C>
-loop_plan plan_reduction(const reduction<R, C>& r,
-                         const destination_layout& d,
-                         evaluation_state& state,
-                         plan_notes* notes) {
+void plan_reduction(loop_plan& p,
+                    const reduction<R, C>& r,
+                    const destination_layout& d,
+                    evaluation_state& state,
+                    plan_notes* notes) {
     using N = reduction<R, C>;
-    loop_plan p;
     p.reducer = R::name;
     p.expression = &node_type_id<N>;
     p.iter_shape = r.child.shape();
@@ -461,7 +479,7 @@ loop_plan plan_reduction(const reduction<R, C>& r,
         walker.push_operand(std::move(idx), "idx");
     }
     order_and_coalesce(p);
-    return p;
+    choose_reduction_kernel<R, C>(p);
 }
 
 // Byte range [lo, hi) an operand touches over the iteration space.
@@ -506,15 +524,15 @@ inline boost::container::small_vector<int, 4> destination_overlaps(const loop_pl
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
 // into a contiguous temporary, and this loop copies the temporary into the destination.
 template <class E>
-loop_plan plan_elementwise(const E& e,
-                           const destination_layout& d,
-                           evaluation_state& state,
-                           plan_notes* notes) {
+void plan_elementwise(loop_plan& p,
+                      const E& e,
+                      const destination_layout& d,
+                      evaluation_state& state,
+                      plan_notes* notes) {
     // Walking only appends: remember how far, to plan again from here if needed.
     const std::size_t tensors_before = state.names ? state.names->tensors.size() : 0;
     const std::size_t materialised_before = state.materialised.size();
     const int temporaries_before = state.temporaries;
-    loop_plan p;
     p.expression = &node_type_id<E>;
     p.iter_shape = d.shape;
     p.operands.push_back(destination_operand(d, d.strides));
@@ -544,60 +562,112 @@ loop_plan plan_elementwise(const E& e,
         p = std::move(copy);
     }
     order_and_coalesce(p);
-    return p;
+    choose_elementwise_kernel(p, e);
 }
 
-/// Node types the same-shape fast path can take: element-wise operations over leaves and
-/// scalars only (views of expressions, reshapes and reductions need the general walk).
-template <class N>
-inline constexpr bool flat_tree = tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar;
-template <class Op, class... Cs>
-inline constexpr bool flat_tree<elementwise<Op, Cs...>> = (flat_tree<Cs> && ...);
+/// Test hook: when false, the planner never takes the flat case, so tests can compare a flat
+/// plan's results with the general walk's. Not for production use.
+inline thread_local bool flat_plans_enabled = true;
 
-/// True when `p`, planned for a node of a `flat_tree` type, is a loop the same-shape fast path
-/// runs (exec/fast_path.hpp decides the same from the expression and destination before
-/// planning; tests check that both agree): element-wise, not empty, one contiguous level (at
-/// least 2 elements), one thread, nothing materialised, every tensor operand of the
-/// destination's shape and row-major like it.
-inline bool same_shape_fast_path(const loop_plan& p) {
-    if (!p.reducer.empty() || p.empty || p.alias_copy || !p.boundaries.empty() || p.threads > 1
-        || p.kernel != inner_kernel::contiguous || p.extents.size() != 1)
-        return false;
-    for (const operand_plan& o : p.operands)
-        if (o.kind != operand_plan::role::scalar
-            && (o.shape != p.iter_shape || !is_row_major(p.iter_shape, o.iter_strides)))
+// Every leaf of a flat tree has the destination's shape and strides, and none overlaps the
+// destination except by reading exactly the element being written (same start, same item
+// size: NumPy's overlap rule then needs no copy, as in destination_overlaps).
+template <class N>
+bool leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
+        using T = typename N::value_type;
+        const shape_t& s = n.shape();
+        if ((&s != &d.shape && s != d.shape) || n.strides() != d.strides)
             return false;
-    return true;
+        const char* a = reinterpret_cast<const char*>(n.data);
+        const char* b = a + shape_size(d.shape) * static_cast<index_t>(sizeof(T));
+        return b <= lo || hi <= a || (a == lo && static_cast<index_t>(sizeof(T)) == d.itemsize);
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
+        return true;
+    } else {
+        return boost::hana::unpack(n.children, [&](const auto&... c) {
+            return (leaves_match(c, d, lo, hi) && ...);
+        });
+    }
+}
+
+/// Operands of a flat tree's loop: the destination, then the leaves and scalars.
+template <class N>
+inline constexpr index_t flat_operands = 1;
+template <class Op, class... Cs>
+inline constexpr index_t flat_operands<elementwise<Op, Cs...>> = (0 + ... + flat_operands<Cs>);
+
+// The flat case (MNN BinaryOp's same shape, contiguous): `e` a flat tree whose every tensor has
+// the destination's shape and row-major layout, at least 2 elements. Decided from the
+// expression and the destination before any walk, so for small tensors planning costs almost
+// nothing.
+template <class E>
+bool is_flat_case(const E& e, const destination_ref& d) {
+    const index_t size = shape_size(d.shape);
+    if (size < 2 || !is_row_major(d.shape, d.strides))
+        return false;
+    const char* lo = static_cast<const char*>(d.address);
+    const char* hi = lo ? lo + size * d.itemsize : lo;
+    return leaves_match(e, d, lo, hi);
 }
 
 template <class E>
-loop_plan plan_root(const E& e, const destination_layout& d, plan_notes* notes) {
+void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
     evaluation_state state;
     naming names;
     if (notes)
         state.names = &names;
-    loop_plan p = plan_subexpression(e, d, state, notes);
-    if constexpr (flat_tree<E>)
-        p.fast_path = same_shape_fast_path(p);
-    return p;
+    if constexpr (flat_tree<E>) {
+        if (flat_plans_enabled && is_flat_case(e, d)) {
+            if (notes) {
+                // For explain, the general walk: the same loop (one contiguous level, the same
+                // kernel and split) with every operand's data, the names and the tree lines.
+                plan_elementwise(p, e, d.layout(), state, notes);
+            } else {
+                // For the evaluator, only what the loop needs: one level of `size`, every
+                // operand at unit stride from its start.
+                p.iter_shape = d.shape;
+                p.extents.push_back(shape_size(d.shape));
+                p.operand_count = flat_operands<E> + 1;
+                p.kernel = inner_kernel::contiguous;
+                p.vector_bytes = compiled_simd_target().bytes;
+                split_for_threads(p);
+                choose_elementwise_kernel(p, e);
+            }
+            p.flat = true;
+            return;
+        }
+    }
+    plan_subexpression(p, e, d.layout(), state, notes);
 }
 
 } // namespace planning
 
 /// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
-/// element-wise loop over `d.shape` with `e` broadcast into it, or, when `e` is a reduction, a
-/// reduction loop over its operand's shape. Nested reductions become boundaries with plans of
-/// their own. Pure: reads shapes and strides, touches no element, builds no string.
+/// element-wise loop over `d.shape` with `e` broadcast into it (one flat loop when every tensor
+/// has the destination's shape and layout), or, when `e` is a reduction, a reduction loop over
+/// its operand's shape. Nested reductions become boundaries with plans of their own. Pure:
+/// reads shapes and strides, touches no element, builds no string; allocates nothing for an
+/// element-wise expression over rank <= 6 operands (up to 6 of them).
+template <class E>
+loop_plan make_plan(const E& e, const destination_ref& d) {
+    loop_plan p;
+    planning::plan_root(p, e, d, nullptr);
+    return p;
+}
+/// As above, for a destination given by value.
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d) {
-    return planning::plan_root(e, d, nullptr);
+    return make_plan(e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize});
 }
 
 /// As above, and fills `notes` with what explain prints beside the plan (tree lines, operand
 /// names) in the same walk.
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d, plan_notes& notes) {
-    return planning::plan_root(e, d, &notes);
+    loop_plan p;
+    planning::plan_root(p, e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize}, &notes);
+    return p;
 }
 
 } // namespace fusor

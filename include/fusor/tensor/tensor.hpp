@@ -155,52 +155,52 @@ public:
 
     template <class E>
     tensor& operator+=(const E& e) {
-        detail::compound_assign<ops::add>(view(), e);
+        detail::compound_assign<ops::add>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator-=(const E& e) {
-        detail::compound_assign<ops::subtract>(view(), e);
+        detail::compound_assign<ops::subtract>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator*=(const E& e) {
-        detail::compound_assign<ops::multiply>(view(), e);
+        detail::compound_assign<ops::multiply>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator/=(const E& e) {
-        detail::compound_assign<ops::divide>(view(), e);
+        detail::compound_assign<ops::divide>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator%=(const E& e) {
-        detail::compound_assign<ops::mod>(view(), e);
+        detail::compound_assign<ops::mod>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator&=(const E& e) {
-        detail::compound_assign<ops::bitwise_and>(view(), e);
+        detail::compound_assign<ops::bitwise_and>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator|=(const E& e) {
-        detail::compound_assign<ops::bitwise_or>(view(), e);
+        detail::compound_assign<ops::bitwise_or>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator^=(const E& e) {
-        detail::compound_assign<ops::bitwise_xor>(view(), e);
+        detail::compound_assign<ops::bitwise_xor>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator<<=(const E& e) {
-        detail::compound_assign<ops::left_shift>(view(), e);
+        detail::compound_assign<ops::left_shift>(*this, e);
         return *this;
     }
     template <class E>
     tensor& operator>>=(const E& e) {
-        detail::compound_assign<ops::right_shift>(view(), e);
+        detail::compound_assign<ops::right_shift>(*this, e);
         return *this;
     }
 

@@ -1,0 +1,118 @@
+// fusor/plan/kernel_choice.hpp: the strategy switch. After loop order and coalescing
+// (coalesce.hpp) have classified the innermost loop's layout (contiguous, broadcast, tiled,
+// strided), these functions make the remaining kernel decisions, each with its reason, and
+// store them in the plan: exec/ runs exactly what they say and explain/ prints it. Nothing else
+// in fusor decides a kernel.
+#pragma once
+
+#include <type_traits>
+
+#include <fusor/expr/elementwise.hpp>
+#include <fusor/expr/expression.hpp>
+#include <fusor/ops/vector_forms.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reducers.hpp>
+#include <fusor/reduce/reduction.hpp>
+
+namespace fusor::planning {
+
+/// Node types made of element-wise operations over leaves and scalars only (no view of an
+/// expression, reshape or reduction): what the flat plan and the held operand take.
+template <class N>
+inline constexpr bool flat_tree = tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar;
+template <class Op, class... Cs>
+inline constexpr bool flat_tree<elementwise<Op, Cs...>> = (flat_tree<Cs> && ...);
+
+/// Tensor leaves of a `flat_tree` node type, depth-first: the held operand's candidates.
+template <class N>
+inline constexpr int tensor_leaves = tag_of<N> == node_tag::leaf ? 1 : 0;
+template <class Op, class... Cs>
+inline constexpr int tensor_leaves<elementwise<Op, Cs...>> = (0 + ... + tensor_leaves<Cs>);
+
+/// True when `Impl` (a reducer's impl) is max, min, argmax or argmin over a 4- or 8-byte
+/// arithmetic element type: the types the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
+template <class Impl, class T>
+concept vector_minmax = requires { Impl::order; } && std::is_arithmetic_v<T>
+                        && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+
+/// Additive reducers accumulate their register path pairwise (or compensated, for float64).
+template <class Impl>
+concept pairwise_reducer = requires { requires Impl::pairwise; };
+
+/// The element-wise decisions for a loop computing `e` (`p.kernel` already classified):
+///  - vector math: a contiguous or broadcast loop that calls functions with a vectorised form
+///    runs them through SLEEF over blocks (a strided or tiled loop calls the C library per
+///    element; an aliasing copy computes nothing);
+///  - held operand: a broadcast loop over a flat tree with at most `single_element_max_leaves`
+///    tensors, exactly one of them standing still in the inner loop, and no vector math keeps
+///    that one in a register and runs the plain contiguous loop (measured on W5: the splat
+///    buffer's extra load stream cost 10-30 % of a store-bound loop).
+template <class E>
+void choose_elementwise_kernel(loop_plan& p, const E& e) {
+    if (p.empty || p.extents.empty() || p.alias_copy)
+        return;
+    if constexpr (has_vector_math<E>)
+        if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
+            vector_functions_of(e, p.vector_functions);
+    if constexpr (flat_tree<E> && tensor_leaves<E> >= 1
+                  && tensor_leaves<E> <= single_element_max_leaves) {
+        if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
+            return;
+        int still = 0, at = -1;
+        const std::size_t inner = p.extents.size() - 1;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            const operand_plan& o = p.operands[k];
+            if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
+                && o.strides[inner] == 0) {
+                ++still;
+                at = static_cast<int>(k);
+            }
+        }
+        if (still == 1)
+            p.held_operand = at;
+    }
+}
+
+/// How the reduction `R` over a child of type `C` accumulates in loop `p`:
+///  - [reduced, kept] at unit stride (`sum(a, 0)`), not an arg-reduction: two rows per pass,
+///    (acc + x_r) + x_{r+1}, the order of one row at a time with half the accumulator traffic
+///    (g++ -O3 unrolls and jams the hand-written loop the same way);
+///  - the innermost loop reduces (a register accumulator): additive reducers pairwise in double
+///    (compensated lanes for float64 sums: within ~2 eps whatever n); max/min/argmax/argmin
+///    over a contiguous row of `minmax_min_row` or more in SIMD lanes; arg-reductions and rows
+///    under 16 one accumulator in index order; otherwise eight interleaved accumulators (eight
+///    independent chains run at the speed of the loads);
+///  - otherwise a row of accumulators, one per result element.
+template <class R, class C>
+void choose_reduction_kernel(loop_plan& p) {
+    using impl = typename reduction<R, C>::impl;
+    using T = typename C::value_type;
+    const std::size_t levels = p.extents.size();
+    const bool contiguous = p.kernel == inner_kernel::contiguous;
+    if (!impl::needs_index && contiguous && !p.empty && levels == 2 && p.extents[0] >= 2
+        && p.operands[0].strides[0] == 0 && p.operands[0].strides[1] != 0) {
+        p.reduction = reduce_kernel::two_rows;
+        return;
+    }
+    const bool register_accumulator = levels == 0 || p.operands[0].strides[levels - 1] == 0;
+    if (!register_accumulator) {
+        p.reduction = reduce_kernel::row;
+        return;
+    }
+    const index_t n = levels == 0 ? 1 : p.extents[levels - 1];
+    if constexpr (pairwise_reducer<impl>) {
+        p.reduction = std::is_same_v<typename impl::acc_type, reducers::detail::compensated_sum>
+                          ? reduce_kernel::compensated
+                          : reduce_kernel::pairwise;
+        return;
+    }
+    if constexpr (vector_minmax<impl, T>) {
+        if (contiguous && n >= minmax_min_row) {
+            p.reduction = reduce_kernel::minmax_simd;
+            return;
+        }
+    }
+    p.reduction = impl::needs_index || n < 16 ? reduce_kernel::sequential : reduce_kernel::lanes;
+}
+
+} // namespace fusor::planning
