@@ -125,12 +125,15 @@ void add(const std::string& name, const std::string& way, Run run) {
     })->Unit(benchmark::kNanosecond);
 }
 
-void expect_close(const std::string& what, const float* got, const float* want, index_t n,
-                  double rtol) {
+void expect_close(
+    const std::string& what, const float* got, const float* want, index_t n, double rtol) {
     for (index_t i = 0; i < n; ++i)
         if (!(std::fabs(got[i] - want[i]) <= rtol * std::fmax(1.0, std::fabs(want[i])))) {
-            std::fprintf(stderr, "%s: element %td is %.9g, the hand loop says %.9g\n",
-                         what.c_str(), i, static_cast<double>(got[i]),
+            std::fprintf(stderr,
+                         "%s: element %td is %.9g, the hand loop says %.9g\n",
+                         what.c_str(),
+                         i,
+                         static_cast<double>(got[i]),
                          static_cast<double>(want[i]));
             std::exit(1);
         }
@@ -170,7 +173,9 @@ void s1(index_t n) {
     struct data {
         fusor::tensor<float> a, b, d, c;
     };
-    auto* x = new data{random_tensor({n}, 1), random_tensor({n}, 2), random_tensor({n}, 3),
+    auto* x = new data{random_tensor({n}, 1),
+                       random_tensor({n}, 2),
+                       random_tensor({n}, 3),
                        fusor::tensor<float>(fusor::shape_t{n})};
     const std::string name = "S1_mul_add/" + std::to_string(n);
     std::vector<float> want(static_cast<std::size_t>(n));
@@ -190,8 +195,9 @@ void s1(index_t n) {
             c[i] = a[i] * b[i] + d[i];
     });
 #if FUSOR_BENCH_EIGEN
-    check("eigen", [x] { ev(x->c) = ev(std::as_const(x->a)) * ev(std::as_const(x->b))
-                                    + ev(std::as_const(x->d)); });
+    check("eigen", [x] {
+        ev(x->c) = ev(std::as_const(x->a)) * ev(std::as_const(x->b)) + ev(std::as_const(x->d));
+    });
 #endif
 #if FUSOR_BENCH_XTENSOR
     check("xtensor", [x] {
@@ -206,7 +212,8 @@ void s2(index_t n) {
     struct data {
         fusor::tensor<float> a, row, c;
     };
-    auto* x = new data{random_tensor({n, n}, 4), random_tensor({n}, 5),
+    auto* x = new data{random_tensor({n, n}, 4),
+                       random_tensor({n}, 5),
                        fusor::tensor<float>(fusor::shape_t{n, n})};
     const std::string name = "S2_row_broadcast/" + std::to_string(n * n);
     std::vector<float> want(static_cast<std::size_t>(n * n));
@@ -260,21 +267,13 @@ void s3(index_t n) {
         expect_close(name + "/" + way, &x->s, &want_f, 1, 1e-4);
         add(name, way, run);
     };
-    check("fused", [x] {
-        x->s = fusor::eval(fusor::sum(x->a * x->b)).item();
-    });
-    check("hand", [x, n] {
-        x->s = hand_dot(x->a.data(), x->b.data(), n);
-    });
+    check("fused", [x] { x->s = fusor::eval(fusor::sum(x->a * x->b)).item(); });
+    check("hand", [x, n] { x->s = hand_dot(x->a.data(), x->b.data(), n); });
 #if FUSOR_BENCH_EIGEN
-    check("eigen", [x] {
-        x->s = (ev(std::as_const(x->a)) * ev(std::as_const(x->b))).sum();
-    });
+    check("eigen", [x] { x->s = (ev(std::as_const(x->a)) * ev(std::as_const(x->b))).sum(); });
 #endif
 #if FUSOR_BENCH_XTENSOR
-    check("xtensor", [x] {
-        x->s = xt::sum(xt_of<1>(x->a) * xt_of<1>(x->b))();
-    });
+    check("xtensor", [x] { x->s = xt::sum(xt_of<1>(x->a) * xt_of<1>(x->b))(); });
 #endif
 }
 
@@ -322,7 +321,8 @@ void s5(index_t rows, index_t cols) {
         fusor::tensor<float> x, out;
         std::vector<float> m, s; // the hand loop's statistics
     };
-    auto* x = new data{random_tensor({rows, cols}, 9), fusor::tensor<float>(fusor::shape_t{rows, cols}),
+    auto* x = new data{random_tensor({rows, cols}, 9),
+                       fusor::tensor<float>(fusor::shape_t{rows, cols}),
                        std::vector<float>(static_cast<std::size_t>(rows)),
                        std::vector<float>(static_cast<std::size_t>(rows))};
     const std::string name = "S5_softmax/" + std::to_string(rows * cols);
@@ -335,8 +335,8 @@ void s5(index_t rows, index_t cols) {
         for (index_t j = 0; j < cols; ++j)
             s += std::exp(static_cast<double>(x->x.data()[i * cols + j] - m));
         for (index_t j = 0; j < cols; ++j)
-            want[static_cast<std::size_t>(i * cols + j)] =
-                static_cast<float>(std::exp(static_cast<double>(x->x.data()[i * cols + j] - m)) / s);
+            want[static_cast<std::size_t>(i * cols + j)] = static_cast<float>(
+                std::exp(static_cast<double>(x->x.data()[i * cols + j] - m)) / s);
     }
     auto check = [&](const char* way, auto run) {
         std::fill(x->out.data(), x->out.data() + rows * cols, 0.f);

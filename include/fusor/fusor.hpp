@@ -1,22 +1,30 @@
-// fusor/fusor.hpp: the one public header. Includes the stages in data-flow order:
-// core → tensor → expr (build) → reduce (nodes) → plan → exec → io → explain (show).
+// fusor/fusor.hpp: the one public header. Includes the stages in data-flow order, one block
+// per stage (blank lines keep clang-format from sorting across them):
+// core → tensor → expr (build) → reduce (nodes) → plan → exec → algo → io → explain (show).
 #pragma once
 
 #include <fusor/config.hpp>
+#include <fusor/fwd.hpp>
+
+// core: shapes, dtypes, broadcasting, axes, index maps, errors, the thread-count policy
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
+#include <fusor/core/parallel.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/core/slice.hpp>
-#include <fusor/exec/assign.hpp>
-#include <fusor/exec/eager.hpp>
-#include <fusor/exec/evaluator.hpp>
-#include <fusor/exec/execute.hpp>
-#include <fusor/explain/explain.hpp>
+
+// tensor: the arrays
+#include <fusor/tensor/factories.hpp>
+#include <fusor/tensor/tensor.hpp>
+#include <fusor/tensor/tensor_view.hpp>
+
+// expr: BUILD, the expression nodes and the functions that make them
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/functions.hpp>
 #include <fusor/expr/leaf.hpp>
@@ -24,18 +32,33 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/expr/views.hpp>
-#include <fusor/fwd.hpp>
-#include <fusor/io/npy.hpp>
-#include <fusor/io/print.hpp>
-#include <fusor/plan/coalesce.hpp>
-#include <fusor/plan/loop_plan.hpp>
-#include <fusor/plan/make_plan.hpp>
-#include <fusor/reduce/along_axis.hpp>
-#include <fusor/reduce/equality.hpp>
+
+// reduce: reduction nodes
 #include <fusor/reduce/moments.hpp>
 #include <fusor/reduce/reduction.hpp>
-#include <fusor/reduce/scan.hpp>
-#include <fusor/reduce/sort.hpp>
-#include <fusor/tensor/factories.hpp>
-#include <fusor/tensor/tensor.hpp>
-#include <fusor/tensor/tensor_view.hpp>
+
+// plan: PLAN, the loop_plan value and every decision in it
+#include <fusor/plan/coalesce.hpp>
+#include <fusor/plan/kernel_choice.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/plan/make_plan.hpp>
+
+// exec: EXECUTE, the driver, the kernels, assignment and eval
+#include <fusor/exec/assign.hpp>
+#include <fusor/exec/driver.hpp>
+#include <fusor/exec/eager.hpp>
+#include <fusor/exec/evaluator.hpp>
+#include <fusor/exec/execute.hpp>
+
+// algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons)
+#include <fusor/algo/along_axis.hpp>
+#include <fusor/algo/equality.hpp>
+#include <fusor/algo/scan.hpp>
+#include <fusor/algo/sort.hpp>
+
+// io: printing, .npy files
+#include <fusor/io/npy.hpp>
+#include <fusor/io/print.hpp>
+
+// explain: SHOW
+#include <fusor/explain/explain.hpp>

@@ -32,7 +32,7 @@ class tensor_view;      // tensor/tensor_view.hpp: non-owning strided view (writ
 struct uninitialized_t; // tensor/tensor.hpp: tag `uninitialized`, a tensor without a fill
 
 // expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
-struct expr_node; // expr/expression.hpp: base of every node
+struct expr_node; // core/expression.hpp: base of every node
 template <class T, bool OwnsShape = false>
 struct leaf; // expr/leaf.hpp: a tensor or view read by an expression
 template <class T>
@@ -51,13 +51,13 @@ struct keepdims_t; // reduce/reduction.hpp: option tag `keepdims`
 struct ddof;       // reduce/reduction.hpp: option `ddof{k}` of var/std
 struct all_t;      // reduce/reduction.hpp: `all`, the reduction and the whole-axis index
 template <class T>
-struct topk_result; // reduce/sort.hpp: `values` and int64 `indices` of topk
+struct topk_result; // algo/sort.hpp: `values` and int64 `indices` of topk
 template <class Reducer>
 struct reduction_fn; // reduce/reduction.hpp: the function object behind sum, max, ...
 template <bool Sqrt>
 struct moment_fn; // reduce/moments.hpp: the function object behind var and std
-// Functions that materialise (not nodes): cumsum, cumprod (reduce/scan.hpp); sort, argsort,
-// topk (reduce/sort.hpp).
+// Functions that materialise (not nodes): cumsum, cumprod (algo/scan.hpp); sort, argsort,
+// topk (algo/sort.hpp).
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level

@@ -155,16 +155,26 @@ std::vector<std::string> kernels_from_json(const nlohmann::json& doc) {
 
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
-const std::set<std::string> every_kernel = {"contiguous", "blocked", "broadcast", "held",
-                                            "tiled", "strided", "pairwise", "compensated",
-                                            "lanes", "sequential", "minmax_simd", "row",
+const std::set<std::string> every_kernel = {"contiguous",
+                                            "blocked",
+                                            "broadcast",
+                                            "held",
+                                            "tiled",
+                                            "strided",
+                                            "pairwise",
+                                            "compensated",
+                                            "lanes",
+                                            "sequential",
+                                            "minmax_simd",
+                                            "row",
                                             "two_rows"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
     using namespace fusor;
     using exec_case = std::pair<std::function<explanation()>, std::function<void()>>;
-    const auto big = explain_cases::shaped(arange<float>(256 * 300), {256, 300}); // > the thread threshold
+    const auto big =
+        explain_cases::shaped(arange<float>(256 * 300), {256, 300}); // > the thread threshold
     const tensor<float> a = explain_cases::shaped(arange<float>(32 * 128), {32, 128});
     const tensor<float> at = explain_cases::shaped(arange<float>(128 * 32), {128, 32});
     const tensor<float> col = explain_cases::shaped(arange<float>(32), {32, 1});
@@ -176,25 +186,78 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
     tensor<int64_t> outi;
     tensor<int32_t> outs;
     std::vector<exec_case> cases = {
-        {[&] { return explain(a * a + 1.0f); }, [&] { out = a * a + 1.0f; }},
-        {[&] { return explain(a + col); }, [&] { out = a + col; }},
-        {[&] { return explain(a + col * one); }, [&] { out = a + col * one; }},
-        {[&] { return explain(a + transpose(at)); }, [&] { out = a + transpose(at); }},
+        {[&] { return explain(a * a + 1.0f); },
+         [&] {
+             out = a * a + 1.0f;
+         }},
+        {[&] { return explain(a + col); },
+         [&] {
+             out = a + col;
+         }},
+        {[&] { return explain(a + col * one); },
+         [&] {
+             out = a + col * one;
+         }},
+        {[&] { return explain(a + transpose(at)); },
+         [&] {
+             out = a + transpose(at);
+         }},
         {[&] { return explain(view(a, all, slice(0, 128, 2)) * 2.0f); },
-         [&] { out = view(a, all, slice(0, 128, 2)) * 2.0f; }},
-        {[&] { return explain(sum(a, 1)); }, [&] { out = sum(a, 1); }},
-        {[&] { return explain(sum(d, 1)); }, [&] { outd = sum(d, 1); }},
-        {[&] { return explain(sum(small, 1)); }, [&] { outi = sum(small, 1); }},
-        {[&] { return explain(prod(a, 1)); }, [&] { out = prod(a, 1); }},
-        {[&] { return explain(prod(small, 1)); }, [&] { outi = prod(small, 1); }},
-        {[&] { return explain(max(a, 1)); }, [&] { out = max(a, 1); }},
-        {[&] { return explain(argmax(a, 1)); }, [&] { outi = argmax(a, 1); }},
-        {[&] { return explain(max(small, 1)); }, [&] { outs = max(small, 1); }},
-        {[&] { return explain(sum(a, 0)); }, [&] { out = sum(a, 0); }},
-        {[&] { return explain(max(transpose(a), 1)); }, [&] { out = max(transpose(a), 1); }},
-        {[&] { return explain(sum(transpose(a), 0)); }, [&] { out = sum(transpose(a), 0); }},
-        {[&] { return explain(sum(big, 0)); }, [&] { out2 = sum(big, 0); }},
-        {[&] { return explain(big * 2.0f + big); }, [&] { out2 = big * 2.0f + big; }},
+         [&] {
+             out = view(a, all, slice(0, 128, 2)) * 2.0f;
+         }},
+        {[&] { return explain(sum(a, 1)); },
+         [&] {
+             out = sum(a, 1);
+         }},
+        {[&] { return explain(sum(d, 1)); },
+         [&] {
+             outd = sum(d, 1);
+         }},
+        {[&] { return explain(sum(small, 1)); },
+         [&] {
+             outi = sum(small, 1);
+         }},
+        {[&] { return explain(prod(a, 1)); },
+         [&] {
+             out = prod(a, 1);
+         }},
+        {[&] { return explain(prod(small, 1)); },
+         [&] {
+             outi = prod(small, 1);
+         }},
+        {[&] { return explain(max(a, 1)); },
+         [&] {
+             out = max(a, 1);
+         }},
+        {[&] { return explain(argmax(a, 1)); },
+         [&] {
+             outi = argmax(a, 1);
+         }},
+        {[&] { return explain(max(small, 1)); },
+         [&] {
+             outs = max(small, 1);
+         }},
+        {[&] { return explain(sum(a, 0)); },
+         [&] {
+             out = sum(a, 0);
+         }},
+        {[&] { return explain(max(transpose(a), 1)); },
+         [&] {
+             out = max(transpose(a), 1);
+         }},
+        {[&] { return explain(sum(transpose(a), 0)); },
+         [&] {
+             out = sum(transpose(a), 0);
+         }},
+        {[&] { return explain(sum(big, 0)); },
+         [&] {
+             out2 = sum(big, 0);
+         }},
+        {[&] { return explain(big * 2.0f + big); },
+         [&] {
+             out2 = big * 2.0f + big;
+         }},
     };
     std::set<std::string> ran_somewhere;
     for (std::size_t c = 0; c < cases.size(); ++c) {

@@ -32,7 +32,8 @@ destination_layout layout_of(const tensor_view<D>& v) {
 template <class D, class N>
 void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
     using V = std::remove_const_t<D>;
-    const loop_plan p = make_plan(n, destination_ref{shape, strides, data, dtype_name<V>(), sizeof(V)});
+    const loop_plan p =
+        make_plan(n, destination_ref{shape, strides, data, dtype_name<V>(), sizeof(V)});
     if (plan_observer)
         plan_observer(p);
     if constexpr (tag_of<N> == node_tag::reduction) {

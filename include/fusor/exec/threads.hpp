@@ -1,4 +1,5 @@
-// fusor/exec/threads.hpp: the thread adapter, the only header naming OpenMP. A loop nest is
+// fusor/exec/threads.hpp: the thread adapter, the one OpenMP parallel region (the thread-count
+// policy is core/parallel.hpp, which the planner reads). A loop nest is
 // split into chunks of its outermost loop whose size depends only on the loop's extents (never
 // on the thread count), so every element and every accumulator sees the same operations in
 // the same order however many threads run them: results are identical for 1 and N threads.
@@ -7,61 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <string>
 
 #include <fusor/core/error.hpp>
+#include <fusor/core/parallel.hpp>
 #include <fusor/core/shape.hpp>
 
-#if defined(FUSOR_HAS_OPENMP) && defined(_OPENMP)
-#include <omp.h>
-#define FUSOR_THREADS_OPENMP 1
-#else
-#define FUSOR_THREADS_OPENMP 0
-#endif
-
 namespace fusor {
-
-namespace detail {
-// 0: not set, use OpenMP's default (OMP_NUM_THREADS, else one per core).
-inline std::atomic<int> thread_cap{0};
-} // namespace detail
-
-/// True when fusor was built with its threading option (CMake `FUSOR_OPENMP`, on by default
-/// when OpenMP is found): loops above `parallel_threshold` elements may then run on several
-/// threads.
-inline constexpr bool threads_enabled = FUSOR_THREADS_OPENMP != 0;
-
-/// Caps the number of threads a loop may use at `n` (≥ 1; 1 runs everything on the calling
-/// thread). The default is OpenMP's (OMP_NUM_THREADS, else one per core). Results do not
-/// depend on it. Without the threading option every loop is single-threaded and this only
-/// records the cap. Throws `value_error` for n < 1. (As torch.set_num_threads.)
-inline void set_num_threads(int n) {
-    if (n < 1)
-        throw value_error("set_num_threads: the thread count must be at least 1, got "
-                          + std::to_string(n));
-    detail::thread_cap.store(n, std::memory_order_relaxed);
-}
-
-/// The most threads a loop may use now: the cap of `set_num_threads`, else OpenMP's default;
-/// 1 without the threading option.
-inline int num_threads() {
-#if FUSOR_THREADS_OPENMP
-    const int cap = detail::thread_cap.load(std::memory_order_relaxed);
-    return cap > 0 ? cap : omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-/// Loops over fewer elements than this run on the calling thread: below it, starting and
-/// joining threads (several microseconds here) costs more than it saves: bench_elementwise's
-/// T_threshold_* cases measure it (on 2 cores, 32K elements in cache ran at half speed split in
-/// two; 64K ran 1.4x faster).
-inline constexpr index_t parallel_threshold = index_t{1} << 16;
-
-/// Elements per chunk of a split loop: the outermost loop is cut into pieces of at least this
-/// many elements, so a loop just above the threshold makes two chunks.
-inline constexpr index_t parallel_grain = index_t{1} << 15;
 
 namespace detail {
 // What one thread of a team runs: `thread` of `team` (0-based). It must not throw: an

@@ -127,11 +127,13 @@ inline void tree_rows(const loop_plan& p,
         if (l.operand >= 0) {
             const auto& o = p.operands[static_cast<std::size_t>(l.operand)];
             if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
-                r.detail = "strides " + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand))) + " offset "
-                           + std::to_string(o.base_offset);
+                r.detail = "strides "
+                           + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand)))
+                           + " offset " + std::to_string(o.base_offset);
             else if (o.kind == operand_plan::role::temporary)
-                r.detail = "strides " + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand))) + " <- loop "
-                           + std::to_string(loop_number(loops, o.temporary));
+                r.detail = "strides "
+                           + to_string(p.iter_strides_of(static_cast<std::size_t>(l.operand)))
+                           + " <- loop " + std::to_string(loop_number(loops, o.temporary));
         }
         rows.push_back(std::move(r));
         if (l.boundary >= 0) {
@@ -140,7 +142,8 @@ inline void tree_rows(const loop_plan& p,
             if (b.reused)
                 rows.back().detail += " (reused)";
             else
-                tree_rows(*b.plan, n.boundaries[k], depth + 1, !b.plan->reducer.empty(), loops, rows);
+                tree_rows(
+                    *b.plan, n.boundaries[k], depth + 1, !b.plan->reducer.empty(), loops, rows);
         }
     }
 }
@@ -299,7 +302,8 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += parts + ")";
     }
     if (!p.reducer.empty()) {
-        const bool row = p.reduction == reduce_kernel::row || p.reduction == reduce_kernel::two_rows;
+        const bool row =
+            p.reduction == reduce_kernel::row || p.reduction == reduce_kernel::two_rows;
         s += row ? ", row of accumulators" : ", register accumulator";
         if (p.reduction == reduce_kernel::two_rows)
             s += ", two rows per pass";
@@ -321,8 +325,8 @@ inline std::string vector_text(const loop_plan& p) {
     if (!p.reducer.empty()) {
         const index_t itemsize = p.operands.size() > 1 ? p.operands[1].itemsize : 0;
         if (p.reduction == reduce_kernel::minmax_simd)
-            return std::to_string(minmax_lane_sets) + " x "
-                   + std::to_string(64 / itemsize) + " lanes of " + std::string(p.operands[1].dtype)
+            return std::to_string(minmax_lane_sets) + " x " + std::to_string(64 / itemsize)
+                   + " lanes of " + std::string(p.operands[1].dtype)
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
@@ -411,8 +415,8 @@ inline void print_loop(text_builder& os,
     const loop_plan& p = *ref.plan;
     const plan_notes& n = *ref.notes;
     const operand_plan& d = p.operands[0];
-    os << "  loop " << number << " of " << loops.size() << " -> " << n.names[0] << ": "
-       << d.dtype << ' ' << to_string(d.shape);
+    os << "  loop " << number << " of " << loops.size() << " -> " << n.names[0] << ": " << d.dtype
+       << ' ' << to_string(d.shape);
     if (ref.boundary)
         os << ", " << ref.boundary->bytes << " bytes, " << why_text(*ref.boundary, n);
     os << '\n';
@@ -553,8 +557,8 @@ inline std::string json_node(const loop_plan& p,
         if (o.kind == operand_plan::role::scalar)
             s += ",\"value\":" + json_string(n.names[k]);
         else
-            s += ",\"name\":" + json_string(n.names[k]) + ",\"strides\":" + json_ints(p.iter_strides_of(k))
-                 + ",\"offset\":" + std::to_string(o.base_offset);
+            s += ",\"name\":" + json_string(n.names[k]) + ",\"strides\":"
+                 + json_ints(p.iter_strides_of(k)) + ",\"offset\":" + std::to_string(o.base_offset);
     }
     if (l.boundary >= 0) {
         const auto k = static_cast<std::size_t>(l.boundary);
@@ -596,8 +600,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
              + ",\"bytes\":" + std::to_string(ref.boundary->bytes) + "}";
     else
         s += "null";
-    s += ",\"iteration_shape\":" + json_ints(p.iter_shape)
-         + ",\"reducer\":"
+    s += ",\"iteration_shape\":" + json_ints(p.iter_shape) + ",\"reducer\":"
          + (p.reducer.empty() ? std::string("null") : json_string(std::string(p.reducer)))
          + ",\"reduced_axes\":" + json_ints(p.reduced_axes)
          + ",\"reduce_count\":" + std::to_string(p.reduce_count) + ",\"operands\":[";
@@ -605,8 +608,8 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
         const operand_plan& o = p.operands[k];
         s += std::string(k ? "," : "") + "{\"name\":" + json_string(n.names[k]) + ",\"role\":"
              + json_string(role_name(o.kind)) + ",\"dtype\":" + json_string(std::string(o.dtype))
-             + ",\"shape\":"
-             + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.base_offset) + "}";
+             + ",\"shape\":" + json_ints(o.shape) + ",\"offset\":" + std::to_string(o.base_offset)
+             + "}";
     }
     s += "],\"reads_again\":[";
     bool first = true;
@@ -659,10 +662,9 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
                  names += (names.empty() ? "" : ",") + json_string(std::string(m));
              return names;
          }()
-         + "]" + ",\"empty\":" + (p.empty ? "true" : "false")
-         + ",\"alias_copy\":" + (p.alias_copy ? "true" : "false")
-         + ",\"flat\":" + (p.flat ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p))
-         + "}";
+         + "]" + ",\"empty\":" + (p.empty ? "true" : "false") + ",\"alias_copy\":"
+         + (p.alias_copy ? "true" : "false") + ",\"flat\":" + (p.flat ? "true" : "false")
+         + ",\"runs\":" + json_string(runs_of(p)) + "}";
     return s;
 }
 
@@ -737,10 +739,11 @@ template <class D, class E>
                                   + to_compact_string(dest.shape()));
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
-        x.plan = make_plan(
-            n,
-            destination_layout{dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)},
-            x.notes);
+        x.plan =
+            make_plan(n,
+                      destination_layout{
+                          dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)},
+                      x.notes);
         x.format = format;
         return x;
     }

@@ -9,7 +9,7 @@
 #include <boost/hana/unpack.hpp>
 
 #include <fusor/core/broadcast.hpp>
-#include <fusor/expr/expression.hpp>
+#include <fusor/core/expression.hpp>
 
 namespace fusor {
 

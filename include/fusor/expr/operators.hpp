@@ -5,8 +5,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/core/expression.hpp>
 #include <fusor/expr/elementwise.hpp>
-#include <fusor/expr/expression.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/ops/arithmetic.hpp>
 #include <fusor/ops/compare.hpp>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <fusor/core/affine_map.hpp>
-#include <fusor/expr/expression.hpp>
+#include <fusor/core/expression.hpp>
 
 namespace fusor {
 

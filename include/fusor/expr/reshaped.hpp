@@ -4,7 +4,7 @@
 #include <optional>
 
 #include <fusor/core/affine_map.hpp>
-#include <fusor/expr/expression.hpp>
+#include <fusor/core/expression.hpp>
 
 namespace fusor {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include <fusor/core/affine_map.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/slice.hpp>
-#include <fusor/expr/expression.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>

@@ -22,8 +22,8 @@
 
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
-#include <fusor/expr/expression.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 

@@ -5,16 +5,58 @@
 // in fusor decides a kernel.
 #pragma once
 
+#include <string_view>
 #include <type_traits>
 
+#include <boost/hana/for_each.hpp>
+
+#include <fusor/core/expression.hpp>
 #include <fusor/expr/elementwise.hpp>
-#include <fusor/expr/expression.hpp>
+#include <fusor/expr/remap.hpp>
+#include <fusor/expr/reshaped.hpp>
 #include <fusor/ops/vector_forms.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/reduce/reduction.hpp>
 
-namespace fusor::planning {
+namespace fusor {
+/// True when node `N` calls, outside any reduction or materialised boundary, a math function
+/// with a vectorised form: only then is a blocked evaluator worth instantiating.
+template <class N>
+inline constexpr bool has_vector_math = false;
+template <class Op, class... Cs>
+inline constexpr bool has_vector_math<elementwise<Op, Cs...>> =
+    has_vector_form<Op,
+                    typename elementwise<Op, Cs...>::value_type> || (has_vector_math<Cs> || ...);
+template <class C>
+inline constexpr bool has_vector_math<remap<C>> = has_vector_math<C>;
+template <class C>
+inline constexpr bool has_vector_math<reshaped<C>> = has_vector_math<C>;
+
+/// The names of the functions with a vectorised form that the loop computing `n` calls itself
+/// (not those inside a reduction, or inside a reshape that is copied first: other loops run
+/// them), depth-first, each once.
+template <class N>
+void vector_functions_of(const N& n, boost::container::small_vector<std::string_view, 4>& out) {
+    if constexpr (tag_of<N> == node_tag::elementwise) {
+        using Op = typename N::op_type;
+        if constexpr (has_vector_form<Op, typename N::value_type>) {
+            bool seen = false;
+            for (std::string_view f : out)
+                seen = seen || f == Op::name;
+            if (!seen)
+                out.push_back(Op::name);
+        }
+        boost::hana::for_each(n.children, [&out](const auto& c) { vector_functions_of(c, out); });
+    } else if constexpr (tag_of<N> == node_tag::remap) {
+        vector_functions_of(n.child, out);
+    } else if constexpr (tag_of<N> == node_tag::reshaped) {
+        if (n.split)
+            vector_functions_of(n.child, out);
+    }
+}
+
+namespace planning {
 
 /// Node types made of element-wise operations over leaves and scalars only (no view of an
 /// expression, reshape or reduction): what the flat plan and the held operand take.
@@ -32,12 +74,16 @@ inline constexpr int tensor_leaves<elementwise<Op, Cs...>> = (0 + ... + tensor_l
 /// True when `Impl` (a reducer's impl) is max, min, argmax or argmin over a 4- or 8-byte
 /// arithmetic element type: the types the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
 template <class Impl, class T>
-concept vector_minmax = requires { Impl::order; } && std::is_arithmetic_v<T>
-                        && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+concept vector_minmax = requires {
+    Impl::order;
+}
+&&std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
 
 /// Additive reducers accumulate their register path pairwise (or compensated, for float64).
 template <class Impl>
-concept pairwise_reducer = requires { requires Impl::pairwise; };
+concept pairwise_reducer = requires {
+    requires Impl::pairwise;
+};
 
 /// The element-wise decisions for a loop computing `e` (`p.kernel` already classified):
 ///  - vector math: a contiguous or broadcast loop that calls functions with a vectorised form
@@ -115,4 +161,5 @@ void choose_reduction_kernel(loop_plan& p) {
     p.reduction = impl::needs_index || n < 16 ? reduce_kernel::sequential : reduce_kernel::lanes;
 }
 
-} // namespace fusor::planning
+} // namespace planning
+} // namespace fusor

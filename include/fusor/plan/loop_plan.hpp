@@ -178,12 +178,15 @@ struct loop_plan {
     shape_t reduced_axes;     ///< axes of iter_shape that a reduction collapses
     index_t reduce_count = 1; ///< elements reduced into each result element
     shape_t extents;          ///< loop extents after reordering and coalescing, outermost first
-    boost::container::small_vector<shape_t, 6> loop_axes; ///< iteration axes per loop level
+    boost::container::small_vector<shape_t, 6> loop_axes;     ///< iteration axes per loop level
     boost::container::small_vector<operand_plan, 6> operands; ///< [0] is the destination
     /// The loop's operands, destination included: `operands.size()`, except in a flat plan
     /// built for the evaluator, which lists none (see `flat`).
     std::size_t operand_count = 0;
     std::vector<boundary_plan> boundaries; ///< computed first, in this order
+    /// Reductions: the loop that finalizes the accumulators (operand 1, contiguous over the
+    /// result) into the destination (operand 0), `out = finalize(acc)`, element by element.
+    std::shared_ptr<const loop_plan> finalize;
     inner_kernel kernel = inner_kernel::strided;
     /// Bytes per SIMD register of the target the contiguous kernel is compiled for (16 for
     /// SSE2 or NEON, 32 for AVX, 64 for AVX-512; 0 when unknown): the compiler's vectoriser
@@ -234,9 +237,9 @@ struct loop_plan {
 };
 
 inline bool operator==(const boundary_plan& a, const boundary_plan& b) {
-    return a.why == b.why && a.temporary == b.temporary && a.dtype == b.dtype
-           && a.shape == b.shape && a.read_shape == b.read_shape && a.bytes == b.bytes
-           && a.reused == b.reused && a.overlapping == b.overlapping
+    return a.why == b.why && a.temporary == b.temporary && a.dtype == b.dtype && a.shape == b.shape
+           && a.read_shape == b.read_shape && a.bytes == b.bytes && a.reused == b.reused
+           && a.overlapping == b.overlapping
            && (a.plan == b.plan || (a.plan && b.plan && *a.plan == *b.plan));
 }
 
@@ -244,13 +247,12 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
     return a.reducer == b.reducer && a.expression == b.expression && a.iter_shape == b.iter_shape
            && a.reduced_axes == b.reduced_axes && a.reduce_count == b.reduce_count
            && a.extents == b.extents && a.loop_axes == b.loop_axes && a.operands == b.operands
-           && a.operand_count == b.operand_count
-           && a.boundaries == b.boundaries && a.kernel == b.kernel
-           && a.vector_bytes == b.vector_bytes && a.threads == b.threads && a.chunk == b.chunk
-           && a.split_inner == b.split_inner && a.empty == b.empty
-           && a.alias_copy == b.alias_copy && a.flat == b.flat
-           && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
-           && a.reduction == b.reduction;
+           && a.operand_count == b.operand_count && a.boundaries == b.boundaries
+           && (a.finalize == b.finalize || (a.finalize && b.finalize && *a.finalize == *b.finalize))
+           && a.kernel == b.kernel && a.vector_bytes == b.vector_bytes && a.threads == b.threads
+           && a.chunk == b.chunk && a.split_inner == b.split_inner && a.empty == b.empty
+           && a.alias_copy == b.alias_copy && a.flat == b.flat && a.held_operand == b.held_operand
+           && a.vector_functions == b.vector_functions && a.reduction == b.reduction;
 }
 
 /// One line of the expression tree as explain prints it.
@@ -271,9 +273,9 @@ struct tree_line {
 /// value). The planner fills it in the same walk that builds the plan, only when asked
 /// (`make_plan(e, d, &notes)`), so evaluation never builds a string.
 struct plan_notes {
-    std::vector<tree_line> tree;             ///< the expression, as explain prints it
-    std::vector<std::string> names;          ///< per operand of the plan
-    std::vector<plan_notes> boundaries;      ///< per boundary of the plan, in its order
+    std::vector<tree_line> tree;        ///< the expression, as explain prints it
+    std::vector<std::string> names;     ///< per operand of the plan
+    std::vector<plan_notes> boundaries; ///< per boundary of the plan, in its order
 };
 
 } // namespace fusor

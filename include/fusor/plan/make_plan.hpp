@@ -185,7 +185,7 @@ struct naming {
 struct evaluation_state {
     int temporaries = 0;
     std::vector<std::pair<const loop_plan*, int>> materialised; // loop, its temporary
-    naming* names = nullptr; // explain only
+    naming* names = nullptr;                                    // explain only
 };
 
 // Each fills `p`, a fresh plan (filled in place: a plan is a large value, not moved around).
@@ -286,7 +286,8 @@ struct tree_walker {
             state.materialised.emplace_back(sub.get(), temporary);
         }
         const index_t bytes = shape_size(d.shape) * d.itemsize;
-        plan.boundaries.push_back({why, temporary, d.dtype, d.shape, d.shape, bytes, sub, reused, {}});
+        plan.boundaries.push_back(
+            {why, temporary, d.dtype, d.shape, d.shape, bytes, sub, reused, {}});
         if (notes) {
             sub_notes.names[0] = temporary_name(temporary);
             notes->boundaries.push_back(std::move(sub_notes));
@@ -387,8 +388,12 @@ struct tree_walker {
                                               contiguous_destination<V>(n.child.shape()),
                                               boundary_plan::reason::reshape_copy);
             // The temporary is contiguous in the child's shape, hence in the new shape too.
-            push_temporary(
-                n, depth, n.shape(), t, b, notes ? "reshape(shape=" + to_string(n.shape()) + ")" : "");
+            push_temporary(n,
+                           depth,
+                           n.shape(),
+                           t,
+                           b,
+                           notes ? "reshape(shape=" + to_string(n.shape()) + ")" : "");
         } else if constexpr (tag_of<N> == node_tag::remap) {
             if (notes) {
                 tree_line line = line_of(n, depth);
@@ -480,6 +485,18 @@ void plan_reduction(loop_plan& p,
     }
     order_and_coalesce(p);
     choose_reduction_kernel<R, C>(p);
+    // The finalize loop: over the result, the destination at its strides, the accumulators
+    // row-major (one per result element, in row-major order).
+    auto f = std::make_shared<loop_plan>();
+    f->iter_shape = d.shape;
+    f->operands.push_back(destination_operand(d, d.strides));
+    operand_plan acc_operand;
+    acc_operand.kind = operand_plan::role::temporary;
+    acc_operand.shape = d.shape;
+    acc_operand.iter_strides = row_major_strides(d.shape);
+    f->operands.push_back(std::move(acc_operand));
+    order_and_coalesce(*f);
+    p.finalize = std::move(f);
 }
 
 // Byte range [lo, hi) an operand touches over the iteration space.
@@ -555,8 +572,8 @@ void plan_elementwise(loop_plan& p,
             *notes = plan_notes{{}, {"out"}, {}};
         tree_walker w{copy, state, notes};
         using V = typename E::value_type;
-        const std::size_t b =
-            w.materialise(e, contiguous_destination<V>(e.shape()), boundary_plan::reason::alias_copy);
+        const std::size_t b = w.materialise(
+            e, contiguous_destination<V>(e.shape()), boundary_plan::reason::alias_copy);
         copy.boundaries[b].overlapping = std::move(overlapping);
         w.push_temporary(e, 0, e.shape(), t, b, "right side");
         p = std::move(copy);
@@ -585,9 +602,8 @@ bool leaves_match(const N& n, const destination_ref& d, const char* lo, const ch
     } else if constexpr (tag_of<N> == node_tag::scalar) {
         return true;
     } else {
-        return boost::hana::unpack(n.children, [&](const auto&... c) {
-            return (leaves_match(c, d, lo, hi) && ...);
-        });
+        return boost::hana::unpack(
+            n.children, [&](const auto&... c) { return (leaves_match(c, d, lo, hi) && ...); });
     }
 }
 
@@ -666,7 +682,8 @@ loop_plan make_plan(const E& e, const destination_layout& d) {
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d, plan_notes& notes) {
     loop_plan p;
-    planning::plan_root(p, e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize}, &notes);
+    planning::plan_root(
+        p, e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize}, &notes);
     return p;
 }
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include <fusor/exec/threads.hpp>
+#include <fusor/core/parallel.hpp>
 #include <fusor/plan/loop_plan.hpp>
 
 namespace fusor::planning {

@@ -9,7 +9,7 @@
 
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
-#include <fusor/expr/expression.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/reduce/reducers.hpp>
 

@@ -11,9 +11,9 @@
 #include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
-#include <fusor/expr/expression.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
 namespace fusor {

@@ -8,8 +8,8 @@
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
-#include <fusor/expr/expression.hpp>
 
 namespace fusor {
 

@@ -1,4 +1,4 @@
-// fusor/expr/expression.hpp: what counts as an expression, and the forward declarations the
+// fusor/core/expression.hpp: what counts as an expression, and the forward declarations the
 // tensor types need to accept expressions on the right of `=`.
 #pragma once
 

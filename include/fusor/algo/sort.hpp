@@ -1,4 +1,4 @@
-// fusor/reduce/sort.hpp: sort, argsort and topk along an axis. Each lane is gathered, ordered
+// fusor/algo/sort.hpp: sort, argsort and topk along an axis. Each lane is gathered, ordered
 // with the standard library (stable where NumPy promises it) and scattered into a new tensor.
 #pragma once
 
@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <fusor/algo/along_axis.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/exec/assign.hpp>
-#include <fusor/expr/expression.hpp>
-#include <fusor/reduce/along_axis.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/tensor/tensor.hpp>
 

@@ -1,4 +1,4 @@
-// fusor/reduce/equality.hpp: whole-array comparisons that answer one bool: array_equal and
+// fusor/algo/equality.hpp: whole-array comparisons that answer one bool: array_equal and
 // allclose (each one fused `all` reduction).
 #pragma once
 

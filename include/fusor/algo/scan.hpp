@@ -1,4 +1,4 @@
-// fusor/reduce/scan.hpp: cumsum and cumprod. A scan is not element-wise (element k depends on
+// fusor/algo/scan.hpp: cumsum and cumprod. A scan is not element-wise (element k depends on
 // elements 0..k), so it materialises: the operand is evaluated once, fused, into the result
 // buffer (cast to the result type), then each lane is scanned in place.
 #pragma once
@@ -7,10 +7,10 @@
 #include <optional>
 #include <type_traits>
 
+#include <fusor/algo/along_axis.hpp>
 #include <fusor/core/axis.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/exec/assign.hpp>
-#include <fusor/expr/expression.hpp>
-#include <fusor/reduce/along_axis.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>

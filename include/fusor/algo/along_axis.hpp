@@ -1,4 +1,4 @@
-// fusor/reduce/along_axis.hpp: the lane split shared by scans and sorts. An operand of shape
+// fusor/algo/along_axis.hpp: the lane split shared by scans and sorts. An operand of shape
 // s seen along axis a is outer × n × inner (MNN's ArgMax split): `outer = prod(s[:a])`,
 // `n = s[a]`, `inner = prod(s[a+1:])`; lane (o, i) holds the n elements
 // `o * n * inner + k * inner + i`, k in [0, n).

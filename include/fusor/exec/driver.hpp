@@ -1,0 +1,157 @@
+// fusor/exec/driver.hpp: THE loop. One odometer over a plan's coalesced loop nest hands each
+// block (the innermost level, or the two innermost for two-level kernels) to a kernel; one
+// function splits the work across threads. Every kernel in exec/ runs through these two.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+
+#include <fusor/core/shape.hpp>
+#include <fusor/exec/threads.hpp>
+#include <fusor/plan/loop_plan.hpp>
+
+namespace fusor::exec {
+
+/// What the driver hands a kernel: every operand's element offset at the block's start
+/// (`offsets[k]`), and the block's extent: `cols` iterations of the innermost level, `rows` of
+/// the level outside it for two-level kernels (1 otherwise).
+struct block {
+    const index_t* offsets;
+    index_t rows;
+    index_t cols;
+};
+
+/// A kernel as the driver calls it: a plain function pointer and its context, so the odometer
+/// below is compiled once for the whole program, not once per expression type.
+using block_kernel = void (*)(void* context, const block& b);
+
+/// The odometer. Runs `kernel` once per block of `p`'s loop nest, where a block is the
+/// innermost `depth` levels (1 or 2); the split level (the outermost, or the innermost when
+/// `p.split_inner`) is limited to [begin, end). Operand offsets advance by precomputed strides:
+/// no index multiplication per element. A 0-d plan makes one block of one element; an empty
+/// plan none. `traced`: false for a reduction's finalize loop, which explain shows as a line of
+/// its reduction's loop, not as a loop of its own.
+///
+/// Test hook: a translation unit that defines `FUSOR_TRACE_INNER_LOOP(plan, offsets, n)` before
+/// including fusor sees every inner loop of every block as it runs (tests/explain proves with
+/// it that the loops explain prints are the loops that run). Without it there is no cost.
+inline void drive(const loop_plan& p,
+                  int depth,
+                  index_t begin,
+                  index_t end,
+                  block_kernel kernel,
+                  void* context,
+                  bool traced = true) {
+    if (p.empty || begin >= end)
+        return;
+    const std::size_t ops = p.operand_count;
+    const std::size_t levels = p.extents.size();
+    shape_t offsets(ops, 0); // inline storage: no allocation per evaluation
+    auto call = [&](index_t rows, index_t cols) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+        if (!traced) {
+        } else if (rows == 1) {
+            FUSOR_TRACE_INNER_LOOP(p, offsets.data(), cols);
+        } else {
+            shape_t row(ops, 0);
+            for (index_t r = 0; r < rows; ++r) {
+                for (std::size_t k = 0; k < ops; ++k)
+                    row[k] = offsets[k] + r * p.stride(k, levels - 2);
+                FUSOR_TRACE_INNER_LOOP(p, row.data(), cols);
+            }
+        }
+#else
+        (void)traced;
+#endif
+        kernel(context, block{offsets.data(), rows, cols});
+    };
+    if (levels == 0) {
+        call(1, 1);
+        return;
+    }
+    const std::size_t split = p.split_inner ? levels - 1 : 0;
+    const std::size_t outer = levels - static_cast<std::size_t>(depth); // odometer levels
+    auto low = [&](std::size_t l) {
+        return l == split ? begin : index_t{0};
+    };
+    auto high = [&](std::size_t l) {
+        return l == split ? end : p.extents[l];
+    };
+    for (std::size_t k = 0; k < ops; ++k)
+        offsets[k] = begin * p.stride(k, split);
+    const index_t rows = depth == 2 ? high(levels - 2) - low(levels - 2) : 1;
+    const index_t cols = high(levels - 1) - low(levels - 1);
+    if (outer == 0) {
+        call(rows, cols);
+        return;
+    }
+    shape_t counter(outer, 0);
+    for (std::size_t l = 0; l < outer; ++l)
+        counter[l] = low(l);
+    for (;;) {
+        call(rows, cols);
+        // Carry from the innermost odometer level outwards.
+        std::size_t l = outer;
+        for (;;) {
+            --l;
+            for (std::size_t k = 0; k < ops; ++k)
+                offsets[k] += p.stride(k, l);
+            if (++counter[l] < high(l))
+                break;
+            if (l == 0)
+                return;
+            for (std::size_t k = 0; k < ops; ++k)
+                offsets[k] -= p.stride(k, l) * (high(l) - low(l));
+            counter[l] = low(l);
+        }
+    }
+}
+
+/// The one place work is split across threads: runs `kernel(local, b)` over every block of
+/// `p`'s loop nest (`depth` levels per block), on `p.threads` threads in chunks of `p.chunk`
+/// iterations of the split level when the plan says so, else on the calling thread with
+/// `local`. `make_local()` gives each extra thread its own state (evaluator copies with their
+/// own buffers). The chunks depend only on the extents, so every result is the same for any
+/// thread count.
+template <class Local, class MakeLocal, class Kernel>
+void run_loop_nest(
+    const loop_plan& p, int depth, Local& local, MakeLocal&& make_local, Kernel& kernel) {
+    struct context {
+        Local* local;
+        Kernel* kernel;
+    };
+    const block_kernel call = [](void* c, const block& b) {
+        auto* x = static_cast<context*>(c);
+        (*x->kernel)(*x->local, b);
+    };
+    auto range = [&p, depth, &kernel, call](Local& l, index_t begin, index_t end) {
+        context c{&l, &kernel};
+        drive(p, depth, begin, end, call, &c);
+    };
+    const std::size_t levels = p.extents.size();
+    const index_t extent = levels == 0 ? 1 : p.extents[p.split_inner ? levels - 1 : 0];
+    if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
+        range(local, 0, extent);
+        return;
+    }
+    if constexpr (threads_enabled)
+        parallel_chunks(p.threads, extent, p.chunk, make_local, range);
+}
+
+/// As above with an evaluator `ev` as the local state: each extra thread copies it and gives
+/// the copy its own buffers.
+template <class Ev, class Kernel>
+void run_loop_nest(const loop_plan& p, int depth, Ev& ev, Kernel& kernel) {
+    run_loop_nest(
+        p,
+        depth,
+        ev,
+        [&ev] {
+            Ev local = ev;
+            local.own_buffers();
+            return local;
+        },
+        kernel);
+}
+
+} // namespace fusor::exec
