@@ -42,6 +42,7 @@
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
+#include <fusor/plan/plan_cache.hpp>
 
 // exec: EXECUTE, the driver, the kernels, assignment and eval
 #include <fusor/exec/assign.hpp>

@@ -10,6 +10,7 @@
 #include <fusor/exec/execute.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/plan/make_plan.hpp>
+#include <fusor/plan/plan_cache.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
@@ -26,14 +27,10 @@ destination_layout layout_of(const tensor_view<D>& v) {
     return {v.shape(), v.strides(), v.data(), dtype_name<V>(), sizeof(V)};
 }
 
-// The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
-// `strides`, shapes already checked: plan, then run the plan (for the same-shape case, a flat
-// plan that costs almost nothing to build). Nothing is copied on the way.
+// Runs plan `p` for `n` into the destination at `data`.
 template <class D, class N>
-void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
-    using V = std::remove_const_t<D>;
-    const loop_plan p =
-        make_plan(n, destination_ref{shape, strides, data, dtype_name<V>(), sizeof(V)});
+void run_plan(
+    const loop_plan& p, D* data, const shape_t& shape, const strides_t& strides, const N& n) {
     if (plan_observer)
         plan_observer(p);
     if constexpr (tag_of<N> == node_tag::reduction) {
@@ -45,6 +42,27 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
     } else {
         exec::execute_elementwise(p, data, n);
     }
+}
+
+// The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
+// `strides`, shapes already checked. The flat case's plan costs almost nothing to build;
+// any other comes from this thread's plan cache when the same expression type was last
+// evaluated over the same operands into the same layout (plan/plan_cache.hpp), else from the
+// planner. Nothing is copied on the way.
+template <class D, class N>
+void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
+    using V = std::remove_const_t<D>;
+    const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
+    if constexpr (planning::flat_tree<N>) {
+        if (planning::flat_plans_enabled && planning::is_flat_case(n, d)) {
+            loop_plan p;
+            planning::fill_flat_plan(p, n, d);
+            run_plan(p, data, shape, strides, n);
+            return;
+        }
+    }
+    bool hit = false;
+    run_plan(planning::cached_plan(n, d, hit), data, shape, strides, n);
 }
 
 template <class T, class E>

@@ -20,6 +20,7 @@
 #include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
+#include <fusor/plan/plan_cache.hpp>
 
 namespace fusor {
 
@@ -456,7 +457,7 @@ inline void print_cost(text_builder& os, const cost_estimate& c) {
     }
 }
 
-inline std::string text_of(const loop_plan& p, const plan_notes& n) {
+inline std::string text_of(const loop_plan& p, const plan_notes& n, bool cached) {
     std::vector<loop_ref> loops;
     collect_loops(p, n, nullptr, loops);
     const cost_estimate c = estimate_cost(p, n);
@@ -466,6 +467,9 @@ inline std::string text_of(const loop_plan& p, const plan_notes& n) {
     if (c.fused.temporaries)
         os << " (" << c.fused.temporary_bytes << " bytes)";
     os << '\n';
+    if (cached)
+        os << "plan cache: the last evaluation of this expression on this thread had the same "
+              "operands\n  and destination layout; the assignment reuses its plan\n";
     print_tree(os, p, n, loops);
     os << "plan:\n";
     for (std::size_t k = 0; k < loops.size(); ++k)
@@ -668,7 +672,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
     return s;
 }
 
-inline std::string json_of(const loop_plan& p, const plan_notes& n) {
+inline std::string json_of(const loop_plan& p, const plan_notes& n, bool cached) {
     std::vector<loop_ref> loops;
     collect_loops(p, n, nullptr, loops);
     std::size_t i = 0;
@@ -677,8 +681,8 @@ inline std::string json_of(const loop_plan& p, const plan_notes& n) {
     for (std::size_t k = 0; k < loops.size(); ++k)
         s += (k ? "," : "") + json_loop(loops[k], k + 1);
     const cost_estimate c = estimate_cost(p, n);
-    return s + "],\"cost\":{\"fused\":" + json_traffic(c.fused)
-           + ",\"eager\":" + json_traffic(c.eager) + "}}\n";
+    return s + "],\"cached\":" + (cached ? "true" : "false") + ",\"cost\":{\"fused\":"
+           + json_traffic(c.fused) + ",\"eager\":" + json_traffic(c.eager) + "}}\n";
 }
 } // namespace detail
 
@@ -687,6 +691,10 @@ struct explanation {
     loop_plan plan;   ///< the plan the evaluation runs
     plan_notes notes; ///< names and tree lines recorded beside it, for display only
     explain_format format = explain_format::text;
+    /// `explain(dest, e)`: this thread's plan cache holds this plan (the last evaluation of the
+    /// same expression type had the same operands and destination layout), so the assignment
+    /// would reuse it without planning.
+    bool cached = false;
 
     /// The text form, three parts (docs/explain.md shows each on a real example):
     /// `tree:` every node's operation, dtype and shape; a leaf's strides over its loop's
@@ -695,10 +703,10 @@ struct explanation {
     /// loop nest after reordering and coalescing with each operand's stride per level, the
     /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
     /// loops, temporaries and bytes read and written, fused against eager.
-    std::string text() const { return detail::text_of(plan, notes); }
+    std::string text() const { return detail::text_of(plan, notes, cached); }
     /// The JSON form: `{"format": "fusor.explain/1", "tree": {...}, "loops": [...],
     /// "cost": {"fused": {...}, "eager": {...}}}`, one line, every field of the text form.
-    std::string json() const { return detail::json_of(plan, notes); }
+    std::string json() const { return detail::json_of(plan, notes, cached); }
     /// The bytes fused and eager evaluation move (the `cost:` part).
     cost_estimate cost() const { return estimate_cost(plan, notes); }
 
@@ -739,12 +747,14 @@ template <class D, class E>
                                   + to_compact_string(dest.shape()));
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
-        x.plan =
-            make_plan(n,
-                      destination_layout{
-                          dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)},
-                      x.notes);
+        const destination_layout d{
+            dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)};
+        x.plan = make_plan(n, d, x.notes);
         x.format = format;
+        // The flat case is planned afresh every time (it costs less than a cache look-up).
+        if (!x.plan.flat)
+            x.cached = planning::plan_is_cached(
+                n, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize});
         return x;
     }
 /// `explain(dest, e)` for a tensor destination, as above.

@@ -490,6 +490,8 @@ void plan_reduction(loop_plan& p,
     auto f = std::make_shared<loop_plan>();
     f->iter_shape = d.shape;
     f->operands.push_back(destination_operand(d, d.strides));
+    // The evaluator passes the destination; the finalize loop does not record where it is.
+    f->operands[0].address = f->operands[0].base = nullptr;
     operand_plan acc_operand;
     acc_operand.kind = operand_plan::role::temporary;
     acc_operand.shape = d.shape;
@@ -627,6 +629,20 @@ bool is_flat_case(const E& e, const destination_ref& d) {
     return leaves_match(e, d, lo, hi);
 }
 
+/// The flat plan the evaluator runs, for `e` and `d` of the flat case (is_flat_case): only what
+/// the loop needs, one level of `size`, every operand at unit stride from its start.
+template <class E>
+void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
+    p.iter_shape = d.shape;
+    p.extents.push_back(shape_size(d.shape));
+    p.operand_count = flat_operands<E> + 1;
+    p.kernel = inner_kernel::contiguous;
+    p.vector_bytes = compiled_simd_target().bytes;
+    split_for_threads(p);
+    choose_elementwise_kernel(p, e);
+    p.flat = true;
+}
+
 template <class E>
 void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
     evaluation_state state;
@@ -640,15 +656,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
                 // kernel and split) with every operand's data, the names and the tree lines.
                 plan_elementwise(p, e, d.layout(), state, notes);
             } else {
-                // For the evaluator, only what the loop needs: one level of `size`, every
-                // operand at unit stride from its start.
-                p.iter_shape = d.shape;
-                p.extents.push_back(shape_size(d.shape));
-                p.operand_count = flat_operands<E> + 1;
-                p.kernel = inner_kernel::contiguous;
-                p.vector_bytes = compiled_simd_target().bytes;
-                split_for_threads(p);
-                choose_elementwise_kernel(p, e);
+                fill_flat_plan(p, e, d);
             }
             p.flat = true;
             return;

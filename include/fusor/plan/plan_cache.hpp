@@ -1,0 +1,195 @@
+// fusor/plan/plan_cache.hpp: the last plan of each expression type, per thread. An expression
+// evaluated again over the same operands (addresses, shapes, strides, views, scalar values,
+// reduction axes) into a destination of the same shape and strides gets the same plan, so the
+// evaluator reuses it instead of planning again: in a loop over small tensors planning costs
+// more than the arithmetic. The key is everything the planner reads, so a reused plan is the
+// plan make_plan would build, and results never depend on the cache.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <boost/hana/for_each.hpp>
+
+#include <fusor/core/expression.hpp>
+#include <fusor/core/parallel.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/plan/make_plan.hpp>
+
+namespace fusor::planning {
+
+/// What a plan is made from, as a list of words: for every node of the tree, depth-first, the
+/// values the planner reads (a leaf's data and base addresses, shape and strides; a scalar's
+/// bits; a view's index map; a reshape's map; a reduction's axes), then the destination's
+/// shape and strides, whether it overlaps what the expression reads (its address when it does:
+/// the aliasing copy depends on it), and the thread cap.
+struct plan_key {
+    // Words inline up to `inline_words` (every expression over a handful of rank <= 6
+    // operands), the rest in `spill`: building and comparing a key must cost next to nothing.
+    static constexpr std::size_t inline_words = 64;
+    std::uintptr_t head[inline_words];
+    std::size_t count = 0;
+    std::vector<std::uintptr_t> spill;
+
+    void add(std::uintptr_t w) {
+        if (count < inline_words)
+            head[count] = w;
+        else
+            spill.push_back(w);
+        ++count;
+    }
+    void add_int(index_t v) { add(static_cast<std::uintptr_t>(v)); }
+    void add_pointer(const void* p) { add(reinterpret_cast<std::uintptr_t>(p)); }
+    void add_shape(const shape_t& s) {
+        add_int(s.rank());
+        for (const index_t e : s)
+            add_int(e);
+    }
+    void add_map(const affine_map& m) {
+        add_shape(m.in_shape);
+        add_shape(m.out_shape);
+        for (const index_t c : m.coef)
+            add_int(c);
+        add_shape(m.offset);
+    }
+    friend bool operator==(const plan_key& a, const plan_key& b) {
+        return a.count == b.count
+               && std::memcmp(
+                      a.head, b.head, std::min(a.count, inline_words) * sizeof(std::uintptr_t))
+                      == 0
+               && a.spill == b.spill;
+    }
+};
+
+template <class N>
+void add_node(const N& n, plan_key& k) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
+        k.add_pointer(n.data);
+        k.add_pointer(n.base);
+        k.add_int(n.is_view ? 1 : 0);
+        k.add_int(n.owner ? 1 : 0); // a reshape copy's view is labelled so
+        k.add_shape(n.shape());
+        k.add_shape(n.strides());
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &n.value, sizeof(n.value));
+        k.add(static_cast<std::uintptr_t>(bits));
+    } else if constexpr (tag_of<N> == node_tag::elementwise) {
+        boost::hana::for_each(n.children, [&k](const auto& c) { add_node(c, k); });
+    } else if constexpr (tag_of<N> == node_tag::remap) {
+        k.add_map(n.map);
+        add_node(n.child, k);
+    } else if constexpr (tag_of<N> == node_tag::reshaped) {
+        k.add_shape(n.out_shape);
+        k.add_int(n.split ? 1 : 0);
+        if (n.split)
+            k.add_map(*n.split);
+        add_node(n.child, k);
+    } else if constexpr (tag_of<N> == node_tag::reduction) {
+        k.add_shape(n.axes);
+        k.add_int((n.keepdims ? 1 : 0) + (n.flat ? 2 : 0));
+        add_node(n.child, k);
+    }
+}
+
+// True when some tensor `n` reads shares a byte with [lo, hi).
+template <class N>
+bool reads_overlap(const N& n, const char* lo, const char* hi) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
+        const shape_t& s = n.shape();
+        const strides_t& st = n.strides();
+        index_t first = 0, last = 0;
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            if (s[j] == 0)
+                return false;
+            const index_t span = (s[j] - 1) * st[j];
+            (span < 0 ? first : last) += span;
+        }
+        const char* a = reinterpret_cast<const char*>(n.data + first);
+        const char* b = reinterpret_cast<const char*>(n.data + last + 1);
+        return a < hi && lo < b;
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
+        return false;
+    } else if constexpr (tag_of<N> == node_tag::elementwise) {
+        bool any = false;
+        boost::hana::for_each(n.children,
+                              [&](const auto& c) { any = any || reads_overlap(c, lo, hi); });
+        return any;
+    } else {
+        return reads_overlap(n.child, lo, hi);
+    }
+}
+
+/// The key of evaluating `e` into `d`.
+template <class E>
+plan_key key_of(const E& e, const destination_ref& d) {
+    plan_key k;
+    add_node(e, k);
+    k.add_shape(d.shape);
+    k.add_shape(d.strides);
+    index_t first = 0, last = 0;
+    for (std::size_t j = 0; j < d.shape.size(); ++j) {
+        const index_t span = (d.shape[j] - 1) * d.strides[j];
+        (span < 0 ? first : last) += span;
+    }
+    const char* lo = static_cast<const char*>(d.address) + first * d.itemsize;
+    const char* hi = static_cast<const char*>(d.address) + (last + 1) * d.itemsize;
+    const bool overlaps = d.address && shape_size(d.shape) > 0 && reads_overlap(e, lo, hi);
+    k.add_pointer(overlaps ? d.address : nullptr);
+    k.add_int(num_threads());
+    return k;
+}
+
+/// The cache slot of expression type `E` on this thread: the key and the plan made for it.
+template <class E>
+struct plan_cache_entry {
+    plan_key key;
+    loop_plan plan;
+};
+
+template <class E>
+std::unique_ptr<plan_cache_entry<E>>& plan_cache_slot() {
+    // A pointer per expression type and thread (the entry itself is on the heap, made on the
+    // first evaluation): thread-local storage stays small however many types a program has.
+    thread_local std::unique_ptr<plan_cache_entry<E>> slot;
+    return slot;
+}
+
+// Points the plan's destination at `address`: a cached plan was made for an earlier
+// destination of the same shape and strides that overlapped nothing, like this one, so that is
+// the only field that differs from what make_plan would build now.
+inline void retarget(loop_plan& p, const void* address) {
+    p.operands[0].address = address;
+    p.operands[0].base = address;
+}
+
+/// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
+/// the same key (`hit` true), else a new one, which replaces it.
+template <class E>
+const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
+    auto& slot = plan_cache_slot<E>();
+    if (!slot)
+        slot = std::make_unique<plan_cache_entry<E>>();
+    plan_key key = key_of(e, d);
+    hit = slot->key.count > 0 && slot->key == key;
+    if (hit) {
+        retarget(slot->plan, d.address);
+        return slot->plan;
+    }
+    slot->plan = make_plan(e, d);
+    slot->key = std::move(key);
+    return slot->plan;
+}
+
+/// True when this thread's cache holds the plan for evaluating `e` into `d` (its last
+/// evaluation of `E` had the same key): what explain reports.
+template <class E>
+bool plan_is_cached(const E& e, const destination_ref& d) {
+    const auto& slot = plan_cache_slot<E>();
+    return slot && slot->key.count > 0 && slot->key == key_of(e, d);
+}
+
+} // namespace fusor::planning

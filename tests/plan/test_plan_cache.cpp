@@ -1,0 +1,137 @@
+// The plan cache (plan/plan_cache.hpp): an expression evaluated again over the same operands
+// into the same destination layout reuses this thread's last plan for its type. It must be
+// invisible in results: every change the planner would see (an operand's shape, strides or
+// address, a scalar's value, a view's map, the destination's layout or overlap, the thread cap)
+// makes a new plan, and the reused plan equals the one make_plan would build now. explain
+// says when the plan would come from the cache.
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+#include "../exec/support.hpp"
+
+using exec_test::counting;
+using fusor::shape_t;
+
+namespace {
+std::vector<fusor::loop_plan> ran; // the plans the evaluator ran
+void record(const fusor::loop_plan& p) {
+    ran.push_back(p);
+}
+struct observing {
+    observing() {
+        ran.clear();
+        fusor::detail::plan_observer = &record;
+    }
+    ~observing() { fusor::detail::plan_observer = nullptr; }
+};
+
+template <class T>
+bool equal(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
+    return fusor::array_equal(a, b);
+}
+} // namespace
+
+TEST_CASE("a second evaluation reuses the plan, and explain says so") {
+    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    fusor::tensor<float> out(shape_t{8, 8});
+    auto e = a * row + 1.0f;
+    CHECK_FALSE(fusor::explain(out, e).cached);
+    out = e;
+    const auto x = fusor::explain(out, e);
+    CHECK(x.cached);
+    CHECK(x.text().find("plan cache:") != std::string::npos);
+    CHECK(x.json().find("\"cached\":true") != std::string::npos);
+    observing watch;
+    out = e;
+    REQUIRE(ran.size() == 1);
+    CHECK(ran[0] == x.plan); // the reused plan is the one explain printed
+    CHECK(equal(out, fusor::eval_eager(e)));
+}
+
+TEST_CASE("every input of the plan is part of the key: results stay exact") {
+    auto a = counting<float>({8, 8}, 1);
+    const auto row = counting<float>({8}, 2), col = counting<float>({8, 1}, 3);
+    fusor::tensor<float> out(shape_t{8, 8});
+    // The same expression type over other operands, shapes and strides.
+    auto plus = [](const auto& x, const auto& y) {
+        return x * y + 2.0f;
+    };
+    out = plus(a, row);
+    CHECK(equal(out, fusor::eval_eager(plus(a, row))));
+    out = plus(a, col); // another shape: (8, 1) broadcasts the other way
+    CHECK(equal(out, fusor::eval_eager(plus(a, col))));
+    const auto b = counting<float>({8, 8}, 4);
+    out = plus(b, row); // another address
+    CHECK(equal(out, fusor::eval_eager(plus(b, row))));
+    out = plus(fusor::transpose(a), row); // the same types' view, transposed strides
+    CHECK(equal(out, fusor::eval_eager(plus(fusor::transpose(a), row))));
+    // A scalar's value: two sums of one tensor scaled differently are not one reused sum.
+    const auto v = counting<float>({16}, 5);
+    for (float s : {1.0f, 2.0f, 3.0f}) {
+        auto e = fusor::sum(v * s) + fusor::sum(v * 2.0f);
+        fusor::tensor<float> r(shape_t{});
+        r = e;
+        CHECK(r.item() == fusor::eval_eager(e).item());
+    }
+    // The destination's layout: a transposed view of the destination, then a plain one.
+    fusor::tensor<float> t(shape_t{8, 8});
+    fusor::transpose(t) = plus(a, row);
+    CHECK(equal(fusor::eval(fusor::transpose(t)), fusor::eval_eager(plus(a, row))));
+    t = plus(a, row);
+    CHECK(equal(t, fusor::eval_eager(plus(a, row))));
+    // The shape of an operand changed under the same expression object.
+    auto shifted = a - fusor::max(a, 1, fusor::keepdims);
+    out = shifted;
+    CHECK(equal(out, fusor::eval_eager(shifted)));
+    for (fusor::index_t i = 0; i < a.size(); ++i) // new values in place: the same plan, new results
+        a.data()[i] = static_cast<float>((i * 5) % 7);
+    out = shifted;
+    CHECK(equal(out, fusor::eval_eager(shifted)));
+}
+
+TEST_CASE("another destination of the same layout reuses the plan, pointed at it") {
+    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    fusor::tensor<float> first(shape_t{8, 8}), second(shape_t{8, 8});
+    auto e = a - row;
+    first = e;
+    observing watch;
+    second = e;
+    REQUIRE(ran.size() == 1);
+    CHECK(ran[0].operands[0].address == second.data());
+    CHECK(ran[0] == fusor::explain(second, e).plan);
+    CHECK(equal(second, fusor::eval_eager(e)));
+}
+
+TEST_CASE("overlap with the destination is part of the key") {
+    fusor::tensor<double> sq = exec_test::counting<double>({6, 6}, 1);
+    fusor::tensor<double> other = exec_test::counting<double>({6, 6}, 2);
+    const fusor::tensor<double> expected1 = fusor::eval(fusor::transpose(sq) + sq);
+    sq = fusor::transpose(sq) + sq; // aliasing copy
+    CHECK(equal(sq, expected1));
+    const fusor::tensor<double> expected2 = fusor::eval(fusor::transpose(sq) + sq);
+    sq = fusor::transpose(sq) + sq; // again: the cached alias-copy plan
+    CHECK(equal(sq, expected2));
+    fusor::tensor<double> out(shape_t{6, 6});
+    out = fusor::transpose(other) + other; // same type, no overlap: a plan without the copy
+    CHECK(equal(out, fusor::eval(fusor::transpose(other) + other)));
+    CHECK_FALSE(fusor::explain(out, fusor::transpose(other) + other).plan.alias_copy);
+}
+
+TEST_CASE("the thread cap is part of the key") {
+    const fusor::index_t n = fusor::parallel_threshold;
+    const auto a = counting<float>({n / 64, 64}, 1), row = counting<float>({64}, 2);
+    fusor::tensor<float> out(shape_t{n / 64, 64});
+    fusor::set_num_threads(1);
+    out = a * row;
+    fusor::set_num_threads(2);
+    CHECK_FALSE(fusor::explain(out, a * row).cached);
+    observing watch;
+    out = a * row;
+    REQUIRE(ran.size() == 1);
+    CHECK(ran[0].threads == (fusor::num_threads() > 1 ? 2 : 1));
+    CHECK(equal(out, fusor::eval_eager(a * row)));
+}
