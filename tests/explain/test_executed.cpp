@@ -2,106 +2,26 @@
 // cases.hpp is evaluated, and the inner loops the evaluator actually ran (in order: operand
 // offsets at each loop's start, and its extent) must be exactly the ones an odometer over
 // explain's JSON `loops` (extents and per-level strides, in the printed order) generates.
-#include <cstdint>
 #include <functional>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <fusor/plan/loop_plan.hpp>
-
-namespace trace {
-struct inner_loop {
-    int loop;                          // which loop ran: 0, 1, ... in running order (non-empty)
-    std::vector<std::int64_t> offsets; // every operand's element offset, in operand order
-    std::int64_t n;
-};
-inline std::vector<inner_loop> seen;
-inline std::vector<std::string> kernels; // the kernel each loop ran, in running order
-inline const fusor::loop_plan* last_plan = nullptr;
-inline int loops_run = 0;
-inline void clear() {
-    seen.clear();
-    kernels.clear();
-    last_plan = nullptr;
-    loops_run = 0;
-}
-// A loop's inner loops run together: a new plan is the next loop (temporaries are computed
-// before the loop that reads them starts).
-inline std::mutex mutex; // split loops record from several threads
-inline void record(const fusor::loop_plan& p, const fusor::index_t* offsets, fusor::index_t n) {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (&p != last_plan) {
-        last_plan = &p;
-        ++loops_run;
-    }
-    seen.push_back({loops_run - 1,
-                    std::vector<std::int64_t>(offsets, offsets + p.operand_count),
-                    static_cast<std::int64_t>(n)});
-}
-} // namespace trace
-#define FUSOR_TRACE_INNER_LOOP(plan, offsets, n) ::trace::record(plan, offsets, n)
-#define FUSOR_TRACE_KERNEL(plan, name) ::trace::kernels.push_back(name)
+#include "trace.hpp" // before fusor: it defines the trace hooks
 
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
 
 #include "cases.hpp"
-#include <nlohmann/json.hpp>
 
-namespace {
-// The inner loops explain's JSON describes, generated independently of exec/.
-std::vector<trace::inner_loop> loops_from_json(const nlohmann::json& doc) {
-    std::vector<trace::inner_loop> out;
-    int number = -1;
-    for (const auto& loop : doc.at("loops")) {
-        if (loop.at("empty").get<bool>())
-            continue;
-        ++number;
-        const auto& operands = loop.at("operands");
-        const auto& levels = loop.at("levels");
-        const std::size_t L = levels.size();
-        auto offsets_at = [&](const std::vector<std::int64_t>& index) {
-            std::vector<std::int64_t> off;
-            for (const auto& o : operands) {
-                std::int64_t v = 0;
-                for (std::size_t l = 0; l < index.size(); ++l) {
-                    const auto& st = levels[l].at("strides");
-                    const std::string name = o.at("name");
-                    if (st.contains(name))
-                        v += index[l] * st.at(name).get<std::int64_t>();
-                }
-                off.push_back(v);
-            }
-            return off;
-        };
-        if (L == 0) {
-            out.push_back({number, offsets_at({}), 1});
-            continue;
-        }
-        const std::int64_t n = levels[L - 1].at("extent");
-        std::vector<std::int64_t> index(L - 1, 0);
-        for (;;) {
-            out.push_back({number, offsets_at(index), n});
-            std::size_t d = L - 1;
-            while (d > 0 && ++index[d - 1] == levels[d - 1].at("extent").get<std::int64_t>())
-                index[--d] = 0;
-            if (d == 0)
-                break;
-        }
-    }
-    return out;
-}
-} // namespace
 
 TEST_CASE("every inner loop that runs is one explain printed, in the printed order") {
     for (const auto& c : explain_cases::all_cases()) {
         CAPTURE(c.name);
         const fusor::explanation e = c.explain(); // before the run: aliasing changes nothing
         const auto doc = nlohmann::json::parse(e.json());
-        const auto expected = loops_from_json(doc);
+        const auto expected = trace::loops_from_json(doc);
         trace::clear();
         c.run();
         const auto ran = trace::seen;
@@ -145,14 +65,6 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
 }
 
 namespace {
-// The kernels explain's JSON says each loop runs (`runs`), in running order.
-std::vector<std::string> kernels_from_json(const nlohmann::json& doc) {
-    std::vector<std::string> out;
-    for (const auto& loop : doc.at("loops"))
-        out.push_back(loop.at("runs").get<std::string>());
-    return out;
-}
-
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
 const std::set<std::string> every_kernel = {"contiguous",
@@ -263,7 +175,7 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
     for (std::size_t c = 0; c < cases.size(); ++c) {
         CAPTURE(c);
         const auto doc = nlohmann::json::parse(cases[c].first().json());
-        const auto expected = kernels_from_json(doc);
+        const auto expected = trace::kernels_from_json(doc);
         trace::clear();
         cases[c].second();
         CHECK(trace::kernels == expected);
@@ -291,7 +203,7 @@ TEST_CASE("the blocked vector-math kernel runs where explain says it does"
             out = exp(a) * 0.5f;
         else
             out = exp(a) * col;
-        CHECK(trace::kernels == kernels_from_json(doc));
+        CHECK(trace::kernels == trace::kernels_from_json(doc));
         CHECK(trace::kernels == std::vector<std::string>{"blocked"});
     }
 }
