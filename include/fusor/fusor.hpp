@@ -50,6 +50,7 @@
 #include <fusor/exec/eager.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/execute.hpp>
+#include <fusor/exec/scratch.hpp>
 
 // algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons)
 #include <fusor/algo/along_axis.hpp>

@@ -212,6 +212,20 @@ TEST_CASE("an element-wise assignment into an existing tensor allocates nothing,
     before = allocations.load();
     out += tt; // strided
     CHECK(allocations.load() - before == 0);
+    // Kernels with scratch buffers (a splatted operand, vector math, a tile) take them from a
+    // per-thread pool: after a first evaluation of the size, none allocates.
+    const auto col = counting<float>({64, 1}, 7), one = counting<float>({1, 1}, 8);
+    const auto big_t = counting<float>({64, 64}, 9);
+    fusor::tensor<float> out64(shape_t{64, 64});
+    const auto tt64 = fusor::transpose(big_t);
+    for (int pass = 0; pass < 2; ++pass) {
+        before = allocations.load();
+        out = a + col * one;        // broadcast: two still operands splatted
+        out = fusor::exp(a) * 0.5f; // blocked vector math (contiguous without SLEEF)
+        out64 = big_t + tt64;       // tiled
+        if (pass == 1)
+            CHECK(allocations.load() - before == 0);
+    }
     before = allocations.load();
     const auto p = fusor::make_plan(a * row - b, fusor::detail::layout_of(out.view()));
     CHECK(allocations.load() - before == 0);

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include <fusor/core/shape.hpp>
+#include <fusor/exec/scratch.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
 
@@ -107,15 +109,23 @@ inline void drive(const loop_plan& p,
     }
 }
 
+/// A worker thread's own copy of the state a kernel reads (an evaluator, or a pair of them),
+/// with the scratch its buffers come from: copies share the original's buffers until
+/// `own_buffers` gives them their own.
+template <class Local>
+struct thread_state {
+    scratch buffers; // first: `local` takes its buffers from it
+    Local local;
+    explicit thread_state(const Local& original) : local(original) { local.own_buffers(buffers); }
+};
+
 /// The one place work is split across threads: runs `kernel(local, b)` over every block of
 /// `p`'s loop nest (`depth` levels per block), on `p.threads` threads in chunks of `p.chunk`
-/// iterations of the split level when the plan says so, else on the calling thread with
-/// `local`. `make_local()` gives each extra thread its own state (evaluator copies with their
-/// own buffers). The chunks depend only on the extents, so every result is the same for any
-/// thread count.
-template <class Local, class MakeLocal, class Kernel>
-void run_loop_nest(
-    const loop_plan& p, int depth, Local& local, MakeLocal&& make_local, Kernel& kernel) {
+/// iterations of the split level when the plan says so (each extra thread with its own copy of
+/// `local`), else on the calling thread with `local`. The chunks depend only on the extents, so
+/// every result is the same for any thread count.
+template <class Local, class Kernel>
+void run_loop_nest(const loop_plan& p, int depth, Local& local, Kernel& kernel) {
     struct context {
         Local* local;
         Kernel* kernel;
@@ -124,8 +134,13 @@ void run_loop_nest(
         auto* x = static_cast<context*>(c);
         (*x->kernel)(*x->local, b);
     };
-    auto range = [&p, depth, &kernel, call](Local& l, index_t begin, index_t end) {
-        context c{&l, &kernel};
+    auto range = [&p, depth, &kernel, call](auto& state, index_t begin, index_t end) {
+        Local* l;
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(state)>, Local>)
+            l = &state;
+        else
+            l = &state.local;
+        context c{l, &kernel};
         drive(p, depth, begin, end, call, &c);
     };
     const std::size_t levels = p.extents.size();
@@ -135,23 +150,8 @@ void run_loop_nest(
         return;
     }
     if constexpr (threads_enabled)
-        parallel_chunks(p.threads, extent, p.chunk, make_local, range);
-}
-
-/// As above with an evaluator `ev` as the local state: each extra thread copies it and gives
-/// the copy its own buffers.
-template <class Ev, class Kernel>
-void run_loop_nest(const loop_plan& p, int depth, Ev& ev, Kernel& kernel) {
-    run_loop_nest(
-        p,
-        depth,
-        ev,
-        [&ev] {
-            Ev local = ev;
-            local.own_buffers();
-            return local;
-        },
-        kernel);
+        parallel_chunks(
+            p.threads, extent, p.chunk, [&local] { return thread_state<Local>(local); }, range);
 }
 
 } // namespace fusor::exec

@@ -16,6 +16,7 @@
 #include <boost/hana/unpack.hpp>
 
 #include <fusor/config.hpp>
+#include <fusor/exec/scratch.hpp>
 #include <fusor/exec/vector_math.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
@@ -37,22 +38,23 @@ struct leaf_evaluator {
     const T* cur = nullptr;
     // Broadcast kernel, stride 0: the one element repeated `broadcast_block` times (not a
     // std::vector: vector<bool> has no data()).
-    std::shared_ptr<T[]> splat = nullptr;
+    T* splat = nullptr;
     // Tiled kernel, off unit stride: the operand's tile is copied (`stage`) from `source` into
     // `staged`, and `base` points at `staged`, so the contiguous kernel reads row r of the tile
     // at offset r * tile_cols. `outer_stride`: the stride of the level outside the innermost.
-    std::shared_ptr<T[]> staged = nullptr;
+    T* staged = nullptr;
     const T* source = nullptr;
     index_t outer_stride = 0;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
-    /// A copy for another thread: its own splat buffer (the copy shared the original's).
-    void own_buffers() {
+    /// A copy for another thread: its own splat and tile buffers from `s` (the copy shared
+    /// the original's).
+    void own_buffers(scratch& s) {
         if (splat)
-            splat = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block));
+            splat = s.make<T>(static_cast<std::size_t>(broadcast_block));
         if (staged) {
-            staged = std::make_shared<T[]>(static_cast<std::size_t>(tile_rows * tile_cols));
-            base = staged.get();
+            staged = s.make<T>(static_cast<std::size_t>(tile_rows * tile_cols));
+            base = staged;
         }
     }
     /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
@@ -61,7 +63,7 @@ struct leaf_evaluator {
         if (!staged)
             return;
         const T* src = source + offsets[operand];
-        T* const dst = staged.get();
+        T* const dst = staged;
         for (index_t c = 0; c < cols; ++c)
             for (index_t r = 0; r < rows; ++r)
                 dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
@@ -74,8 +76,8 @@ struct leaf_evaluator {
             cur = base + offsets[operand] + start;
         } else {
             if (start == 0)
-                std::fill(splat.get(), splat.get() + broadcast_block, base[offsets[operand]]);
-            cur = splat.get();
+                std::fill(splat, splat + broadcast_block, base[offsets[operand]]);
+            cur = splat;
         }
     }
     template <bool Contiguous>
@@ -108,9 +110,9 @@ struct reshape_evaluator {
         else
             child.bind(offsets);
     }
-    void own_buffers() {
-        child.own_buffers();
-        copy.own_buffers();
+    void own_buffers(scratch& s) {
+        child.own_buffers(s);
+        copy.own_buffers(s);
     }
     FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
         if (copied)
@@ -138,7 +140,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
-    void own_buffers() {}
+    void own_buffers(scratch&) {}
     FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
 
     FUSOR_INLINE void bind_block(const index_t*, index_t, index_t) {}
@@ -158,8 +160,8 @@ struct elementwise_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) {
         boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
     }
-    void own_buffers() {
-        boost::hana::for_each(children, [](auto& c) { c.own_buffers(); });
+    void own_buffers(scratch& s) {
+        boost::hana::for_each(children, [&s](auto& c) { c.own_buffers(s); });
     }
     FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
         boost::hana::for_each(children,
@@ -184,17 +186,16 @@ struct elementwise_evaluator {
 template <class Op, class C, class T>
 struct vector_math_evaluator {
     C child;
-    std::shared_ptr<T[]> buffer =
-        std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block + vector_padding));
+    T* buffer; // broadcast_block + vector_padding elements, from the evaluation's scratch
 
     FUSOR_INLINE void bind(const index_t* offsets) { child.bind(offsets); }
-    void own_buffers() {
-        child.own_buffers();
-        buffer = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block + vector_padding));
+    void own_buffers(scratch& s) {
+        child.own_buffers(s);
+        buffer = s.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding));
     }
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
         child.bind_block(offsets, start, len);
-        T* const b = buffer.get();
+        T* const b = buffer;
         for (index_t i = 0; i < len; ++i)
             b[i] = static_cast<T>(child.template get<true>(i));
         vector_function<Op, T>::apply(b, len);
@@ -246,6 +247,7 @@ template <bool Blocked = false>
 struct evaluator_builder {
     const loop_plan* plan;
     temporary_cache& cache;
+    scratch& buffers;             ///< where splat, tile and vector-math buffers come from
     std::size_t next_operand = 1; // operand 0 is the destination
     std::size_t next_boundary = 0;
 
@@ -257,13 +259,13 @@ struct evaluator_builder {
     // under the tiled kernel one off unit stride its tile buffer.
     template <class E>
     E with_splat(E e) const {
-        using T = typename decltype(e.splat)::element_type;
+        using T = std::remove_pointer_t<decltype(e.splat)>;
         if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
-            e.splat = std::make_shared<T[]>(static_cast<std::size_t>(broadcast_block));
+            e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
         if (plan->kernel == inner_kernel::tiled && e.stride != 1) {
-            e.staged = std::make_shared<T[]>(static_cast<std::size_t>(tile_rows * tile_cols));
+            e.staged = buffers.make<T>(static_cast<std::size_t>(tile_rows * tile_cols));
             e.source = e.base;
-            e.base = e.staged.get();
+            e.base = e.staged;
             e.outer_stride = plan->operands[e.operand].strides[plan->extents.size() - 2];
         }
         return e;
@@ -320,7 +322,8 @@ struct evaluator_builder {
             if constexpr (Blocked && vector_function<Op, T>::available) {
                 using child_evaluator = decltype(build(boost::hana::at_c<0>(n.children)));
                 return vector_math_evaluator<Op, child_evaluator, T>{
-                    build(boost::hana::at_c<0>(n.children))};
+                    build(boost::hana::at_c<0>(n.children)),
+                    buffers.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding))};
             } else {
                 return boost::hana::unpack(n.children, [this](const auto&... c) {
                     using E = elementwise_evaluator<Op, decltype(this->build(c))...>;

@@ -122,7 +122,8 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     if constexpr (has_vector_math<E>) {
         if (!p.vector_functions.empty()) {
             FUSOR_TRACE_KERNEL(p, "blocked");
-            auto ev = evaluator_builder<true>{&p, cache}.build(e);
+            scratch buffers;
+            auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
             auto kernel = [out0](auto& ev, const block& b) {
                 detail::blocked_inner_loop(out0, ev, b.offsets, b.cols);
             };
@@ -130,7 +131,8 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             return;
         }
     }
-    auto ev = evaluator_builder<false>{&p, cache}.build(e);
+    scratch buffers;
+    auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
     using Ev = decltype(ev);
     switch (p.kernel) {
     case inner_kernel::contiguous: {
@@ -316,6 +318,10 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
 template <class Ev>
 struct evaluator_pair {
     Ev first, second;
+    void own_buffers(scratch& s) {
+        first.own_buffers(s);
+        second.own_buffers(s);
+    }
 };
 
 template <class Impl, class Ev, class Acc>
@@ -377,36 +383,34 @@ void execute_reduction(const reduction<R, C>& r,
     using acc_t = typename impl::acc_type;
     using value_t = typename C::value_type;
     detail::check_reducible(r);
-    // Not std::vector: all/any accumulate bool, and vector<bool> has no data().
-    const auto acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
-    std::fill(acc.get(), acc.get() + r.size(), impl::identity());
-    auto ev = evaluator_builder<false>{&p, cache}.build(r.child);
+    // Accumulators: up to `inline_accumulators` on the stack (a small result allocates
+    // nothing), more on the heap. Not std::vector: all/any accumulate bool, and vector<bool>
+    // has no data().
+    static_assert(std::is_trivially_destructible_v<acc_t>);
+    constexpr index_t inline_accumulators = 64;
+    alignas(acc_t) unsigned char inline_acc[inline_accumulators * sizeof(acc_t)];
+    std::unique_ptr<acc_t[]> heap_acc;
+    if (r.size() > inline_accumulators)
+        heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
+    acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
+    std::uninitialized_fill_n(a0, r.size(), impl::identity());
+    scratch buffers;
+    auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
     using Ev = decltype(ev);
     const std::size_t levels = p.extents.size();
     const index_t sa = levels ? p.stride(0, levels - 1) : 0;
     const std::size_t idx_op = p.operand_count - 1; // the index operand, when there is one
     const index_t si = levels ? p.stride(idx_op, levels - 1) : 0;
-    acc_t* const a0 = acc.get();
 
     FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if (p.reduction == reduce_kernel::two_rows) {
         if constexpr (!impl::needs_index) {
             detail::evaluator_pair<Ev> pair{ev, ev};
-            pair.second.own_buffers();
+            pair.second.own_buffers(buffers);
             auto kernel = [&p, a0](detail::evaluator_pair<Ev>& e, const block& b) {
                 detail::two_rows_block<impl>(p, e, a0, b);
             };
-            run_loop_nest(
-                p,
-                2,
-                pair,
-                [&ev] {
-                    detail::evaluator_pair<Ev> local{ev, ev};
-                    local.first.own_buffers();
-                    local.second.own_buffers();
-                    return local;
-                },
-                kernel);
+            run_loop_nest(p, 2, pair, kernel);
         }
     } else {
         // One inner loop; which accumulation it runs is the plan's (plan/kernel_choice.hpp).
