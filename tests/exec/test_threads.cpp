@@ -149,7 +149,7 @@ TEST_CASE("reductions do not depend on the thread count") {
 }
 
 TEST_CASE("reductions over a reducing outer loop add one row after another, bit for bit") {
-    // Two rows per pass over the accumulators (execute.hpp, jams_rows) must keep the order of
+    // Two rows per pass over the accumulators (execute.hpp, two_rows_block) must keep the order of
     // a row at a time: (acc + x_r) + x_{r+1}. Odd and even row counts, one and two threads.
     restore_threads restore;
     for (const index_t rows : {index_t{2}, index_t{7}, index_t{64}, index_t{65}}) {
