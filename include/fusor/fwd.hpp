@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace fusor {
 
@@ -32,7 +33,8 @@ class tensor_view;      // tensor/tensor_view.hpp: non-owning strided view (writ
 struct uninitialized_t; // tensor/tensor.hpp: tag `uninitialized`, a tensor without a fill
 
 // expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
-struct expr_node; // core/expression.hpp: base of every node
+struct expr_node;    // core/expression.hpp: base of every node
+enum class node_tag; // core/expression.hpp: what a node is (leaf, elementwise, ...)
 template <class T, bool OwnsShape = false>
 struct leaf; // expr/leaf.hpp: a tensor or view read by an expression
 template <class T>
@@ -62,10 +64,13 @@ struct moment_fn; // reduce/moments.hpp: the function object behind var and std
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level
 struct boundary_plan;      // plan/loop_plan.hpp: a materialised temporary and its plan
-struct tree_line;          // plan/loop_plan.hpp: one line of the tree explain prints
-enum class inner_kernel;   // plan/loop_plan.hpp: contiguous, broadcast or strided inner loop
+enum class inner_kernel;   // plan/loop_plan.hpp: contiguous, broadcast, tiled or strided
+enum class reduce_kernel : std::uint8_t; // plan/loop_plan.hpp: how a reduction accumulates
 struct loop_plan;          // plan/loop_plan.hpp: the fused loop nest, a plain value
+struct tree_line;          // plan/loop_plan.hpp: one line of the tree explain prints
+struct plan_notes;         // plan/loop_plan.hpp: explain's names and tree lines beside a plan
 struct destination_layout; // plan/make_plan.hpp: where a loop writes
+struct destination_ref;    // plan/make_plan.hpp: the same, by reference (what evaluation passes)
 
 // explain/ (SHOW) -------------------------------------------------------------------------
 struct explanation; // explain/explain.hpp: the printable plan `explain(e)` returns

@@ -70,20 +70,25 @@ struct tile_callbacks {
 // buffer in row r, the others at their own offsets.
 inline void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
     const std::size_t L = p.extents.size(), ops = p.operand_count;
+    // Per operand, read once per block: the strides of the two levels, and whether it is staged
+    // (off unit stride: read from its tile buffer, row r at r * tile_cols).
+    shape_t outer(ops), inner(ops), tile(ops), row(ops);
     boost::container::small_vector<char, 8> staged(ops, 0);
-    for (std::size_t k = 1; k < ops; ++k)
-        staged[k] = p.operands[k].kind != operand_plan::role::scalar && p.stride(k, L - 1) != 1;
-    shape_t tile(ops), row(ops);
+    for (std::size_t k = 0; k < ops; ++k) {
+        outer[k] = p.stride(k, L - 2);
+        inner[k] = p.stride(k, L - 1);
+        staged[k] = k > 0 && p.operands[k].kind != operand_plan::role::scalar && inner[k] != 1;
+    }
     for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
         const index_t rn = std::min(tile_rows, b.rows - r0);
         for (index_t c0 = 0; c0 < b.cols; c0 += tile_cols) {
             const index_t cn = std::min(tile_cols, b.cols - c0);
             for (std::size_t k = 0; k < ops; ++k)
-                tile[k] = b.offsets[k] + r0 * p.stride(k, L - 2) + c0 * p.stride(k, L - 1);
+                tile[k] = b.offsets[k] + r0 * outer[k] + c0 * inner[k];
             cb.stage(cb.context, tile.data(), rn, cn);
             for (index_t r = 0; r < rn; ++r) {
                 for (std::size_t k = 0; k < ops; ++k)
-                    row[k] = staged[k] ? r * tile_cols : tile[k] + r * p.stride(k, L - 2);
+                    row[k] = staged[k] ? r * tile_cols : tile[k] + r * outer[k];
                 cb.row(cb.context, row.data(), cn);
             }
         }
