@@ -62,12 +62,12 @@ struct moment_fn; // reduce/moments.hpp: the function object behind var and std
 // topk (algo/sort.hpp).
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
-struct operand_plan;       // plan/loop_plan.hpp: one operand's strides per loop level
-struct boundary_plan;      // plan/loop_plan.hpp: a materialised temporary and its plan
-enum class inner_kernel;   // plan/loop_plan.hpp: contiguous, broadcast, tiled or strided
+struct operand_plan;     // plan/loop_plan.hpp: one operand's strides per loop level
+struct boundary_plan;    // plan/loop_plan.hpp: a materialised temporary and its plan
+enum class inner_kernel; // plan/loop_plan.hpp: contiguous, broadcast, tiled or strided
 enum class reduce_kernel : std::uint8_t; // plan/loop_plan.hpp: how a reduction accumulates
-struct loop_plan;          // plan/loop_plan.hpp: the fused loop nest, a plain value
-struct tree_line;          // plan/loop_plan.hpp: one line of the tree explain prints
+struct loop_plan;                        // plan/loop_plan.hpp: the fused loop nest, a plain value
+struct tree_line;                        // plan/loop_plan.hpp: one line of the tree explain prints
 struct plan_notes;         // plan/loop_plan.hpp: explain's names and tree lines beside a plan
 struct destination_layout; // plan/make_plan.hpp: where a loop writes
 struct destination_ref;    // plan/make_plan.hpp: the same, by reference (what evaluation passes)

@@ -2,19 +2,19 @@
 // cases.hpp is evaluated, and the inner loops the evaluator actually ran (in order: operand
 // offsets at each loop's start, and its extent) must be exactly the ones an odometer over
 // explain's JSON `loops` (extents and per-level strides, in the printed order) generates.
+// clang-format off: the trace hooks must be defined before fusor is included
+#include "trace.hpp"
+// clang-format on
 #include <functional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "trace.hpp" // before fusor: it defines the trace hooks
 
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
 
 #include "cases.hpp"
-
 
 TEST_CASE("every inner loop that runs is one explain printed, in the printed order") {
     for (const auto& c : explain_cases::all_cases()) {

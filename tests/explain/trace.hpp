@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fusor/plan/loop_plan.hpp>
+
 #include <nlohmann/json.hpp>
 
 namespace trace {
@@ -45,7 +46,6 @@ inline void record(const fusor::loop_plan& p, const fusor::index_t* offsets, fus
 } // namespace trace
 #define FUSOR_TRACE_INNER_LOOP(plan, offsets, n) ::trace::record(plan, offsets, n)
 #define FUSOR_TRACE_KERNEL(plan, name) ::trace::kernels.push_back(name)
-
 
 namespace trace {
 // The inner loops explain's JSON describes, generated independently of exec/.

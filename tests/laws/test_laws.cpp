@@ -4,13 +4,14 @@
 // the assignment are the ones that run (the trace of tests/explain/trace.hpp), and the
 // assignment leaves NumPy's values in the destination. Values are small integers (and halves),
 // exact in float64, so every comparison is exact.
+// clang-format off: the trace hooks must be defined before fusor is included
+#include "../explain/trace.hpp"
+// clang-format on
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "../explain/trace.hpp" // before fusor: it defines the trace hooks
 
 #include <doctest/doctest.h>
 

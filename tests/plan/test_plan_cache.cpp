@@ -106,6 +106,21 @@ TEST_CASE("another destination of the same layout reuses the plan, pointed at it
     CHECK(equal(second, fusor::eval_eager(e)));
 }
 
+TEST_CASE("the destination's element type is part of the key") {
+    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    fusor::tensor<float> f(shape_t{8, 8});
+    fusor::tensor<double> d(shape_t{8, 8});
+    auto e = a * row;
+    f = e;
+    CHECK_FALSE(fusor::explain(d, e).cached);
+    observing watch;
+    d = e;
+    REQUIRE(ran.size() == 1);
+    CHECK(ran[0] == fusor::explain(d, e).plan);
+    CHECK(ran[0].operands[0].itemsize == 8);
+    CHECK(fusor::array_equal(d, fusor::cast<double>(fusor::eval(e))));
+}
+
 TEST_CASE("overlap with the destination is part of the key") {
     fusor::tensor<double> sq = exec_test::counting<double>({6, 6}, 1);
     fusor::tensor<double> other = exec_test::counting<double>({6, 6}, 2);

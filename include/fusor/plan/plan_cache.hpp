@@ -24,8 +24,8 @@ namespace fusor::planning {
 /// What a plan is made from, as a list of words: for every node of the tree, depth-first, the
 /// values the planner reads (a leaf's data and base addresses, shape and strides; a scalar's
 /// bits; a view's index map; a reshape's map; a reduction's axes), then the destination's
-/// shape and strides, whether it overlaps what the expression reads (its address when it does:
-/// the aliasing copy depends on it), and the thread cap.
+/// element type, shape and strides, whether it overlaps what the expression reads (its address
+/// when it does: the aliasing copy depends on it), and the thread cap.
 struct plan_key {
     // Words inline up to `inline_words` (every expression over a handful of rank <= 6
     // operands), the rest in `spill`: building and comparing a key must cost next to nothing.
@@ -128,6 +128,8 @@ template <class E>
 plan_key key_of(const E& e, const destination_ref& d) {
     plan_key k;
     add_node(e, k);
+    k.add_pointer(d.dtype.data()); // one expression type may be assigned to several dtypes
+    k.add_int(d.itemsize);
     k.add_shape(d.shape);
     k.add_shape(d.strides);
     index_t first = 0, last = 0;
