@@ -2,13 +2,13 @@
 // its own loop and never stores it; eager evaluation does store it (which proves the counter).
 #include <algorithm>
 #include <cstddef>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
+
+#include "../counting_new.hpp"
 
 namespace {
 std::size_t largest_allocation = 0;
@@ -25,12 +25,7 @@ std::size_t count_of_size(const std::vector<std::size_t>& v, std::size_t n) {
 }
 } // namespace
 
-// The replacement operator new/delete pair below allocates with malloc and frees with free;
-// g++ cannot see that they pair up once inlined, hence -Wmismatched-new-delete is off here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t n) {
+void record_allocation(std::size_t n) {
     if (counting) {
         if (sizes) {
             counting = false; // the vector's own growth is not counted
@@ -40,41 +35,6 @@ void* operator new(std::size_t n) {
         total_allocated += n;
         largest_allocation = n > largest_allocation ? n : largest_allocation;
     }
-    if (void* p = std::malloc(n ? n : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-    return operator new(n);
-}
-// The nothrow forms too (std::stable_sort's buffer uses them), so every new pairs with our delete.
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-    try {
-        return operator new(n);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
-    return operator new(n, t);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-    std::free(p);
 }
 
 TEST_CASE("sum(a * b, 1) allocates its result and accumulators, never a * b") {
