@@ -19,13 +19,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include <fusor/fusor.hpp>
+
+#include "harness.hpp" // random_tensor
 
 #if FUSOR_BENCH_EIGEN
 #include <Eigen/Core>
@@ -69,12 +70,7 @@ namespace {
 using fusor::index_t;
 
 fusor::tensor<float> random_tensor(const fusor::shape_t& shape, unsigned seed) {
-    fusor::tensor<float> t(shape, fusor::uninitialized);
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> d(-1.f, 1.f);
-    for (auto& v : t)
-        v = d(rng);
-    return t;
+    return bench::random_tensor<float>(shape, seed);
 }
 
 #if FUSOR_BENCH_EIGEN
