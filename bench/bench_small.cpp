@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -39,30 +38,13 @@
 #include <xtensor/xview.hpp>
 #endif
 
-// ---- allocation counting ----------------------------------------------------------------------
+// ---- allocation counting: the tests' replacement operator new (malloc underneath) ----------
+#include "../tests/counting_new.hpp"
 namespace {
 std::atomic<std::int64_t> allocations{0};
 }
-void* operator new(std::size_t n) {
+void record_allocation(std::size_t) {
     allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n ? n : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-    return operator new(n);
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-    std::free(p);
 }
 
 namespace {
