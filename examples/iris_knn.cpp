@@ -3,19 +3,19 @@
 //
 //   iris_knn [path.csv]      (default: examples/data/iris.csv)
 //
-// The CSV has a header line, then rows of 4 numeric features and a species label. A missing
-// file, a ragged row or a non-numeric cell prints one line naming the file, line and column,
-// and exits with code 2.
+// The CSV has a header line, then rows of 4 numeric features and a species label: fusor::load_csv
+// reads the features (usecols 0-3), fusor::load_csv_column the labels. A missing file, a ragged
+// row or a non-numeric cell prints one line naming the file, line and column (the io_error's
+// message), and exits with code 2.
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <fusor/fusor.hpp>
-
-#include "csv_table.hpp"
 
 #ifndef FUSOR_EXAMPLES_DATA_DIR
 #define FUSOR_EXAMPLES_DATA_DIR "examples/data"
@@ -57,27 +57,26 @@ void report(const char* what, std::int64_t correct, fusor::index_t n) {
 
 int main(int argc, char** argv) {
     const std::string path = argc > 1 ? argv[1] : FUSOR_EXAMPLES_DATA_DIR "/iris.csv";
-    csv_table table;
+    fusor::tensor<double> X;
+    std::vector<std::string> labels;
     try {
-        table = read_numeric_csv(path, 4);
-    } catch (const csv_error& e) {
+        X = fusor::load_csv<double>(path, {.skip_header = 1, .usecols = {0, 1, 2, 3}});
+        labels = fusor::load_csv_column(path, 4, {.skip_header = 1});
+    } catch (const fusor::io_error& e) {
         std::cerr << "iris_knn: " << e.what() << '\n';
         return 2;
     }
-    const fusor::index_t n = table.rows, d = table.cols;
+    const fusor::index_t n = X.shape()[0], d = X.shape()[1];
     if (n < 2) {
         std::cerr << "iris_knn: " << path << ": need at least 2 rows, found " << n << '\n';
         return 2;
     }
 
-    // The features as an (n, 4) float64 tensor over the reader's buffer, and the species as
-    // integer codes.
-    const fusor::tensor<double> X = fusor::adapt(table.values.data(), {n, d});
+    // The species as integer codes, in order of first appearance.
     fusor::tensor<std::int64_t> species(fusor::shape_t{n});
     std::map<std::string, std::int64_t> codes;
     for (fusor::index_t i = 0; i < n; ++i)
-        species(i) =
-            codes.emplace(table.labels[static_cast<std::size_t>(i)], codes.size()).first->second;
+        species(i) = codes.emplace(labels[static_cast<std::size_t>(i)], codes.size()).first->second;
 
     // Standardise every feature: (X - mean(X, 0)) / std(X, 0), one fused loop over (n, 4)
     // reading the two (4,) reductions, each computed once.

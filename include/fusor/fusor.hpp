@@ -58,7 +58,8 @@
 #include <fusor/algo/scan.hpp>
 #include <fusor/algo/sort.hpp>
 
-// io: printing, .npy files
+// io: printing, .npy and .npz files, CSV text
+#include <fusor/io/csv.hpp>
 #include <fusor/io/npy.hpp>
 #include <fusor/io/print.hpp>
 

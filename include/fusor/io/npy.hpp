@@ -14,6 +14,7 @@
 #include <istream>
 #include <limits>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -223,32 +224,24 @@ inline header parse_header(std::string_view text, const std::string& path) {
 
 } // namespace npy
 
-/// Writes `e` (a tensor, a view or any expression, evaluated first) to `path` as a NumPy
-/// `.npy` file, format 1.0, C order, little-endian; `numpy.load(path)` gives an array of the
-/// same shape and dtype (`bool` → `|b1`, `int32_t` → `<i4`, `double` → `<f8`, …; 0-d and
-/// empty tensors included). The file is written under a temporary name in the same directory
-/// and renamed into place, so an error never leaves a half-written `path`. Throws `io_error`
-/// naming the path and the reason. As numpy.save.
-template <class E>
-    requires expression<E>
-void save_npy(const std::string& path, const E& e) {
-    using T = value_type_t<E>;
-    const tensor<T> t(e);
-    const std::string head = npy::format_header({npy::descr<T>(), false, t.shape()});
+namespace detail {
+// How every writer in io/ (save_npy, save_npz, save_csv) creates a file: `write(out)` fills a
+// temporary file beside `path` (`path.tmp~`), which is then renamed over `path`, so an error
+// (a throwing `write`, a full disk) never leaves a half-written `path`, and an existing file is
+// replaced whole or not at all. Throws `io_error` "path: reason".
+template <class F>
+void write_atomically(const std::string& path, F&& write) {
     const std::string tmp = path + ".tmp~";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
             npy::detail::fail(path, "cannot open " + tmp + " for writing");
-        out.write(head.data(), static_cast<std::streamsize>(head.size()));
-        if constexpr (std::endian::native == std::endian::little || sizeof(T) == 1) {
-            out.write(reinterpret_cast<const char*>(t.data()),
-                      static_cast<std::streamsize>(t.size() * static_cast<index_t>(sizeof(T))));
-        } else {
-            for (const T& v : t) {
-                const T le = npy::detail::byteswapped(v);
-                out.write(reinterpret_cast<const char*>(&le), sizeof(T));
-            }
+        try {
+            write(static_cast<std::ostream&>(out));
+        } catch (...) {
+            out.close();
+            std::remove(tmp.c_str());
+            throw;
         }
         out.close();
         if (!out) {
@@ -263,6 +256,33 @@ void save_npy(const std::string& path, const E& e) {
         std::remove(tmp.c_str());
         npy::detail::fail(path, "cannot rename the temporary file into place: " + reason);
     }
+}
+} // namespace detail
+
+/// Writes `e` (a tensor, a view or any expression, evaluated first) to `path` as a NumPy
+/// `.npy` file, format 1.0, C order, little-endian; `numpy.load(path)` gives an array of the
+/// same shape and dtype (`bool` → `|b1`, `int32_t` → `<i4`, `double` → `<f8`, …; 0-d and
+/// empty tensors included). The file is written under a temporary name in the same directory
+/// and renamed into place, so an error never leaves a half-written `path`. Throws `io_error`
+/// naming the path and the reason. As numpy.save.
+template <class E>
+    requires expression<E>
+void save_npy(const std::string& path, const E& e) {
+    using T = value_type_t<E>;
+    const tensor<T> t(e);
+    const std::string head = npy::format_header({npy::descr<T>(), false, t.shape()});
+    detail::write_atomically(path, [&](std::ostream& out) {
+        out.write(head.data(), static_cast<std::streamsize>(head.size()));
+        if constexpr (std::endian::native == std::endian::little || sizeof(T) == 1) {
+            out.write(reinterpret_cast<const char*>(t.data()),
+                      static_cast<std::streamsize>(t.size() * static_cast<index_t>(sizeof(T))));
+        } else {
+            for (const T& v : t) {
+                const T le = npy::detail::byteswapped(v);
+                out.write(reinterpret_cast<const char*>(&le), sizeof(T));
+            }
+        }
+    });
 }
 
 /// Reads a NumPy `.npy` file (format 1.0, 2.0 or 3.0; C or Fortran order; little- or big-endian,
