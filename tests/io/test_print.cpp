@@ -210,3 +210,100 @@ TEST_CASE("print options: defaults, set and get, and what is refused") {
     CHECK(fusor::get_print_options().precision == 3); // unchanged by the refused calls
     CHECK_THROWS_AS(fusor::array2string(t, {.precision = -2}), fusor::value_error);
 }
+
+TEST_CASE("docs/printing.md examples") {
+    options_guard guard;
+    fusor::set_print_options({});
+    using fusor::array2string;
+    using fusor::tensor;
+    CHECK(streamed(tensor<std::int32_t>{{1, -20}, {300, 4}}) == "[[  1 -20]\n [300   4]]");
+    CHECK(streamed(tensor<bool>{{true, false}, {false, true}})
+          == "[[ True False]\n [False  True]]");
+    CHECK(streamed(tensor<double>{0.5, -1.25, 10.0}) == "[ 0.5  -1.25 10.  ]");
+    CHECK(streamed(tensor<double>{1e8, 1.0}) == "[1.e+08 1.e+00]");
+    CHECK(streamed(tensor<double>{1.0, 1001.0}) == "[1.000e+00 1.001e+03]");
+    CHECK(streamed(tensor<double>{std::nan(""), -INFINITY, 1.5}) == "[ nan -inf  1.5]");
+    CHECK(streamed(tensor<double>{-0.0, 1.0}) == "[-0.  1.]");
+    CHECK(array2string(tensor<double>{0.125, 0.375}, {.precision = 2}) == "[0.12 0.38]");
+
+    tensor<std::int64_t> cube(shape_t{2, 2, 3});
+    for (index_t k = 0; k < cube.size(); ++k)
+        cube.data()[k] = k;
+    CHECK(streamed(cube) == "[[[ 0  1  2]\n  [ 3  4  5]]\n\n [[ 6  7  8]\n  [ 9 10 11]]]");
+
+    tensor<double> quarters(shape_t{30});
+    for (index_t k = 0; k < 30; ++k)
+        quarters.data()[k] = static_cast<double>(k) / 4;
+    CHECK(streamed(quarters)
+          == "[0.   0.25 0.5  0.75 1.   1.25 1.5  1.75 2.   2.25 2.5  2.75 3.   3.25\n"
+             " 3.5  3.75 4.   4.25 4.5  4.75 5.   5.25 5.5  5.75 6.   6.25 6.5  6.75\n"
+             " 7.   7.25]");
+
+    tensor<std::int64_t> blocks(shape_t{8, 2, 100});
+    for (index_t k = 0; k < blocks.size(); ++k)
+        blocks.data()[k] = k;
+    CHECK(streamed(blocks)
+          == "[[[   0    1    2 ...   97   98   99]\n"
+             "  [ 100  101  102 ...  197  198  199]]\n"
+             "\n"
+             " [[ 200  201  202 ...  297  298  299]\n"
+             "  [ 300  301  302 ...  397  398  399]]\n"
+             "\n"
+             " [[ 400  401  402 ...  497  498  499]\n"
+             "  [ 500  501  502 ...  597  598  599]]\n"
+             "\n"
+             " ...\n"
+             "\n"
+             " [[1000 1001 1002 ... 1097 1098 1099]\n"
+             "  [1100 1101 1102 ... 1197 1198 1199]]\n"
+             "\n"
+             " [[1200 1201 1202 ... 1297 1298 1299]\n"
+             "  [1300 1301 1302 ... 1397 1398 1399]]\n"
+             "\n"
+             " [[1400 1401 1402 ... 1497 1498 1499]\n"
+             "  [1500 1501 1502 ... 1597 1598 1599]]]");
+
+    CHECK(streamed(tensor<double>(shape_t{2, 0})) == "[]");
+
+    tensor<double> d(shape_t{});
+    tensor<float> f(shape_t{});
+    auto str0 = [&](double v) {
+        d.data()[0] = v;
+        return streamed(d);
+    };
+    auto str0f = [&](float v) {
+        f.data()[0] = v;
+        return streamed(f);
+    };
+    CHECK(str0(0.9921580365105283) == "0.9921580365105283");
+    CHECK(str0f(0.9921580365105283f) == "0.99215806");
+    CHECK(str0(1.0) == "1.0");
+    CHECK(str0(-0.0) == "-0.0");
+    CHECK(str0(1e20) == "1e+20");
+    CHECK(str0(1e-5) == "1e-05");
+    CHECK(str0(1e16) == "1e+16");
+    CHECK(str0f(123456789.0f) == "123456790.0");
+    CHECK(str0f(83726224.0f) == "83726220.0");
+    CHECK(streamed(tensor<float>{83726224.0f}) == "[83726224.]");
+    d.data()[0] = 0.9921580365105283;
+    CHECK(array2string(d) == "0.99215804");
+
+    const double pi = 3.141592653589793;
+    CHECK(array2string(tensor<double>{pi, 1.0 / 3, 2.0}, {.precision = 3})
+          == "[3.142 0.333 2.   ]");
+    tensor<std::int64_t> ten(shape_t{10});
+    tensor<double> twelve(shape_t{12});
+    for (index_t k = 0; k < 12; ++k) {
+        if (k < 10)
+            ten.data()[k] = k;
+        twelve.data()[k] = static_cast<double>(k);
+    }
+    CHECK(array2string(ten, {.threshold = 5, .edgeitems = 2}) == "[0 1 ... 8 9]");
+    CHECK(array2string(twelve, {.linewidth = 30})
+          == "[ 0.  1.  2.  3.  4.  5.  6.\n  7.  8.  9. 10. 11.]");
+    CHECK(array2string(tensor<double>{1e-10, 1.0, 0.5}, {.suppress = true}) == "[0.  1.  0.5]");
+    CHECK(array2string(tensor<double>{1e-10, 1.0, 0.5}) == "[1.e-10 1.e+00 5.e-01]");
+    CHECK(
+        array2string(tensor<double>{std::ldexp(1.0, 149), 1.234567890123456e-5}, {.precision = 16})
+        == "[7.136238463529800e+44 1.234567890123456e-05]");
+}
