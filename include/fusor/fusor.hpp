@@ -61,6 +61,7 @@
 // io: printing, .npy and .npz files, CSV text
 #include <fusor/io/csv.hpp>
 #include <fusor/io/npy.hpp>
+#include <fusor/io/npz.hpp>
 #include <fusor/io/print.hpp>
 
 // explain: SHOW

@@ -327,51 +327,50 @@ void append_element(std::string& out, T v) {
 /// auto X = fusor::load_csv<double>("iris.csv", {.skip_header = 1, .usecols = {0, 1, 2, 3}});
 /// ```
 template <class T>
-    requires element_type<T> tensor<T> load_csv(const std::string& path,
-                                                const csv_options& options = {}) {
-        namespace csv = detail::csv;
-        if (options.ndmin < 0 || options.ndmin > 2)
-            throw value_error("load_csv: ndmin must be 0, 1 or 2, not "
-                              + std::to_string(options.ndmin));
-        const std::string text = csv::read_file(path);
-        const std::vector<csv::data_line> lines = csv::data_lines(text, options.skip_header);
+    requires(element_type<T>)
+tensor<T> load_csv(const std::string& path, const csv_options& options = {}) {
+    namespace csv = detail::csv;
+    if (options.ndmin < 0 || options.ndmin > 2)
+        throw value_error("load_csv: ndmin must be 0, 1 or 2, not "
+                          + std::to_string(options.ndmin));
+    const std::string text = csv::read_file(path);
+    const std::vector<csv::data_line> lines = csv::data_lines(text, options.skip_header);
 
-        // The columns to read, resolved against the first row (every row has its width).
-        std::vector<std::size_t> columns;
-        std::vector<std::string_view> cells;
-        if (!lines.empty()) {
-            csv::split(lines.front().text, options.delimiter, cells);
-            if (options.usecols.empty())
-                for (std::size_t c = 0; c < cells.size(); ++c)
-                    columns.push_back(c);
-            for (index_t c : options.usecols)
-                columns.push_back(csv::resolve_column(c, cells.size(), path, lines.front().number));
-        }
-        const index_t rows = static_cast<index_t>(lines.size());
-        const index_t cols =
-            lines.empty() ? std::max<index_t>(1, static_cast<index_t>(options.usecols.size()))
-                          : static_cast<index_t>(columns.size());
-
-        // loadtxt's _ensure_ndmin_ndarray: below ndmin 2, squeeze the extent-1 axes, then pad to
-        // ndmin.
-        shape_t shape{rows, cols};
-        if (options.ndmin < 2) {
-            shape_t squeezed;
-            for (index_t n : shape)
-                if (n != 1)
-                    squeezed.push_back(n);
-            if (squeezed.size() < static_cast<std::size_t>(options.ndmin))
-                squeezed.push_back(1);
-            shape = squeezed;
-        }
-        tensor<T> t(shape, uninitialized);
-        T* out = t.data();
-        csv::for_each_row(path, lines, options.delimiter, [&](index_t line, const auto& row) {
-            for (std::size_t c : columns)
-                csv::parse_cell(row[c], *out++, path, line, static_cast<index_t>(c) + 1);
-        });
-        return t;
+    // The columns to read, resolved against the first row (every row has its width).
+    std::vector<std::size_t> columns;
+    std::vector<std::string_view> cells;
+    if (!lines.empty()) {
+        csv::split(lines.front().text, options.delimiter, cells);
+        if (options.usecols.empty())
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                columns.push_back(c);
+        for (index_t c : options.usecols)
+            columns.push_back(csv::resolve_column(c, cells.size(), path, lines.front().number));
     }
+    const index_t rows = static_cast<index_t>(lines.size());
+    const index_t cols = lines.empty()
+                             ? std::max<index_t>(1, static_cast<index_t>(options.usecols.size()))
+                             : static_cast<index_t>(columns.size());
+
+    // As loadtxt's _ensure_ndmin_ndarray: below ndmin 2, squeeze extent-1 axes, pad to ndmin.
+    shape_t shape{rows, cols};
+    if (options.ndmin < 2) {
+        shape_t squeezed;
+        for (index_t n : shape)
+            if (n != 1)
+                squeezed.push_back(n);
+        if (squeezed.size() < static_cast<std::size_t>(options.ndmin))
+            squeezed.push_back(1);
+        shape = squeezed;
+    }
+    tensor<T> t(shape, uninitialized);
+    T* out = t.data();
+    csv::for_each_row(path, lines, options.delimiter, [&](index_t line, const auto& row) {
+        for (std::size_t c : columns)
+            csv::parse_cell(row[c], *out++, path, line, static_cast<index_t>(c) + 1);
+    });
+    return t;
+}
 
 /// Reads one column of a delimited text file as text, one string per data line (spaces and tabs
 /// around each cell removed), as `numpy.loadtxt(path, dtype=str, delimiter=',',
