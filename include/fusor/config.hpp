@@ -1,6 +1,13 @@
 // fusor/config.hpp: version and the library's only macros.
 #pragma once
 
+// Concepts, requires-clauses and std::span are C++20: say so in one line instead of hundreds.
+// (g++ 12 defaults to C++17.) The missing header after #error ends the compilation there.
+#if __cplusplus < 202002L && !(defined(_MSVC_LANG) && _MSVC_LANG >= 202002L)
+#error "fusor needs C++20: compile with -std=c++20 (g++ 11 or newer, clang++ 14 or newer)"
+#include <fusor_stops_here_compile_with_std_cxx20>
+#endif
+
 #define FUSOR_VERSION_MAJOR 0
 #define FUSOR_VERSION_MINOR 1
 #define FUSOR_VERSION_PATCH 0
@@ -11,4 +18,18 @@
 #define FUSOR_INLINE inline __attribute__((always_inline))
 #else
 #define FUSOR_INLINE inline
+#endif
+
+// Checked mode (core/lifetime.hpp): every expression operand records the storage it was built
+// over, and evaluating an expression whose operand was since freed, reallocated or reshaped
+// throws `fusor::lifetime_error` instead of reading freed memory. On by default where `assert`
+// is (no `NDEBUG`: CMake's Debug builds, a plain `g++` without `-DNDEBUG`); set
+// `FUSOR_CHECKED=0` or `=1` to choose. It changes the layout of tensors, views and leaves, so
+// every translation unit of one program must agree on it (as with `_GLIBCXX_DEBUG`).
+#ifndef FUSOR_CHECKED
+#ifdef NDEBUG
+#define FUSOR_CHECKED 0
+#else
+#define FUSOR_CHECKED 1
+#endif
 #endif

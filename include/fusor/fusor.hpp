@@ -14,6 +14,7 @@
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/lifetime.hpp>
 #include <fusor/core/parallel.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
@@ -28,6 +29,7 @@
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/functions.hpp>
 #include <fusor/expr/leaf.hpp>
+#include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
@@ -63,6 +65,7 @@
 #include <fusor/io/npy.hpp>
 #include <fusor/io/npz.hpp>
 #include <fusor/io/print.hpp>
+#include <fusor/io/print_expression.hpp>
 
 // explain: SHOW
 #include <fusor/explain/explain.hpp>

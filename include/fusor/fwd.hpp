@@ -79,8 +79,9 @@ struct explanation; // explain/explain.hpp: the printable plan `explain(e)` retu
 namespace npy {
 struct header; // io/npy.hpp: what a .npy header says (descr, fortran_order, shape)
 } // namespace npy
-class npz_entry;    // io/npz.hpp: a name and a reference to an array of any type, for save_npz
-class npz_archive;  // io/npz.hpp: an opened .npz archive: names(), get<T>(name)
-struct csv_options; // io/csv.hpp: delimiter, skip_header, usecols, ndmin of load_csv
+class npz_entry;      // io/npz.hpp: a name and a reference to an array of any type, for save_npz
+class npz_archive;    // io/npz.hpp: an opened .npz archive: names(), get<T>(name)
+struct print_options; // io/print_options.hpp: precision, threshold, edgeitems, linewidth, suppress
+struct csv_options;   // io/csv.hpp: delimiter, skip_header, usecols, ndmin of load_csv
 
 } // namespace fusor

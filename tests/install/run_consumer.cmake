@@ -1,7 +1,9 @@
 # Runs a consumer project as a user would (cmake -P). MODE=find_package installs the build tree
 # into a fresh prefix and configures tests/install/consumer against it; MODE=add_subdirectory
 # configures tests/install/subdir_consumer, which vendors the source tree. Then builds and runs
-# the app; any failing step fails the test.
+# the app; any failing step fails the test. MODE=pkg_config installs into a fresh prefix and
+# compiles tests/install/consumer/main.cpp with the compiler and `pkg-config --cflags --libs
+# fusor` alone, as a user without CMake would.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
@@ -17,6 +19,29 @@ if(MODE STREQUAL "find_package")
     step(${CMAKE_COMMAND} --install "${FUSOR_BUILD_DIR}" --prefix "${prefix}")
     step(${CMAKE_COMMAND} -S "${FUSOR_SOURCE_DIR}/tests/install/consumer" -B "${WORK_DIR}/build"
          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+elseif(MODE STREQUAL "pkg_config")
+    set(prefix "${WORK_DIR}/prefix")
+    step(${CMAKE_COMMAND} --install "${FUSOR_BUILD_DIR}" --prefix "${prefix}")
+    set(ENV{PKG_CONFIG_PATH} "${prefix}/share/pkgconfig")
+    execute_process(COMMAND pkg-config --cflags --libs fusor RESULT_VARIABLE rc
+                    OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "pkg-config --cflags --libs fusor failed (${rc})")
+    endif()
+    message(STATUS "pkg-config --cflags --libs fusor: ${flags}")
+    if(NOT flags MATCHES "-std=c\\+\\+20")
+        message(FATAL_ERROR "pkg-config flags lack -std=c++20: ${flags}")
+    endif()
+    if(EXPECT_OPENMP AND NOT flags MATCHES "-fopenmp")
+        message(FATAL_ERROR "the CMake target uses OpenMP but pkg-config does not say so: ${flags}")
+    endif()
+    separate_arguments(flag_list UNIX_COMMAND "${flags}")
+    file(MAKE_DIRECTORY "${WORK_DIR}/build")
+    step(${CXX} -O2 "${FUSOR_SOURCE_DIR}/tests/install/consumer/main.cpp" ${flag_list}
+         -o "${WORK_DIR}/build/app")
+    step("${WORK_DIR}/build/app")
+    message(STATUS "consumer (${MODE}) built and ran")
+    return()
 else()
     step(${CMAKE_COMMAND} -S "${FUSOR_SOURCE_DIR}/tests/install/subdir_consumer"
          -B "${WORK_DIR}/build" -DFUSOR_SOURCE_DIR=${FUSOR_SOURCE_DIR}

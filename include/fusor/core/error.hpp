@@ -34,6 +34,13 @@ struct index_error : std::out_of_range, error {
     using std::out_of_range::out_of_range;
 };
 
+/// An expression evaluated after one of its operands was destroyed, moved from, reallocated
+/// or reshaped (checked mode only, see `FUSOR_CHECKED`): `what()` names the operand by its
+/// position and says what happened to it. Release builds do not check, and read freed memory.
+struct lifetime_error : std::logic_error, error {
+    using std::logic_error::logic_error;
+};
+
 /// A file that cannot be read or written as asked (`.npy` input/output).
 struct io_error : std::runtime_error, error {
     using std::runtime_error::runtime_error;

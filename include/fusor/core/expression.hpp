@@ -19,6 +19,29 @@ class tensor_view;
 /// their `shape()`, all known without evaluating anything.
 struct expr_node {};
 
+namespace detail {
+// Defined in exec/assign.hpp: the one element of a size-1 expression, evaluated.
+template <class E>
+auto item_of(const E& e);
+} // namespace detail
+
+/// Base of the expression nodes a user holds (`a + b`, `sum(a)`, `transpose(a + b)`, ...): what
+/// makes a one-element expression usable as a value, as NumPy's 0-d results are.
+template <class Derived>
+struct value_node : expr_node {
+    /// Evaluates the expression and returns its one element (as `numpy.ndarray.item()`):
+    /// `double s = sum(a * b).item();`. Throws `value_error` unless the expression has exactly
+    /// one element (any shape of size 1: `()`, `(1,)`, `(1, 1)` ...), and in checked mode
+    /// `lifetime_error` when an operand changed since the expression was built.
+    auto item() const { return detail::item_of(static_cast<const Derived&>(*this)); }
+    /// `static_cast<double>(sum(a))`, `if (all(a > 0))`: `item()` converted to `U` (any
+    /// arithmetic type). Throws as `item()`; like NumPy, the truth value of a larger expression
+    /// is an error rather than a guess.
+    template <class U>
+        requires std::is_arithmetic_v<U>
+    explicit operator U() const { return static_cast<U>(item()); }
+};
+
 /// What a node is, as one tag per node type (`N::tag`): every tree walk (planning, evaluator
 /// building, eager evaluation, explain) switches on it with `if constexpr`, never on the names
 /// of a node's members.
@@ -81,6 +104,10 @@ template <class Op, class T, class E>
 void compound_assign(const tensor_view<T>& dest, const E& e);
 template <class Op, class T, class E>
 void compound_assign(tensor<T>& dest, const E& e);
+// Defined in expr/lifetime_check.hpp: `e.shape()`, after checked mode made sure every operand
+// of `e` is still as it was (reading the shape of a freed operand is itself the bug).
+template <class E>
+const shape_t& checked_shape_of(const E& e);
 } // namespace detail
 
 } // namespace fusor

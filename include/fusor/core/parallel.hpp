@@ -9,7 +9,9 @@
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
-#if defined(FUSOR_HAS_OPENMP) && defined(_OPENMP)
+// Threads are on whenever the compiler runs with OpenMP (`-fopenmp` defines `_OPENMP`), with or
+// without CMake; `-DFUSOR_HAS_OPENMP=0` turns them off in such a build.
+#if defined(_OPENMP) && !(defined(FUSOR_HAS_OPENMP) && FUSOR_HAS_OPENMP == 0)
 #include <omp.h>
 #define FUSOR_THREADS_OPENMP 1
 #else
@@ -23,9 +25,9 @@ namespace detail {
 inline std::atomic<int> thread_cap{0};
 } // namespace detail
 
-/// True when fusor was built with its threading option (CMake `FUSOR_OPENMP`, on by default
-/// when OpenMP is found): loops above `parallel_threshold` elements may then run on several
-/// threads.
+/// True when this translation unit is compiled with OpenMP (`-fopenmp`; CMake's `FUSOR_OPENMP`
+/// option, on by default when OpenMP is found, adds it): loops above `parallel_threshold`
+/// elements may then run on several threads.
 inline constexpr bool threads_enabled = FUSOR_THREADS_OPENMP != 0;
 
 /// Caps the number of threads a loop may use at `n` (≥ 1; 1 runs everything on the calling

@@ -8,6 +8,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/exec/execute.hpp>
+#include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/plan/plan_cache.hpp>
@@ -67,9 +68,16 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
 
 template <class T, class E>
 void assign_to_tensor(tensor<T>& dest, const E& e) {
+    check_lifetimes(e);
     const auto& n = operand_for<T>(e);
     if (dest.shape() == n.shape()) {
         evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
+    } else if (dest.size() == n.size()) {
+        // Same number of elements: the buffer stays (expressions and views over `dest` keep
+        // reading valid memory); the planner sees the new layout over it, aliasing included.
+        const shape_t to = n.shape();
+        evaluate_into(dest.data(), to, row_major_strides(to), n);
+        dest.reshape(to);
     } else {
         tensor<T> fresh(n.shape(), uninitialized);
         evaluate_into(fresh.data(), fresh.shape(), fresh.strides(), n);
@@ -82,6 +90,8 @@ void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_o
     static_assert(!std::is_const_v<T>,
                   "fusor: cannot assign to a read-only view (tensor_view<const T>, e.g. a "
                   "broadcast_to result or a view of a const tensor)");
+    check_lifetimes(e);
+    check_lifetimes(dest);
     const auto& n = operand_for<T>(e);
     if (!broadcasts_to(n.shape(), dest.shape(), allow_leading_ones))
         throw broadcast_error("could not broadcast input array from shape "
@@ -95,6 +105,8 @@ void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_o
 template <class Op, class Dest, class E>
 void compound_assign_into(Dest& dest, const E& e) {
     using T = typename Dest::value_type;
+    check_lifetimes(e);
+    check_lifetimes(dest);
     const Dest& self = dest;
     auto n = make_binary<Op>(self, e);
     using R = typename decltype(n)::value_type;
@@ -136,10 +148,22 @@ void compound_assign(tensor<T>& dest, const E& e) {
 /// (reductions inside `e` are computed first, once each). Example: `auto d = eval(a * b + 2.0);`
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
-        tensor<value_type_t<E>> out(e.shape(), uninitialized);
+        tensor<value_type_t<E>> out(detail::checked_shape_of(e), uninitialized);
         detail::evaluate_into(
             out.data(), out.shape(), out.strides(), detail::operand_for<value_type_t<E>>(e));
         return out;
     }
+
+namespace detail {
+template <class E>
+auto item_of(const E& e) {
+    check_lifetimes(e);
+    if (e.size() != 1)
+        throw value_error("item(): only an expression of size 1 converts to a scalar, this one "
+                          "has shape "
+                          + to_string(e.shape()));
+    return eval(e).item();
+}
+} // namespace detail
 
 } // namespace fusor

@@ -66,6 +66,7 @@ auto eager_children(const N& n) {
 /// benchmarks of fusion against eager evaluation.
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval_eager(const E& e) {
+        detail::check_lifetimes(e);
         return eval(detail::eager_children(as_node(e)));
     }
 

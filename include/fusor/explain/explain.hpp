@@ -17,6 +17,7 @@
 #include <fusor/core/error.hpp>
 #include <fusor/exec/vector_math.hpp> // the SLEEF variant compiled in, for the text
 #include <fusor/expr/leaf.hpp>
+#include <fusor/expr/lifetime_check.hpp>
 #include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
@@ -346,6 +347,10 @@ inline std::string vector_text(const loop_plan& p) {
         }
     const index_t lanes = widest ? p.vector_bytes / widest : 0;
     std::string s = regs + ": " + std::to_string(lanes) + " x " + dtype + " per instruction";
+    if (p.scalar_math)
+        return s
+               + " (compiler-vectorised; exp, log ... called one element at a time: compiled "
+                 "without SLEEF, add -DFUSOR_HAS_SLEEF=1 and -lsleef to vectorise them)";
     if (p.vector_functions.empty())
         return s + " (compiler-vectorised)";
     std::string names;
@@ -355,8 +360,21 @@ inline std::string vector_text(const loop_plan& p) {
 }
 
 inline std::string threads_text(const loop_plan& p) {
-    if (p.threads <= 1)
-        return "1 (runs on the calling thread; no parallel split)";
+    using why = loop_plan::serial_reason;
+    if (p.threads <= 1) {
+        switch (p.serial) {
+        case why::no_openmp:
+            return "1 (compiled without OpenMP: add -fopenmp, or CMake's FUSOR_OPENMP, to split "
+                   "loops this large across threads)";
+        case why::one_thread:
+            return "1 (one thread allowed: set_num_threads, OMP_NUM_THREADS or a single core)";
+        case why::reduce_order:
+            return "1 (every loop that could be split reduces: splitting would change the "
+                   "order of the sums)";
+        default:
+            return "1 (runs on the calling thread; no parallel split)";
+        }
+    }
     index_t total = 1;
     for (const index_t e : p.extents)
         total *= e;
@@ -723,6 +741,7 @@ struct explanation {
 template <class E>
     requires expression<E> explanation explain(const E& e,
                                                explain_format format = explain_format::text) {
+        detail::check_lifetimes(e);
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
         x.plan = make_plan(n, contiguous_destination<value_type_t<E>>(n.shape()), x.notes);
@@ -741,6 +760,8 @@ template <class D, class E>
                                                const E& e,
                                                explain_format format = explain_format::text) {
         using V = std::remove_const_t<D>;
+        detail::check_lifetimes(e);
+        detail::check_lifetimes(dest);
         if (!broadcasts_to(e.shape(), dest.shape(), true))
             throw broadcast_error("could not broadcast input array from shape "
                                   + to_compact_string(e.shape()) + " into shape "

@@ -61,7 +61,7 @@ inline int broadcast_result_of(const shape_t* const* shapes, std::size_t count) 
 /// scalars), the node points at it instead of copying it: building an expression over small
 /// tensors then copies no shape at all.
 template <class Op, class... Cs>
-struct elementwise : expr_node {
+struct elementwise : value_node<elementwise<Op, Cs...>> {
     static constexpr node_tag tag = node_tag::elementwise;
     using value_type = typename Op::template result<typename Cs::value_type...>;
     using op_type = Op;

@@ -18,6 +18,7 @@
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/lifetime.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/fwd.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -45,6 +46,8 @@ struct leaf : expr_node {
         owner;               ///< set when the leaf owns a moved-in tensor or a reshape copy
     bool is_view;            ///< for explain: "view" or "tensor"
     const T* base = nullptr; ///< the viewed tensor's data (null: `data`), for explain's offsets
+    /// Checked mode: what the operand's storage was when the leaf was made (core/lifetime.hpp).
+    [[no_unique_address]] detail::lifetime_stamp stamp{};
 
     const shape_t& shape() const {
         if constexpr (OwnsShape)
@@ -84,11 +87,20 @@ auto make_leaf(E&& e) {
     using U = std::remove_cvref_t<E>;
     using T = typename U::value_type;
     if constexpr (view_like<E> && !std::is_lvalue_reference_v<E>) {
-        return leaf<T, true>{{}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base()};
+        return leaf<T, true>{
+            {}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base(), e.lifetime()};
     } else if constexpr (view_like<E>) {
-        return leaf<T>{{}, e.data(), &e.shape(), &e.strides(), e.owner(), true, e.base()};
+        return leaf<T>{
+            {}, e.data(), &e.shape(), &e.strides(), e.owner(), true, e.base(), e.lifetime()};
     } else if constexpr (std::is_lvalue_reference_v<E>) {
-        return leaf<T>{{}, e.data(), &e.shape(), &e.strides(), nullptr, false};
+        return leaf<T>{{},
+                       e.data(),
+                       &e.shape(),
+                       &e.strides(),
+                       nullptr,
+                       false,
+                       nullptr,
+                       e.lifetime_stamp(true)};
     } else {
         auto owned = std::make_shared<const tensor<T>>(std::move(e));
         return leaf<T>{{}, owned->data(), &owned->shape(), &owned->strides(), owned, false};

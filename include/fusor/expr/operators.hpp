@@ -54,7 +54,37 @@ auto make_unary(A&& a) {
 // At least one side is an expression (so `2 + 3` stays plain C++).
 template <class A, class B>
 concept operand_pair = operand<A> && operand<B> &&(expression<A> || expression<B>);
+
+// One side is a fusor expression, the other something fusor cannot read (a std::vector, a
+// pointer, a string): the operators below then fail with one sentence naming the accepted
+// operands, instead of g++ listing every operator of the standard library it tried.
+template <class A, class B>
+concept foreign_operand_pair = (expression<A> && !operand<B>) || (expression<B> && !operand<A>);
+template <class...>
+inline constexpr bool always_false = false;
 } // namespace detail
+
+// `a + std::vector` and friends: a readable compile error (the arithmetic and ordering
+// operators; `<<` is left alone, since `std::cout << t` is one of them).
+#define FUSOR_REJECT_FOREIGN_OPERAND(OP)                                                           \
+    template <class A, class B>                                                                    \
+        requires detail::foreign_operand_pair<A, B>                                                \
+    void operator OP(A&&, B&&) {                                                                   \
+        static_assert(detail::always_false<A, B>,                                                  \
+                      "fusor: the operands of " #OP " are fusor tensors, views and expressions "   \
+                      "and C++ arithmetic scalars; view a std::vector with fusor::adapt(v), "      \
+                      "memory with fusor::adapt(ptr, shape)");                                     \
+    }
+FUSOR_REJECT_FOREIGN_OPERAND(+)
+FUSOR_REJECT_FOREIGN_OPERAND(-)
+FUSOR_REJECT_FOREIGN_OPERAND(*)
+FUSOR_REJECT_FOREIGN_OPERAND(/)
+FUSOR_REJECT_FOREIGN_OPERAND(%)
+FUSOR_REJECT_FOREIGN_OPERAND(<)
+FUSOR_REJECT_FOREIGN_OPERAND(<=)
+FUSOR_REJECT_FOREIGN_OPERAND(>)
+FUSOR_REJECT_FOREIGN_OPERAND(>=)
+#undef FUSOR_REJECT_FOREIGN_OPERAND
 
 // Arithmetic: shapes broadcast (NumPy's rule; `broadcast_error` names both shapes), types
 // promote as numpy.result_type, C++ scalars are weak (NEP 50): `float_tensor * 2.0` stays

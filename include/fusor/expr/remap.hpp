@@ -10,7 +10,7 @@ namespace fusor {
 /// the child and the affine index map; the planner composes the map into the strides of every
 /// leaf below, so `transpose(a + b)` reads `a` and `b` transposed and allocates nothing.
 template <class C>
-struct remap : expr_node {
+struct remap : value_node<remap<C>> {
     static constexpr node_tag tag = node_tag::remap;
     using value_type = typename C::value_type;
 

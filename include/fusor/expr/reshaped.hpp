@@ -14,7 +14,7 @@ namespace fusor {
 /// is a materialisation boundary: the planner evaluates it into a contiguous temporary of the
 /// child's shape first and reads that in the new shape; `explain` shows it as a `reshape copy`.
 template <class C>
-struct reshaped : expr_node {
+struct reshaped : value_node<reshaped<C>> {
     static constexpr node_tag tag = node_tag::reshaped;
     using value_type = typename C::value_type;
 

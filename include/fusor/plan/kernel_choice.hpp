@@ -33,6 +33,20 @@ inline constexpr bool has_vector_math<remap<C>> = has_vector_math<C>;
 template <class C>
 inline constexpr bool has_vector_math<reshaped<C>> = has_vector_math<C>;
 
+/// True when node `N` calls, outside any reduction, a float math function of the SLEEF list,
+/// whether or not this build has SLEEF (explain says what a build without it misses).
+template <class N>
+inline constexpr bool has_listed_math = false;
+template <class Op, class... Cs>
+inline constexpr bool has_listed_math<elementwise<Op, Cs...>> =
+    (detail::listed_vector_function<Op>::value
+     && std::is_floating_point_v<typename elementwise<Op, Cs...>::value_type>)
+    || (has_listed_math<Cs> || ...);
+template <class C>
+inline constexpr bool has_listed_math<remap<C>> = has_listed_math<C>;
+template <class C>
+inline constexpr bool has_listed_math<reshaped<C>> = has_listed_math<C>;
+
 /// The names of the functions with a vectorised form that the loop computing `n` calls itself
 /// (not those inside a reduction, or inside a reshape that is copied first: other loops run
 /// them), depth-first, each once.
@@ -100,6 +114,8 @@ void choose_elementwise_kernel(loop_plan& p, const E& e) {
     if constexpr (has_vector_math<E>)
         if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
             vector_functions_of(e, p.vector_functions);
+    if constexpr (FUSOR_VECTOR_MATH == 0 && has_listed_math<E>)
+        p.scalar_math = p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast;
     if constexpr (flat_tree<E> && tensor_leaves<E> >= 1
                   && tensor_leaves<E> <= single_element_max_leaves) {
         if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())

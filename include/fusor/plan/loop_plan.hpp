@@ -198,6 +198,19 @@ struct loop_plan {
     /// loop reduces and whose innermost loop is kept (`sum(a, 0)`), so each chunk owns a run
     /// of accumulators and sees all of their terms, in order.
     bool split_inner = false;
+    /// Why the loop runs on the calling thread (`threads == 1`), for explain.
+    enum class serial_reason : std::uint8_t {
+        none,         ///< it is split (threads > 1)
+        small,        ///< fewer than `parallel_threshold` elements
+        no_openmp,    ///< compiled without OpenMP
+        one_thread,   ///< `set_num_threads(1)`, `OMP_NUM_THREADS=1` or one core
+        one_chunk,    ///< too few elements in the splittable loop for two chunks
+        reduce_order, ///< a reduction whose every splittable loop reduces (the order would change)
+    };
+    serial_reason serial = serial_reason::small;
+    /// The loop calls math functions (exp, log, ...) one element at a time that a build with
+    /// SLEEF runs vectorised; explain says how to turn SLEEF on.
+    bool scalar_math = false;
     bool empty = false;      ///< some extent is 0: the loop body never runs
     bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
                              ///< last boundary (a temporary) and this loop copies it into the
@@ -250,8 +263,9 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.operand_count == b.operand_count && a.boundaries == b.boundaries
            && (a.finalize == b.finalize || (a.finalize && b.finalize && *a.finalize == *b.finalize))
            && a.kernel == b.kernel && a.vector_bytes == b.vector_bytes && a.threads == b.threads
-           && a.chunk == b.chunk && a.split_inner == b.split_inner && a.empty == b.empty
-           && a.alias_copy == b.alias_copy && a.flat == b.flat && a.held_operand == b.held_operand
+           && a.chunk == b.chunk && a.split_inner == b.split_inner && a.serial == b.serial
+           && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
+           && a.flat == b.flat && a.held_operand == b.held_operand
            && a.vector_functions == b.vector_functions && a.reduction == b.reduction;
 }
 

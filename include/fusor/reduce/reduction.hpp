@@ -30,7 +30,7 @@ struct ddof {
 /// (small) result is computed once into a temporary that the outer loop reads.
 /// Shape: the child's with the reduced axes removed (or kept as 1 with `keepdims`).
 template <class Reducer, class C>
-struct reduction : expr_node {
+struct reduction : value_node<reduction<Reducer, C>> {
     static constexpr node_tag tag = node_tag::reduction;
     using reducer_type = Reducer;
     using impl = typename Reducer::template impl<typename C::value_type>;
@@ -126,8 +126,38 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
 ///    reduces nothing.
 /// Options follow the axes in any order: `keepdims`, `ddof{1}`. A bad axis throws
 /// `axis_error`, a repeated one `value_error`.
+namespace detail {
+// The argument lists a reduction accepts, as a concept so that any other list meets one
+// readable static_assert: (e, options...), (e, axis, options...), (e, shape_t, options...).
+// (A braced list `{0, 1}` never reaches here: it only binds to the initializer_list form.)
+template <class... R>
+inline constexpr bool reduce_tail = (reduce_option<std::remove_cvref_t<R>> && ...);
+template <class First, class... R>
+inline constexpr bool reduce_tail<First, R...> =
+    ((std::is_integral_v<std::remove_cvref_t<First>> || std::is_same_v<std::remove_cvref_t<First>, shape_t>)&&(
+        reduce_option<std::remove_cvref_t<R>> && ...))
+    || (reduce_option<
+            std::remove_cvref_t<First>> && (reduce_option<std::remove_cvref_t<R>> && ...));
+template <class... A>
+inline constexpr bool reduce_call = false;
+template <class E, class... R>
+inline constexpr bool reduce_call<E, R...> = expression<E>&& reduce_tail<R...>;
+template <class...>
+inline constexpr bool reduce_always_false = false;
+} // namespace detail
+
 template <class Reducer>
 struct reduction_fn {
+    /// Any other argument list: one error naming the accepted forms.
+    template <class... A>
+        requires(!detail::reduce_call<A...>)
+    void operator()(A&&...) const {
+        static_assert(detail::reduce_always_false<A...>,
+                      "fusor: a reduction is called as f(e), f(e, axis) or f(e, {axis, ...}), "
+                      "then options (fusor::keepdims, fusor::ddof{n}); e is a tensor, view or "
+                      "expression. Several axes go in braces: sum(a, {0, 1}), not sum(a, 0, 1)");
+    }
+
     template <class E, class... O>
         requires(expression<E> && (detail::reduce_option<O> && ...))
     auto operator()(E&& e, O... opts) const {

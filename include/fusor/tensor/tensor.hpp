@@ -12,6 +12,7 @@
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/lifetime.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/tensor/tensor_view.hpp>
@@ -23,18 +24,34 @@ struct uninitialized_t {};
 inline constexpr uninitialized_t uninitialized{};
 
 namespace detail {
-// Nested initializer lists of depth N: {{1, 2}, {3, 4}} is nested_list<T, 2>.
-template <class T, std::size_t N>
-struct nested_list {
-    using type = std::initializer_list<typename nested_list<T, N - 1>::type>;
-};
+// One element of a 1-d initializer list. Its converting constructor makes `{1.0}` a worse
+// match for it than for a row of a 2-d list, so `{{1.0}, {2.0}}` is the (2, 1) column rather
+// than an ambiguity between a 1-d list of two one-element braces and a 2-d list of two rows.
 template <class T>
-struct nested_list<T, 0> {
-    using type = T;
+struct list_element {
+    T value;
+    list_element(T v) : value(v) {}
 };
 
+// Nested initializer lists of depth N: {{1, 2}, {3, 4}} is nested_list<T, 2>; the elements of
+// the 1-d list are list_elements, those of deeper lists plain T.
 template <class T, std::size_t N>
-void shape_of_list(const typename nested_list<T, N>::type& l, shape_t& s, std::size_t depth) {
+struct raw_list {
+    using type = std::initializer_list<typename raw_list<T, N - 1>::type>;
+};
+template <class T>
+struct raw_list<T, 0> {
+    using type = T;
+};
+template <class T, std::size_t N>
+struct nested_list : raw_list<T, N> {};
+template <class T>
+struct nested_list<T, 1> {
+    using type = std::initializer_list<list_element<T>>;
+};
+
+template <class T, std::size_t N, class L>
+void shape_of_list(const L& l, shape_t& s, std::size_t depth) {
     if constexpr (N > 0) {
         const auto n = static_cast<index_t>(l.size());
         if (s.size() <= depth)
@@ -52,13 +69,17 @@ void shape_of_list(const typename nested_list<T, N>::type& l, shape_t& s, std::s
     }
 }
 
-template <class T, std::size_t N>
-void copy_list(const typename nested_list<T, N>::type& l, T*& out) {
-    if constexpr (N == 0)
-        *out++ = l;
-    else
+template <class T, std::size_t N, class L>
+void copy_list(const L& l, T*& out) {
+    if constexpr (N == 0) {
+        if constexpr (std::is_same_v<L, list_element<T>>)
+            *out++ = l.value;
+        else
+            *out++ = l;
+    } else {
         for (const auto& sub : l)
             copy_list<T, N - 1>(sub, out);
+    }
 }
 
 /// `shape` if an array of it can exist, as NumPy's PyArray_NewFromDescr checks: no negative
@@ -117,27 +138,73 @@ public:
           data_(std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(shape_size(shape_)))) {
     }
 
-    tensor(std::initializer_list<T> l) { from_list<1>(l); }
+    tensor(typename detail::nested_list<T, 1>::type l) { from_list<1>(l); }
     tensor(typename detail::nested_list<T, 2>::type l) { from_list<2>(l); }
     tensor(typename detail::nested_list<T, 3>::type l) { from_list<3>(l); }
     tensor(typename detail::nested_list<T, 4>::type l) { from_list<4>(l); }
     tensor(typename detail::nested_list<T, 5>::type l) { from_list<5>(l); }
 
-    /// Evaluates `e` into a new tensor of `e.shape()` (one fused loop).
+    /// Evaluates `e` into a new tensor of `e.shape()` (one fused loop). In checked mode, throws
+    /// `lifetime_error` when an operand of `e` changed since `e` was built.
     template <class E>
         requires(expression<E> && !std::is_same_v<std::remove_cvref_t<E>, tensor>)
-    tensor(const E& e) : tensor(e.shape(), uninitialized) { detail::assign_to_tensor(*this, e); }
+    tensor(const E& e) : tensor(detail::checked_shape_of(e), uninitialized) {
+        detail::assign_to_tensor(*this, e);
+    }
 
     tensor(const tensor& o) : tensor(o.shape_, uninitialized) {
         std::copy(o.data(), o.data() + o.size(), data());
     }
-    tensor(tensor&&) noexcept = default;
+    /// O(1): takes `o`'s elements; `o` is left empty, of shape `(0,)`.
+    tensor(tensor&& o) noexcept
+        : shape_(std::exchange(o.shape_, shape_t{0})),
+          strides_(std::exchange(o.strides_, strides_t{1})), data_(std::move(o.data_)) {
+        o.lose_storage();
+    }
+    /// Copies `o`'s elements. When the element counts match, into this tensor's own buffer (as
+    /// `std::vector` does), so expressions and views over this tensor stay valid; otherwise a
+    /// new buffer replaces the old one.
     tensor& operator=(const tensor& o) {
-        if (this != &o)
+        if (this == &o)
+            return *this;
+        if (data_ && o.size() == size()) {
+            std::copy(o.data(), o.data() + o.size(), data());
+            adopt_shape(o.shape_);
+        } else {
             *this = tensor(o);
+        }
         return *this;
     }
-    tensor& operator=(tensor&&) noexcept = default;
+    /// Takes `o`'s elements. When the element counts match, they are copied into this tensor's
+    /// own buffer (O(n), and `o` keeps its elements) so that expressions and views over this
+    /// tensor stay valid, as for copy-assignment; otherwise the buffer is taken in O(1) and
+    /// `o` is left empty, of shape `(0,)`.
+    tensor& operator=(tensor&& o) noexcept {
+        if (this == &o)
+            return *this;
+        if (data_ && o.data_ && o.size() == size()) {
+            std::copy(o.data(), o.data() + o.size(), data());
+            adopt_shape(o.shape_);
+            return *this;
+        }
+        shape_ = std::exchange(o.shape_, shape_t{0});
+        strides_ = std::exchange(o.strides_, strides_t{1});
+        data_ = std::move(o.data_);
+        o.lose_storage();
+#if FUSOR_CHECKED
+        if (token_) {
+            ++token_->buffer_epoch;
+            ++token_->shape_epoch;
+        }
+#endif
+        return *this;
+    }
+#if FUSOR_CHECKED
+    ~tensor() {
+        if (token_)
+            token_->destroyed = true;
+    }
+#endif
 
     /// `c = e`: `c` takes `e`'s shape and `e`'s values cast to `T`.
     template <class E>
@@ -204,12 +271,24 @@ public:
         return *this;
     }
 
-    const shape_t& shape() const { return shape_; }
-    const strides_t& strides() const { return strides_; }
-    index_t rank() const { return shape_.rank(); }
-    index_t size() const { return shape_size(shape_); }
-    T* data() { return data_.get(); }
-    const T* data() const { return data_.get(); }
+    const shape_t& shape() const {
+        return shape_;
+    }
+    const strides_t& strides() const {
+        return strides_;
+    }
+    index_t rank() const {
+        return shape_.rank();
+    }
+    index_t size() const {
+        return shape_size(shape_);
+    }
+    T* data() {
+        return data_.get();
+    }
+    const T* data() const {
+        return data_.get();
+    }
 
     /// Unchecked element access.
     template <class... I>
@@ -235,40 +314,98 @@ public:
     /// `value_error` when the sizes differ, leaving the tensor unchanged. The free
     /// `reshape(t, shape)` returns a view instead.
     void reshape(const shape_t& shape) {
-        shape_t to = reshape_target(shape_, shape);
-        strides_t st = row_major_strides(to);
-        shape_ = std::move(to);
-        strides_ = std::move(st);
+        adopt_shape(reshape_target(shape_, shape));
     }
 
     /// The one element of a size-1 tensor; throws `value_error` otherwise.
-    T item() const { return view().item(); }
+    T item() const {
+        return view().item();
+    }
 
     /// Writable and read-only views of the whole tensor.
-    tensor_view<T> view() { return {data(), shape_, strides_}; }
-    tensor_view<const T> view() const { return {data(), shape_, strides_}; }
-    operator tensor_view<T>() { return view(); }
-    operator tensor_view<const T>() const { return view(); }
+    tensor_view<T> view() {
+        return {data(), shape_, strides_, nullptr, lifetime_stamp(false)};
+    }
+    tensor_view<const T> view() const {
+        return {data(), shape_, strides_, nullptr, lifetime_stamp(false)};
+    }
+
+    /// (Internal) what a leaf (`follows_shape`) or a view of this tensor records of its storage
+    /// in checked mode; empty otherwise.
+    detail::lifetime_stamp lifetime_stamp([[maybe_unused]] bool follows_shape) const {
+#if FUSOR_CHECKED
+        return detail::stamp_of(token_, follows_shape);
+#else
+        return {};
+#endif
+    }
+    operator tensor_view<T>() {
+        return view();
+    }
+    operator tensor_view<const T>() const {
+        return view();
+    }
 
     /// Row-major iteration (the storage order).
-    T* begin() { return data(); }
-    T* end() { return data() + size(); }
-    const T* begin() const { return data(); }
-    const T* end() const { return data() + size(); }
+    T* begin() {
+        return data();
+    }
+    T* end() {
+        return data() + size();
+    }
+    const T* begin() const {
+        return data();
+    }
+    const T* end() const {
+        return data() + size();
+    }
 
 private:
     template <std::size_t N>
     void from_list(const typename detail::nested_list<T, N>::type& l) {
         shape_t s;
         detail::shape_of_list<T, N>(l, s, 0);
-        *this = tensor(s, uninitialized);
+        shape_ = detail::checked_shape(std::move(s), sizeof(T));
+        strides_ = row_major_strides(shape_);
+        data_ = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(shape_size(shape_)));
         T* out = data();
         detail::copy_list<T, N>(l, out);
+    }
+
+    // A new shape over the same buffer (same number of elements).
+    void adopt_shape(const shape_t& to) {
+        if (to == shape_)
+            return;
+        strides_t st = row_major_strides(to);
+        shape_ = to;
+        strides_ = std::move(st);
+#if FUSOR_CHECKED
+        if (token_)
+            ++token_->shape_epoch;
+#endif
+    }
+    // After its buffer was taken: what leaves and views of this tensor recorded is gone.
+    void lose_storage() noexcept {
+#if FUSOR_CHECKED
+        if (token_)
+            token_->moved_from = true;
+        token_ = fresh_token();
+#endif
     }
 
     shape_t shape_;
     strides_t strides_;
     std::unique_ptr<T[]> data_;
+#if FUSOR_CHECKED
+    static std::shared_ptr<detail::storage_token> fresh_token() noexcept {
+        try {
+            return std::make_shared<detail::storage_token>();
+        } catch (...) {
+            return nullptr; // out of memory: this tensor goes unchecked
+        }
+    }
+    std::shared_ptr<detail::storage_token> token_ = fresh_token();
+#endif
 };
 
 } // namespace fusor

@@ -4,11 +4,13 @@
 #include <iterator>
 #include <memory>
 #include <type_traits>
+#include <vector>
 
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/lifetime.hpp>
 #include <fusor/core/shape.hpp>
 
 namespace fusor {
@@ -133,10 +135,18 @@ public:
     tensor_view(T* data, shape_t shape, strides_t strides, std::shared_ptr<const void> owner)
         : data_(data), shape_(std::move(shape)), strides_(std::move(strides)),
           owner_(std::move(owner)) {}
+    /// (Internal) a view that also carries what checked mode recorded of its storage.
+    tensor_view(T* data,
+                shape_t shape,
+                strides_t strides,
+                std::shared_ptr<const void> owner,
+                detail::lifetime_stamp stamp)
+        : data_(data), shape_(std::move(shape)), strides_(std::move(strides)),
+          owner_(std::move(owner)), stamp_(std::move(stamp)) {}
 
     /// A writable view converts to a read-only one.
     operator tensor_view<const value_type>() const requires(!std::is_const_v<T>) {
-        tensor_view<const value_type> v{data_, shape_, strides_, owner_};
+        tensor_view<const value_type> v{data_, shape_, strides_, owner_, stamp_};
         v.base_ = base_;
         return v;
     }
@@ -217,6 +227,8 @@ public:
     /// The data pointer of the tensor (or `adapt`ed memory) this view was made from, through
     /// any chain of views: `data() - base()` is the view's offset into it (explain prints it).
     T* base() const { return base_ ? base_ : data_; }
+    /// (Internal) what checked mode recorded of the storage this view reads (empty otherwise).
+    const detail::lifetime_stamp& lifetime() const { return stamp_; }
 
     /// Unchecked element access (no bounds or rank check).
     template <class... I>
@@ -227,10 +239,12 @@ public:
     /// of indices or an index outside its axis; negative indices count from the end.
     template <class... I>
     T& at(I... i) const {
+        detail::check_stamp(stamp_, 1, "view");
         return data_[detail::checked_offset_of(shape_, strides_, i...)];
     }
     /// The one element of a size-1 view; throws `value_error` otherwise.
     value_type item() const {
+        detail::check_stamp(stamp_, 1, "view");
         if (size() != 1)
             throw value_error("item(): only a tensor of size 1 converts to a scalar, this one has "
                               "shape "
@@ -240,14 +254,17 @@ public:
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
-        tensor_view v{
-            data_ + m.apply_offset(strides_), m.out_shape, m.apply_strides(strides_), owner_};
+        tensor_view v{data_ + m.apply_offset(strides_),
+                      m.out_shape,
+                      m.apply_strides(strides_),
+                      owner_,
+                      stamp_};
         v.base_ = base();
         return v;
     }
     /// The same elements under another shape and strides (a reshape that needs no copy).
     tensor_view restrided(shape_t shape, strides_t strides) const {
-        tensor_view v{data_, std::move(shape), std::move(strides), owner_};
+        tensor_view v{data_, std::move(shape), std::move(strides), owner_, stamp_};
         v.base_ = base();
         return v;
     }
@@ -265,6 +282,7 @@ private:
     strides_t strides_;
     std::shared_ptr<const void> owner_;
     T* base_ = nullptr; // null: data_ is the base
+    [[no_unique_address]] detail::lifetime_stamp stamp_;
 };
 
 /// A view over external memory, row-major: `adapt(ptr, {3, 4})`; with explicit strides in
@@ -280,6 +298,59 @@ tensor_view<T> adapt(T* data, shape_t shape, strides_t strides) {
         throw value_error("adapt: " + std::to_string(strides.size()) + " strides for shape "
                           + to_string(shape));
     return {data, std::move(shape), std::move(strides)};
+}
+
+/// A view over a `std::vector`'s elements: `adapt(v)` is 1-d of `v.size()` elements,
+/// `adapt(v, {3, 4})` row-major of that shape (throws `value_error` when the shape needs more
+/// elements than `v` has). Writable when `v` is not const. Unlike `adapt(v.data(), …)`, in
+/// checked mode (`FUSOR_CHECKED`) evaluating an expression over it after `v` reallocated
+/// (`push_back` past its capacity, `assign`, `swap`) or shrank throws `lifetime_error` instead
+/// of reading freed memory. `std::vector<bool>` has no contiguous `bool`s and is refused.
+template <class T, class A>
+    requires(!std::is_same_v<T, bool>)
+tensor_view<T> adapt(std::vector<T, A>& v, shape_t shape) {
+    const index_t n = shape_size(shape);
+    if (n > static_cast<index_t>(v.size()))
+        throw value_error("adapt: shape " + to_string(shape) + " needs " + std::to_string(n)
+                          + " elements, the vector has " + std::to_string(v.size()));
+    strides_t st = row_major_strides(shape);
+#if FUSOR_CHECKED
+    return {v.data(),
+            std::move(shape),
+            std::move(st),
+            nullptr,
+            detail::stamp_of_vector(v, static_cast<std::size_t>(n))};
+#else
+    return {v.data(), std::move(shape), std::move(st)};
+#endif
+}
+template <class T, class A>
+    requires(!std::is_same_v<T, bool>)
+tensor_view<const T> adapt(const std::vector<T, A>& v, shape_t shape) {
+    const index_t n = shape_size(shape);
+    if (n > static_cast<index_t>(v.size()))
+        throw value_error("adapt: shape " + to_string(shape) + " needs " + std::to_string(n)
+                          + " elements, the vector has " + std::to_string(v.size()));
+    strides_t st = row_major_strides(shape);
+#if FUSOR_CHECKED
+    return {v.data(),
+            std::move(shape),
+            std::move(st),
+            nullptr,
+            detail::stamp_of_vector(v, static_cast<std::size_t>(n))};
+#else
+    return {v.data(), std::move(shape), std::move(st)};
+#endif
+}
+template <class T, class A>
+    requires(!std::is_same_v<T, bool>)
+tensor_view<T> adapt(std::vector<T, A>& v) {
+    return adapt(v, shape_t{static_cast<index_t>(v.size())});
+}
+template <class T, class A>
+    requires(!std::is_same_v<T, bool>)
+tensor_view<const T> adapt(const std::vector<T, A>& v) {
+    return adapt(v, shape_t{static_cast<index_t>(v.size())});
 }
 
 } // namespace fusor
