@@ -300,6 +300,28 @@ tensor_view<T> adapt(T* data, shape_t shape, strides_t strides) {
     return {data, std::move(shape), std::move(strides)};
 }
 
+namespace detail {
+// adapt(vector) for a const or non-const vector: the element type follows `v.data()`.
+template <class Vec>
+auto adapt_vector(Vec& v, shape_t shape) {
+    using T = std::remove_pointer_t<decltype(v.data())>;
+    const index_t n = shape_size(shape);
+    if (n > static_cast<index_t>(v.size()))
+        throw value_error("adapt: shape " + to_string(shape) + " needs " + std::to_string(n)
+                          + " elements, the vector has " + std::to_string(v.size()));
+    strides_t st = row_major_strides(shape);
+#if FUSOR_CHECKED
+    return tensor_view<T>(v.data(),
+                          std::move(shape),
+                          std::move(st),
+                          nullptr,
+                          stamp_of_vector(v, static_cast<std::size_t>(n)));
+#else
+    return tensor_view<T>(v.data(), std::move(shape), std::move(st));
+#endif
+}
+} // namespace detail
+
 /// A view over a `std::vector`'s elements: `adapt(v)` is 1-d of `v.size()` elements,
 /// `adapt(v, {3, 4})` row-major of that shape (throws `value_error` when the shape needs more
 /// elements than `v` has). Writable when `v` is not const. Unlike `adapt(v.data(), …)`, in
@@ -309,48 +331,22 @@ tensor_view<T> adapt(T* data, shape_t shape, strides_t strides) {
 template <class T, class A>
     requires(!std::is_same_v<T, bool>)
 tensor_view<T> adapt(std::vector<T, A>& v, shape_t shape) {
-    const index_t n = shape_size(shape);
-    if (n > static_cast<index_t>(v.size()))
-        throw value_error("adapt: shape " + to_string(shape) + " needs " + std::to_string(n)
-                          + " elements, the vector has " + std::to_string(v.size()));
-    strides_t st = row_major_strides(shape);
-#if FUSOR_CHECKED
-    return {v.data(),
-            std::move(shape),
-            std::move(st),
-            nullptr,
-            detail::stamp_of_vector(v, static_cast<std::size_t>(n))};
-#else
-    return {v.data(), std::move(shape), std::move(st)};
-#endif
+    return detail::adapt_vector(v, std::move(shape));
 }
 template <class T, class A>
     requires(!std::is_same_v<T, bool>)
 tensor_view<const T> adapt(const std::vector<T, A>& v, shape_t shape) {
-    const index_t n = shape_size(shape);
-    if (n > static_cast<index_t>(v.size()))
-        throw value_error("adapt: shape " + to_string(shape) + " needs " + std::to_string(n)
-                          + " elements, the vector has " + std::to_string(v.size()));
-    strides_t st = row_major_strides(shape);
-#if FUSOR_CHECKED
-    return {v.data(),
-            std::move(shape),
-            std::move(st),
-            nullptr,
-            detail::stamp_of_vector(v, static_cast<std::size_t>(n))};
-#else
-    return {v.data(), std::move(shape), std::move(st)};
-#endif
+    return detail::adapt_vector(v, std::move(shape));
 }
 template <class T, class A>
     requires(!std::is_same_v<T, bool>)
 tensor_view<T> adapt(std::vector<T, A>& v) {
-    return adapt(v, shape_t{static_cast<index_t>(v.size())});
+    return detail::adapt_vector(v, shape_t{static_cast<index_t>(v.size())});
 }
 template <class T, class A>
     requires(!std::is_same_v<T, bool>)
 tensor_view<const T> adapt(const std::vector<T, A>& v) {
-    return adapt(v, shape_t{static_cast<index_t>(v.size())});
+    return detail::adapt_vector(v, shape_t{static_cast<index_t>(v.size())});
 }
 
 } // namespace fusor
