@@ -16,39 +16,17 @@
 
 #include <fusor/fusor.hpp>
 
+#include "element_types.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
+using io_test::for_each_type;
+using io_test::same_bits;
 
 namespace {
 namespace fs = std::filesystem;
 
 const fs::path reference_dir = fs::path(FUSOR_BINARY_DIR) / "tests" / "csv";
-
-using all_types = std::tuple<bool,
-                             std::int8_t,
-                             std::int16_t,
-                             std::int32_t,
-                             std::int64_t,
-                             std::uint8_t,
-                             std::uint16_t,
-                             std::uint32_t,
-                             std::uint64_t,
-                             float,
-                             double>;
-
-template <class F>
-void for_each_type(F&& f) {
-    std::apply([&](auto... t) { (f(t), ...); }, all_types{});
-}
-
-// Equal values, NaN equal to NaN, and the sign of a zero counts.
-template <class T>
-bool same_bits(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>)
-        return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
-    else
-        return a == b;
-}
 
 template <class T>
 void check_equal(const fusor::tensor<T>& got,

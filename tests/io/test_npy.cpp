@@ -14,8 +14,12 @@
 
 #include <fusor/fusor.hpp>
 
+#include "element_types.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
+using io_test::for_each_type;
+using io_test::same_bits;
 
 namespace {
 namespace fs = std::filesystem;
@@ -38,14 +42,6 @@ T expected(index_t k) {
     } else {
         return static_cast<T>(static_cast<std::uint64_t>(k) * 2654435761ull); // wraps, as NumPy
     }
-}
-
-template <class T>
-bool same_bits(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>)
-        return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
-    else
-        return a == b;
 }
 
 template <class T>
@@ -72,23 +68,6 @@ const std::vector<std::pair<std::string, shape_t>> shapes = {{"scalar", {}},
                                                              {"5", {5}},
                                                              {"3x4", {3, 4}},
                                                              {"2x3x4", {2, 3, 4}}};
-
-using all_types = std::tuple<bool,
-                             std::int8_t,
-                             std::int16_t,
-                             std::int32_t,
-                             std::int64_t,
-                             std::uint8_t,
-                             std::uint16_t,
-                             std::uint32_t,
-                             std::uint64_t,
-                             float,
-                             double>;
-
-template <class F>
-void for_each_type(F&& f) {
-    std::apply([&](auto... t) { (f(t), ...); }, all_types{});
-}
 
 void write_bytes(const fs::path& p, const std::string& bytes) {
     std::ofstream(p, std::ios::binary) << bytes;

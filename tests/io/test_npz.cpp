@@ -15,30 +15,17 @@
 
 #include <fusor/fusor.hpp>
 
+#include "element_types.hpp"
+
 using fusor::index_t;
 using fusor::shape_t;
+using io_test::for_each_type;
+using io_test::same_bits;
 
 namespace {
 namespace fs = std::filesystem;
 
 const fs::path reference_dir = fs::path(FUSOR_BINARY_DIR) / "tests" / "npz";
-
-using all_types = std::tuple<bool,
-                             std::int8_t,
-                             std::int16_t,
-                             std::int32_t,
-                             std::int64_t,
-                             std::uint8_t,
-                             std::uint16_t,
-                             std::uint32_t,
-                             std::uint64_t,
-                             float,
-                             double>;
-
-template <class F>
-void for_each_type(F&& f) {
-    std::apply([&](auto... t) { (f(t), ...); }, all_types{});
-}
 
 // npy_reference.py's SHAPES, named as there.
 const std::vector<std::string> shapes = {"scalar", "0", "2x0x3", "5", "3x4", "2x3x4"};
@@ -51,14 +38,6 @@ std::string array_name(const std::string& shape) {
 template <class T>
 fusor::tensor<T> reference(const std::string& name) {
     return fusor::load_npy<T>((reference_dir / (name + ".npy")).string());
-}
-
-template <class T>
-bool same_bits(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>)
-        return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
-    else
-        return a == b;
 }
 
 template <class T>
