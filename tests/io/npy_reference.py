@@ -41,6 +41,17 @@ def values(dtype, shape):
     return flat.reshape(shape)
 
 
+def check_array(label, a, want):
+    """Exits naming `label` unless `a` has `want`'s dtype, shape, values (NaN equal to NaN) and
+    signs of zero."""
+    if a.dtype != want.dtype or a.shape != want.shape or not np.array_equal(
+            a, want, equal_nan=a.dtype.kind == "f"):
+        sys.exit(f"{label}: numpy.load gives {a.dtype} {a.shape} {a!r}, expected "
+                 f"{want.dtype} {want.shape} {want!r}")
+    if a.dtype.kind == "f" and np.any(np.signbit(a) != np.signbit(want)):
+        sys.exit(f"{label}: the sign of a zero differs")
+
+
 def write(out):
     os.makedirs(out, exist_ok=True)
     for dtype in DTYPES:
@@ -70,14 +81,7 @@ def check(folder):
     for name in names:
         dtype, shape_text = name[:-4].split("_")[:2]
         shape = () if shape_text == "scalar" else tuple(int(n) for n in shape_text.split("x"))
-        a = np.load(os.path.join(folder, name))
-        want = values(dtype, shape)
-        if a.dtype != want.dtype or a.shape != want.shape or not np.array_equal(
-                a, want, equal_nan=a.dtype.kind == "f"):
-            sys.exit(f"{name}: numpy.load gives {a.dtype} {a.shape} {a!r}, expected "
-                     f"{want.dtype} {want.shape} {want!r}")
-        if a.dtype.kind == "f" and np.any(np.signbit(a) != np.signbit(want)):
-            sys.exit(f"{name}: the sign of a zero differs")
+        check_array(name, np.load(os.path.join(folder, name)), values(dtype, shape))
     print(f"numpy.load read {len(names)} files written by fusor.save_npy: all equal")
 
 

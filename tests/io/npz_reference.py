@@ -28,7 +28,7 @@ import numpy as np
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from npy_reference import DTYPES, SHAPES, shape_name, values  # noqa: E402
+from npy_reference import DTYPES, SHAPES, check_array, shape_name, values  # noqa: E402
 
 
 def all_arrays():
@@ -101,17 +101,10 @@ def check(folder):
                     sys.exit(f"{name}: member {info.filename} is not stored")
         with np.load(path) as npz:
             for key in npz.files:
-                a = npz[key]
                 dtype, shape_text = key.split("_")[:2]
                 shape = () if shape_text == "scalar" else tuple(
                     int(n) for n in shape_text.split("x"))
-                want = values(dtype, shape)
-                if a.dtype != want.dtype or a.shape != want.shape or not np.array_equal(
-                        a, want, equal_nan=a.dtype.kind == "f"):
-                    sys.exit(f"{name}[{key}]: numpy.load gives {a.dtype} {a.shape} {a!r}, "
-                             f"expected {want.dtype} {want.shape} {want!r}")
-                if a.dtype.kind == "f" and np.any(np.signbit(a) != np.signbit(want)):
-                    sys.exit(f"{name}[{key}]: the sign of a zero differs")
+                check_array(f"{name}[{key}]", npz[key], values(dtype, shape))
     # The archive of every dtype, byte for byte what numpy.savez writes.
     with open(os.path.join(out, "all_types.npz"), "rb") as f:
         ours = f.read()
