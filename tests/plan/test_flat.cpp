@@ -152,6 +152,150 @@ TEST_CASE("explain marks the flat plan in its text and JSON") {
     CHECK(r.json().find("\"flat\":false") != std::string::npos);
 }
 
+namespace {
+// `dest` = e as the row-broadcast case (or not, as `rows` says) and by the general walk: the
+// same bits. `dest` is a fresh tensor of `e`'s shape.
+template <class D, class E>
+void check_rows(const E& e, bool rows) {
+    fusor::tensor<D> quick(e.shape(), fusor::uninitialized);
+    fusor::tensor<D> walked(e.shape(), fusor::uninitialized);
+    const auto& n = fusor::detail::operand_for<D>(e);
+    const auto p = fusor::make_plan(n, fusor::detail::layout_of(quick.view()));
+    CHECK(p.flat_rows == rows);
+    CHECK_FALSE(p.flat);
+    quick.view() = e;
+    {
+        general_walk_only walk;
+        CHECK_FALSE(fusor::make_plan(n, fusor::detail::layout_of(walked.view())).flat_rows);
+        walked.view() = e;
+    }
+    CHECK(same_bits(quick, walked));
+}
+} // namespace
+
+TEST_CASE("a row read again for every row: the flat loop per row, with the general walk's bits") {
+    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    check_rows<float>(a * row + 1.0f, true);
+    check_rows<float>(row - a, true);
+    check_rows<double>(a * counting<float>({1, 33}, 3), true); // leading 1s
+    check_rows<float>(row * 2.0f + a * row, true);             // one row read twice
+    const auto a3 = counting<float>({4, 5, 6}, 4);
+    check_rows<float>(a3 + counting<float>({5, 6}, 5), true); // a row of the last two axes
+    check_rows<float>(a3 * counting<float>({6}, 6) + counting<float>({6}, 7), true);
+    const auto i = counting<std::int32_t>({6, 7}, 8);
+    check_rows<std::int32_t>(fusor::floor_divide(i, counting<std::int32_t>({7}, 9)), true);
+    // A plan of two levels whose rows are views: a contiguous slice is a row, a strided one not.
+    const auto wide = counting<float>({2, 33}, 10);
+    check_rows<float>(a + fusor::view(wide, 1), true);
+    check_rows<float>(a + fusor::view(counting<float>({66}, 11), fusor::slice(0, 66, 2)), false);
+    // Not rows: rows of two lengths, a column, a 0-d operand, one row of output.
+    check_rows<float>(a3 + counting<float>({5, 6}, 5) + counting<float>({6}, 6), false);
+    check_rows<float>(a + counting<float>({64, 1}, 12), false);
+    check_rows<float>(a * fusor::eval(fusor::sum(row)), false);
+    check_rows<float>(counting<float>({1, 33}, 13) + row, false);
+    // Vector math or the thread split: the general walk's plan runs.
+    const bool sleef = FUSOR_VECTOR_MATH != 0;
+    check_rows<float>(fusor::exp(a) * row, !sleef);
+    const index_t n = fusor::parallel_threshold;
+    const auto big = counting<float>({n / 64, 64}, 14), big_row = counting<float>({64}, 15);
+    check_rows<float>(big * big_row, false);
+}
+
+TEST_CASE("a row broadcast that overlaps the destination is left to the walk's overlap rule") {
+    fusor::tensor<float> x = counting<float>({8, 8}, 1);
+    const auto r0 = fusor::view(x, 0); // row 0 of x, overwritten by the first row of the loop
+    CHECK_FALSE(fusor::make_plan(x * r0, fusor::detail::layout_of(x.view())).flat_rows);
+    const fusor::tensor<float> expected = fusor::eval(x * r0);
+    x = x * r0;
+    CHECK(same_bits(x, expected));
+}
+
+TEST_CASE("explain marks flat rows in its text and JSON, and never reports them cached") {
+    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    fusor::tensor<float> out(shape_t{64, 33});
+    out = a * row;
+    const auto e = fusor::explain(out, a * row);
+    CHECK(e.text().find("kernel:  contiguous (flat rows: each tensor the output's shape, or a row)")
+          != std::string::npos);
+    CHECK(e.json().find("\"flat_rows\":true") != std::string::npos);
+    CHECK_FALSE(e.cached);
+}
+
+namespace {
+// `dest` = r as the flat reduction (or not, as `flat` says) and by the general walk: the same
+// bits, and the flat plan decides what the walk's plan decides (one contiguous level, the same
+// register accumulation).
+template <class E>
+void check_reduction(const E& r, bool flat) {
+    using D = fusor::value_type_t<E>;
+    fusor::tensor<D> quick(r.shape(), fusor::uninitialized);
+    fusor::tensor<D> walked(r.shape(), fusor::uninitialized);
+    const auto layout = fusor::detail::layout_of(quick.view());
+    const fusor::destination_ref d{
+        layout.shape, layout.strides, layout.address, layout.dtype, layout.itemsize};
+    fusor::flat_plan f;
+    REQUIRE(fusor::planning::is_flat_reduction(r, d, f) == flat);
+    CHECK(fusor::make_plan(r, layout).flat_reduction == flat);
+    quick.view() = r;
+    {
+        general_walk_only walk;
+        const auto p = fusor::make_plan(r, layout);
+        CHECK_FALSE(p.flat_reduction);
+        if (flat) {
+            CHECK(p.levels() == 1);
+            CHECK(p.extents[0] == f.cols);
+            CHECK(p.kernel == fusor::inner_kernel::contiguous);
+            CHECK(p.reduction == f.reduction);
+            CHECK(p.threads == 1);
+        }
+        walked.view() = r;
+    }
+    CHECK(same_bits(quick, walked));
+}
+} // namespace
+
+TEST_CASE("a reduction of a flat operand to one element is one run, with the general walk's bits") {
+    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    check_reduction(fusor::sum(a * b), true);                      // pairwise
+    check_reduction(fusor::sum(counting<double>({100}, 3)), true); // compensated
+    check_reduction(fusor::mean(a * 2.0f - b), true);              // finalize: / n
+    check_reduction(fusor::max(a - b), true);                      // minmax_simd
+    check_reduction(fusor::min(counting<float>({40}, 4)), true);   // under 64: lanes
+    check_reduction(fusor::argmax(a * b), true);                   // flat index, minmax_simd
+    check_reduction(fusor::argmin(counting<float>({7}, 5)), true); // sequential
+    check_reduction(fusor::prod(counting<float>({20}, 6)), true);  // lanes
+    check_reduction(fusor::all(a > b), true);
+    check_reduction(fusor::sum(counting<std::int32_t>({5, 7}, 7)), true);
+    check_reduction(fusor::sum(a, fusor::keepdims), true);                 // into (1, 1)
+    check_reduction(fusor::sum(fusor::view(a, fusor::slice(3, 9))), true); // a contiguous view
+    // Not flat: some axes kept, a broadcast operand, a strided operand, one element, above
+    // the parallel threshold.
+    check_reduction(fusor::sum(a, 0), false);
+    check_reduction(fusor::sum(a * counting<float>({33}, 8)), false);
+    check_reduction(fusor::sum(fusor::transpose(a)), false);
+    check_reduction(fusor::sum(counting<float>({1}, 9)), false);
+    const index_t n = fusor::parallel_threshold;
+    check_reduction(fusor::sum(counting<float>({n}, 10)), false);
+}
+
+TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates nothing") {
+    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    fusor::tensor<float> s(shape_t{});
+    s = fusor::sum(a * b);
+    const auto e = fusor::explain(s, fusor::sum(a * b));
+    CHECK(e.text().find("kernel:  contiguous (flat: every tensor of the operand's shape, one run)")
+          != std::string::npos);
+    CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
+    CHECK_FALSE(e.cached);
+    const float expected = fusor::eval(fusor::sum(a * b)).item();
+    const long before = allocations.load();
+    const float got = fusor::sum(a * b).item();
+    const double as_double = static_cast<double>(fusor::max(a - b));
+    CHECK(allocations.load() - before == 0);
+    CHECK(got == expected);
+    CHECK(as_double == static_cast<double>(fusor::eval(fusor::max(a - b)).item()));
+}
+
 TEST_CASE("an element-wise assignment into an existing tensor allocates nothing, up to rank 6") {
     const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
     const auto row = counting<float>({33}, 3);
@@ -164,7 +308,7 @@ TEST_CASE("an element-wise assignment into an existing tensor allocates nothing,
     out = a * b + 1.0f; // flat
     CHECK(allocations.load() - before == 0);
     before = allocations.load();
-    out = a * row - b; // broadcast: the general walk
+    out = a * row - b; // a row broadcast: the flat loop per row
     CHECK(allocations.load() - before == 0);
     before = allocations.load();
     out6 = a6 * b6 + 2.0f; // rank 6
@@ -187,7 +331,8 @@ TEST_CASE("an element-wise assignment into an existing tensor allocates nothing,
             CHECK(allocations.load() - before == 0);
     }
     before = allocations.load();
-    const auto p = fusor::make_plan(a * row - b, fusor::detail::layout_of(out.view()));
+    const auto p = fusor::make_plan(a * col - b, fusor::detail::layout_of(out.view()));
     CHECK(allocations.load() - before == 0);
     CHECK_FALSE(p.flat);
+    CHECK_FALSE(p.flat_rows);
 }

@@ -35,10 +35,11 @@ bool equal(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
 }
 } // namespace
 
+// A column broadcast: the row-broadcast case (`a * row`) runs without a cached plan.
 TEST_CASE("a second evaluation reuses the plan, and explain says so") {
-    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
     fusor::tensor<float> out(shape_t{8, 8});
-    auto e = a * row + 1.0f;
+    auto e = a * col + 1.0f;
     CHECK_FALSE(fusor::explain(out, e).cached);
     out = e;
     const auto x = fusor::explain(out, e);
@@ -94,9 +95,9 @@ TEST_CASE("every input of the plan is part of the key: results stay exact") {
 }
 
 TEST_CASE("another destination of the same layout reuses the plan, pointed at it") {
-    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
     fusor::tensor<float> first(shape_t{8, 8}), second(shape_t{8, 8});
-    auto e = a - row;
+    auto e = a - col;
     first = e;
     observing watch;
     second = e;
@@ -107,10 +108,10 @@ TEST_CASE("another destination of the same layout reuses the plan, pointed at it
 }
 
 TEST_CASE("the destination's element type is part of the key") {
-    const auto a = counting<float>({8, 8}, 1), row = counting<float>({8}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
     fusor::tensor<float> f(shape_t{8, 8});
     fusor::tensor<double> d(shape_t{8, 8});
-    auto e = a * row;
+    auto e = a * col;
     f = e;
     CHECK_FALSE(fusor::explain(d, e).cached);
     observing watch;

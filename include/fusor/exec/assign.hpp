@@ -46,20 +46,59 @@ void run_plan(
 }
 
 // The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
-// `strides`, shapes already checked. The flat case's plan costs almost nothing to build;
-// any other comes from this thread's plan cache when the same expression type was last
-// evaluated over the same operands into the same layout (plan/plan_cache.hpp), else from the
-// planner. Nothing is copied on the way.
+// `strides`, shapes already checked. The flat case, the row-broadcast case and the flat
+// reduction are decided into a flat_plan that costs almost nothing to build; when that says
+// the whole evaluation is one loop on this thread, it runs at once (exec::execute_flat,
+// exec::execute_flat_reduction). Any other plan comes from this thread's plan cache when the
+// same expression type was last evaluated over the same operands into the same layout
+// (plan/plan_cache.hpp), else from the planner. Nothing is copied on the way.
 template <class D, class N>
 void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
     using V = std::remove_const_t<D>;
     const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
     if constexpr (planning::flat_tree<N>) {
-        if (planning::flat_plans_enabled && planning::is_flat_case(n, d)) {
-            loop_plan p;
-            planning::fill_flat_plan(p, n, d);
-            run_plan(p, data, shape, strides, n);
-            return;
+        if (planning::flat_plans_enabled) {
+            flat_plan f;
+            const bool flat = planning::is_flat_case(n, d);
+            if (flat)
+                f = planning::plan_flat(n, d);
+            if ((flat || planning::is_flat_rows_case(n, d, f)) && f.inline_loop) {
+                if (!plan_observer && !exec::tracing) {
+                    exec::execute_flat(f, data, n, nullptr);
+                    return;
+                }
+                // Observed or traced: the same loop, beside the plan explain shows for it.
+                loop_plan p;
+                if (flat)
+                    planning::fill_flat_plan(p, n, d);
+                else
+                    p = make_plan(n, d);
+                if (plan_observer)
+                    plan_observer(p);
+                exec::execute_flat(f, data, n, &p);
+                return;
+            }
+            if (flat) { // the thread split or vector math: the expanded plan runs
+                loop_plan p;
+                planning::fill_flat_plan(p, n, d);
+                run_plan(p, data, shape, strides, n);
+                return;
+            }
+        }
+    } else if constexpr (tag_of<N> == node_tag::reduction) {
+        if constexpr (planning::flat_tree<decltype(n.child)>) {
+            flat_plan f;
+            if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
+                if (!plan_observer && !exec::tracing) {
+                    exec::execute_flat_reduction(f, n, data, nullptr);
+                    return;
+                }
+                const loop_plan p = make_plan(n, d); // observed or traced: as explain shows it
+                if (plan_observer)
+                    plan_observer(p);
+                exec::execute_flat_reduction(f, n, data, &p);
+                return;
+            }
         }
     }
     bool hit = false;
@@ -162,7 +201,13 @@ auto item_of(const E& e) {
         throw value_error("item(): only an expression of size 1 converts to a scalar, this one "
                           "has shape "
                           + to_string(e.shape()));
-    return eval(e).item();
+    // Into a local: a reduction to one element allocates nothing.
+    using V = value_type_t<E>;
+    const auto& n = operand_for<V>(e);
+    const shape_t& shape = n.shape();
+    V out{};
+    evaluate_into(&out, shape, row_major_strides(shape), n);
+    return out;
 }
 } // namespace detail
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -47,6 +48,8 @@ struct leaf_evaluator {
     index_t outer_stride = 0;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
+    /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step.
+    FUSOR_INLINE void bind_row(index_t r) { cur = base + r * outer_stride; }
     /// A copy for another thread: its own splat and tile buffers from `s` (the copy shared
     /// the original's).
     void own_buffers(scratch& s) {
@@ -140,6 +143,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
+    FUSOR_INLINE void bind_row(index_t) {}
     void own_buffers(scratch&) {}
     FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
 
@@ -159,6 +163,9 @@ struct elementwise_evaluator {
 
     FUSOR_INLINE void bind(const index_t* offsets) {
         boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
+    }
+    FUSOR_INLINE void bind_row(index_t r) {
+        boost::hana::for_each(children, [r](auto& c) { c.bind_row(r); });
     }
     void own_buffers(scratch& s) {
         boost::hana::for_each(children, [&s](auto& c) { c.own_buffers(s); });
@@ -239,6 +246,35 @@ evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache
 template <class E>
 tensor<typename E::value_type>
 evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
+
+/// Builds the evaluator of a flat tree's node (planning::flat_tree) for a flat plan's inline
+/// loop (flat_plan): every leaf at unit stride from its first element, moving by `cols` per
+/// row, or not at all when the plan says it is a row (`still`, by depth-first leaf ordinal).
+/// Needs no loop_plan: a flat plan's operands have no offsets.
+struct flat_evaluator_builder {
+    std::uint64_t still;
+    index_t cols;
+    int next_leaf = 0;
+
+    template <class N>
+    FUSOR_INLINE auto build(const N& n) {
+        if constexpr (tag_of<N> == node_tag::leaf) {
+            using T = typename N::value_type;
+            const bool row = (still >> next_leaf++) & 1;
+            leaf_evaluator<T> ev{n.data, 1, 0, n.data};
+            ev.outer_stride = row ? 0 : cols;
+            return ev;
+        } else if constexpr (tag_of<N> == node_tag::scalar) {
+            return scalar_evaluator<typename N::value_type>{n.value};
+        } else {
+            // A braced list evaluates left to right: leaves get their ordinals depth-first.
+            return boost::hana::unpack(n.children, [this](const auto&... c) {
+                using E = elementwise_evaluator<typename N::op_type, decltype(this->build(c))...>;
+                return E{boost::hana::tuple<decltype(this->build(c))...>{this->build(c)...}};
+            });
+        }
+    }
+};
 
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 /// `Blocked`: build for the blocked kernels, with a vector_math_evaluator for each unary math

@@ -27,9 +27,18 @@
 /// fusor sees the kernel each loop runs, named as explain's JSON `runs` names it.
 #ifndef FUSOR_TRACE_KERNEL
 #define FUSOR_TRACE_KERNEL(plan, name) ((void)0)
+#define FUSOR_TRACE_KERNEL_IS_DEFAULT
 #endif
 
 namespace fusor::exec {
+
+/// True in a translation unit that defines a trace hook: the evaluation then builds, beside
+/// what runs, the expanded plan the hooks record (the path taken stays the same).
+#if defined(FUSOR_TRACE_INNER_LOOP) || !defined(FUSOR_TRACE_KERNEL_IS_DEFAULT)
+inline constexpr bool tracing = true;
+#else
+inline constexpr bool tracing = false;
+#endif
 
 namespace detail {
 // The contiguous kernel: `n` elements, every operand at unit stride from its offset in `off`
@@ -201,6 +210,29 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
         run_loop_nest(p, 1, ev, kernel);
         return;
     }
+    }
+}
+
+/// Runs a flat plan whose `inline_loop` is set: the contiguous kernel over `f.cols` elements,
+/// once per row (`f.rows`; 1 in the flat case), called directly: the nest is one level, or two
+/// whose outer level only moves pointers, and a plan this small has nothing to split.
+/// `traced`: the expanded plan, for the trace hooks only (null when nothing traces).
+template <class D, class E>
+FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
+    (void)traced;
+    FUSOR_TRACE_KERNEL(*traced, "contiguous");
+    auto ev = flat_evaluator_builder{f.still, f.cols}.build(e);
+    for (index_t r = 0; r < f.rows; ++r, out += f.cols) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+        shape_t offsets(traced->operand_count, 0);
+        if (traced->levels() == 2)
+            for (std::size_t k = 0; k < offsets.size(); ++k)
+                offsets[k] = r * traced->stride(k, 0);
+        FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), f.cols);
+#endif
+        ev.bind_row(r);
+        for (index_t i = 0; i < f.cols; ++i)
+            out[i] = convert<D>(ev.template get<true>(i));
     }
 }
 
@@ -396,6 +428,58 @@ void check_reducible(const reduction<R, C>& r) {
 }
 } // namespace detail
 
+namespace detail {
+// A register accumulator `a` takes a run of `n` elements of `ev` (bound at the run's start) as
+// the plan's kernel `k` says (pairwise, compensated, minmax_simd, sequential or lanes); `i0`
+// and `si` are the index operand's value at the run's start and its step (arg-reductions).
+template <class Impl, class T, bool Contiguous, class Ev>
+FUSOR_INLINE typename Impl::acc_type register_reduce(
+    reduce_kernel k, typename Impl::acc_type a, const Ev& ev, index_t n, index_t i0, index_t si) {
+    switch (k) {
+    case reduce_kernel::pairwise:
+    case reduce_kernel::compensated:
+        if constexpr (planning::pairwise_reducer<Impl>) {
+            if constexpr (std::is_same_v<typename Impl::acc_type,
+                                         reducers::detail::compensated_sum>)
+                return Impl::merge(a, compensated_terms<Impl, Contiguous>(ev, n));
+            else
+                return Impl::absorb(a, pairwise_terms<Impl, Contiguous>(ev, 0, n));
+        }
+        return a;
+    case reduce_kernel::minmax_simd:
+        if constexpr (Contiguous && planning::vector_minmax<Impl, T>)
+            return Impl::merge(a, vector_minmax_reduce<Impl, T>(ev, n, i0, si));
+        return a;
+    case reduce_kernel::sequential:
+        return Impl::merge(a, sequential_reduce<Impl, Contiguous>(ev, n, i0, si));
+    default: // lanes
+        return Impl::merge(a, lane_reduce<Impl, Contiguous>(ev, n, i0, si));
+    }
+}
+} // namespace detail
+
+/// Runs a flat reduction (flat_plan, `f.reduction` set): `r`'s operand is one contiguous run
+/// of `f.cols` elements into one register accumulator, finalized into `*out`; no driver, no
+/// accumulator buffer, no finalize loop. `traced`: the general walk's plan, for the trace hooks
+/// only (null when nothing traces).
+template <class R, class C, class D>
+FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
+                                         const reduction<R, C>& r,
+                                         D* out,
+                                         const loop_plan* traced) {
+    using impl = typename reduction<R, C>::impl;
+    (void)traced;
+    FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
+#ifdef FUSOR_TRACE_INNER_LOOP
+    const shape_t zeros(traced->operand_count, 0);
+    FUSOR_TRACE_INNER_LOOP(*traced, zeros.data(), f.cols);
+#endif
+    const auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
+    const auto a = detail::register_reduce<impl, typename C::value_type, true>(
+        f.reduction, impl::identity(), ev, f.cols, 0, 1);
+    *out = convert<D>(impl::finalize(a, f.cols));
+}
+
 /// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),
 /// then finalizes into `out` (any strided view of the result's shape) through the plan's
 /// finalize loop. How it accumulates is the plan's `reduction` kernel: in registers when the
@@ -449,40 +533,15 @@ void execute_reduction(const reduction<R, C>& r,
                 ev.bind(off);
                 acc_t* a = a0 + off[0];
                 const index_t i0 = impl::needs_index ? off[idx_op] : 0;
-                switch (p.reduction) {
-                case reduce_kernel::pairwise:
-                case reduce_kernel::compensated:
-                    if constexpr (planning::pairwise_reducer<impl>) {
-                        if constexpr (std::is_same_v<acc_t, reducers::detail::compensated_sum>)
-                            *a =
-                                impl::merge(*a, detail::compensated_terms<impl, Contiguous>(ev, n));
-                        else
-                            *a = impl::absorb(*a,
-                                              detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
-                    }
-                    return;
-                case reduce_kernel::minmax_simd:
-                    if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)
-                        *a = impl::merge(
-                            *a, detail::vector_minmax_reduce<impl, value_t>(ev, n, i0, si));
-                    return;
-                case reduce_kernel::sequential:
-                    *a =
-                        impl::merge(*a, detail::sequential_reduce<impl, Contiguous>(ev, n, i0, si));
-                    return;
-                case reduce_kernel::lanes:
-                    *a = impl::merge(*a, detail::lane_reduce<impl, Contiguous>(ev, n, i0, si));
-                    return;
-                default:                        // a row of accumulators
-                    if constexpr (Contiguous) { // the accumulator row has unit stride here
-                        for (index_t i = 0; i < n; ++i)
-                            a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
-                    } else {
-                        for (index_t i = 0; i < n; ++i)
-                            a[i * sa] =
-                                impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
-                    }
-                    return;
+                if (p.reduction != reduce_kernel::row) {
+                    *a = detail::register_reduce<impl, value_t, Contiguous>(
+                        p.reduction, *a, ev, n, i0, si);
+                } else if constexpr (Contiguous) { // the accumulator row has unit stride here
+                    for (index_t i = 0; i < n; ++i)
+                        a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
+                } else {
+                    for (index_t i = 0; i < n; ++i)
+                        a[i * sa] = impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
                 }
             };
             run_loop_nest(p, 1, ev, kernel);

@@ -256,8 +256,10 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
     if (p.kernel == inner_kernel::contiguous) {
-        s = p.flat ? "contiguous (flat: every tensor of the output's shape and layout)"
-                   : "contiguous (every operand at unit stride)";
+        s = p.flat             ? "contiguous (flat: every tensor of the output's shape and layout)"
+            : p.flat_rows      ? "contiguous (flat rows: each tensor the output's shape, or a row)"
+            : p.flat_reduction ? "contiguous (flat: every tensor of the operand's shape, one run)"
+                               : "contiguous (every operand at unit stride)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
         for (std::size_t k : moving_operands(p))
@@ -686,7 +688,8 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          }()
          + "]" + ",\"empty\":" + (p.empty ? "true" : "false") + ",\"alias_copy\":"
          + (p.alias_copy ? "true" : "false") + ",\"flat\":" + (p.flat ? "true" : "false")
-         + ",\"runs\":" + json_string(runs_of(p)) + "}";
+         + ",\"flat_rows\":" + (p.flat_rows ? "true" : "false") + ",\"flat_reduction\":"
+         + (p.flat_reduction ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p)) + "}";
     return s;
 }
 
@@ -772,8 +775,9 @@ template <class D, class E>
             dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)};
         x.plan = make_plan(n, d, x.notes);
         x.format = format;
-        // The flat case is planned afresh every time (it costs less than a cache look-up).
-        if (!x.plan.flat)
+        // The flat, row-broadcast and flat-reduction cases are planned afresh every time (it
+        // costs less than a cache look-up).
+        if (!x.plan.flat && !x.plan.flat_rows && !x.plan.flat_reduction)
             x.cached = planning::plan_is_cached(
                 n, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize});
         return x;

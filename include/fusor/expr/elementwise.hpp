@@ -86,6 +86,21 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
         });
     }
 
+    // Copies and moves carry own_shape only when it is the shape: a node that points at its
+    // shape (the usual case) moves as its children and one pointer.
+    elementwise(const elementwise& o) : children(o.children), shape_ref(o.shape_ref) {
+        if (!shape_ref)
+            own_shape = o.own_shape;
+    }
+    elementwise(elementwise&& o) noexcept(
+        std::is_nothrow_move_constructible_v<boost::hana::tuple<Cs...>>)
+        : children(std::move(o.children)), shape_ref(o.shape_ref) {
+        if (!shape_ref)
+            own_shape = std::move(o.own_shape);
+    }
+    elementwise& operator=(const elementwise&) = default;
+    elementwise& operator=(elementwise&&) = default;
+
     const shape_t& shape() const { return shape_ref ? *shape_ref : own_shape; }
     index_t rank() const { return shape().rank(); }
     index_t size() const { return shape_size(shape()); }

@@ -29,8 +29,10 @@ struct partner_value<E> {
 };
 
 template <class Partner, class A>
-auto operand_node(A&& a) {
-    if constexpr (expression<A>)
+decltype(auto) operand_node(A&& a) {
+    if constexpr (node<A>)
+        return std::forward<A>(a); // moved or copied once, into its parent
+    else if constexpr (expression<A>)
         return as_node(std::forward<A>(a));
     else if constexpr (std::is_void_v<Partner>)
         return make_default_scalar(a);
@@ -40,9 +42,13 @@ auto operand_node(A&& a) {
 
 template <class Op, class A, class B>
 auto make_binary(A&& a, B&& b) {
-    auto na = operand_node<typename partner_value<B>::type>(std::forward<A>(a));
-    auto nb = operand_node<typename partner_value<A>::type>(std::forward<B>(b));
-    return elementwise<Op, decltype(na), decltype(nb)>(std::move(na), std::move(nb));
+    using NA = std::remove_cvref_t<decltype(operand_node<typename partner_value<B>::type>(
+        std::forward<A>(a)))>;
+    using NB = std::remove_cvref_t<decltype(operand_node<typename partner_value<A>::type>(
+        std::forward<B>(b)))>;
+    return elementwise<Op, NA, NB>(
+        operand_node<typename partner_value<B>::type>(std::forward<A>(a)),
+        operand_node<typename partner_value<A>::type>(std::forward<B>(b)));
 }
 
 template <class Op, class A>

@@ -135,6 +135,22 @@ void choose_elementwise_kernel(loop_plan& p, const E& e) {
     }
 }
 
+/// How a register accumulator takes a run of `n` elements of type `T` (`contiguous`: at unit
+/// stride) for the reducer `Impl` (choose_reduction_kernel, below, and the flat reduction).
+template <class Impl, class T>
+reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
+    if constexpr (pairwise_reducer<Impl>) {
+        return std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>
+                   ? reduce_kernel::compensated
+                   : reduce_kernel::pairwise;
+    } else {
+        if constexpr (vector_minmax<Impl, T>)
+            if (contiguous && n >= minmax_min_row)
+                return reduce_kernel::minmax_simd;
+        return Impl::needs_index || n < 16 ? reduce_kernel::sequential : reduce_kernel::lanes;
+    }
+}
+
 /// How the reduction `R` over a child of type `C` accumulates in loop `p`:
 ///  - [reduced, kept] at unit stride (`sum(a, 0)`), not an arg-reduction: two rows per pass,
 ///    (acc + x_r) + x_{r+1}, the order of one row at a time with half the accumulator traffic
@@ -161,20 +177,8 @@ void choose_reduction_kernel(loop_plan& p) {
         p.reduction = reduce_kernel::row;
         return;
     }
-    const index_t n = levels == 0 ? 1 : p.extents[levels - 1];
-    if constexpr (pairwise_reducer<impl>) {
-        p.reduction = std::is_same_v<typename impl::acc_type, reducers::detail::compensated_sum>
-                          ? reduce_kernel::compensated
-                          : reduce_kernel::pairwise;
-        return;
-    }
-    if constexpr (vector_minmax<impl, T>) {
-        if (contiguous && n >= minmax_min_row) {
-            p.reduction = reduce_kernel::minmax_simd;
-            return;
-        }
-    }
-    p.reduction = impl::needs_index || n < 16 ? reduce_kernel::sequential : reduce_kernel::lanes;
+    p.reduction =
+        register_reduce_kernel<impl, T>(levels == 0 ? 1 : p.extents[levels - 1], contiguous);
 }
 
 } // namespace planning

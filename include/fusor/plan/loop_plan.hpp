@@ -222,6 +222,13 @@ struct loop_plan {
     /// (`operands` stays empty: `operand_count` says how many there are, `stride()` is 1); the
     /// one it builds for explain also lists the operands, as the general walk would.
     bool flat = false;
+    /// Flat rows: the row-broadcast case (flat_plan), which the evaluator runs without the
+    /// driver and without the plan cache; the plan is the general walk's, for explain.
+    bool flat_rows = false;
+    /// Flat reduction: a reduction of a flat operand into one element (flat_plan), which the
+    /// evaluator runs without the driver and without the plan cache; the plan is the general
+    /// walk's, for explain.
+    bool flat_reduction = false;
     /// Element-wise, broadcast kernel: this operand (a tensor standing still in the inner loop,
     /// the only one) is held in a register and the rest run the plain contiguous loop (MNN's
     /// single-element operand); -1 when none is.
@@ -249,6 +256,33 @@ struct loop_plan {
     friend bool operator==(const loop_plan& a, const loop_plan& b);
 };
 
+/// The flat case as the planner first decides it (planning::plan_flat): a compact value, so
+/// that an element-wise assignment over small same-shape tensors plans in a few instructions.
+/// `inline_loop`: the whole evaluation is the contiguous kernel over `size` elements on the
+/// calling thread (under `parallel_threshold` elements, no math function for SLEEF), which the
+/// evaluator runs as one loop with every offset 0 (exec::execute_flat). Otherwise the flat case
+/// needs the thread split or the blocked vector-math kernel, and the planner expands it into
+/// its `loop_plan` (planning::fill_flat_plan), which holds those decisions. Either way
+/// `explain` prints the expanded `loop_plan`: the same loop, kernel and split.
+///
+/// The row-broadcast case (planning::is_flat_rows_case) is the same loop run `rows` times: every
+/// tensor either has the destination's shape and layout, or is one row-major row of its last
+/// axes, read again for every row (`a * row + 1`, a bias or a scale per column).
+///
+/// The flat reduction (planning::is_flat_reduction) reduces a flat operand (every tensor of its
+/// shape, row-major) over every axis into one element (`sum(a * b)`, `max(x)`): one run of
+/// `cols` elements into a register accumulator, accumulated as `reduction` says.
+struct flat_plan {
+    index_t rows = 1;         ///< the outer level: 1 in the flat case
+    index_t cols = 0;         ///< the contiguous level: every operand at unit stride
+    std::uint64_t still = 0;  ///< bit j: the j-th tensor leaf (depth-first) is a row, read again
+                              ///< for every row (stride 0 over the rows)
+    bool inline_loop = false; ///< the contiguous kernel on the calling thread, nothing else
+    reduce_kernel reduction = reduce_kernel::none; ///< the flat reduction's accumulation
+
+    index_t size() const { return rows * cols; }
+};
+
 inline bool operator==(const boundary_plan& a, const boundary_plan& b) {
     return a.why == b.why && a.temporary == b.temporary && a.dtype == b.dtype && a.shape == b.shape
            && a.read_shape == b.read_shape && a.bytes == b.bytes && a.reused == b.reused
@@ -265,8 +299,9 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.kernel == b.kernel && a.vector_bytes == b.vector_bytes && a.threads == b.threads
            && a.chunk == b.chunk && a.split_inner == b.split_inner && a.serial == b.serial
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
-           && a.flat == b.flat && a.held_operand == b.held_operand
-           && a.vector_functions == b.vector_functions && a.reduction == b.reduction;
+           && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
+           && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
+           && a.reduction == b.reduction;
 }
 
 /// One line of the expression tree as explain prints it.

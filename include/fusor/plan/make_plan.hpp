@@ -22,6 +22,7 @@
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/unpack.hpp>
 
+#include <fusor/config.hpp>
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/expr/elementwise.hpp>
@@ -591,12 +592,15 @@ inline thread_local bool flat_plans_enabled = true;
 // Every leaf of a flat tree has the destination's shape and strides, and none overlaps the
 // destination except by reading exactly the element being written (same start, same item
 // size: NumPy's overlap rule then needs no copy, as in destination_overlaps).
+// `d` is row-major (the flat case checks it), and so is a tensor (tensor.hpp): only a view's
+// strides are compared, with the row-major strides of `d.shape` (`d.strides` is not read).
 template <class N>
-bool leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
+FUSOR_INLINE bool
+leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
     if constexpr (tag_of<N> == node_tag::leaf) {
         using T = typename N::value_type;
         const shape_t& s = n.shape();
-        if ((&s != &d.shape && s != d.shape) || n.strides() != d.strides)
+        if ((&s != &d.shape && s != d.shape) || (n.is_view && !is_row_major(d.shape, n.strides())))
             return false;
         const char* a = reinterpret_cast<const char*>(n.data);
         const char* b = a + shape_size(d.shape) * static_cast<index_t>(sizeof(T));
@@ -620,7 +624,7 @@ inline constexpr index_t flat_operands<elementwise<Op, Cs...>> = (0 + ... + flat
 // expression and the destination before any walk, so for small tensors planning costs almost
 // nothing.
 template <class E>
-bool is_flat_case(const E& e, const destination_ref& d) {
+FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d) {
     const index_t size = shape_size(d.shape);
     if (size < 2 || !is_row_major(d.shape, d.strides))
         return false;
@@ -629,8 +633,119 @@ bool is_flat_case(const E& e, const destination_ref& d) {
     return leaves_match(e, d, lo, hi);
 }
 
-/// The flat plan the evaluator runs, for `e` and `d` of the flat case (is_flat_case): only what
-/// the loop needs, one level of `size`, every operand at unit stride from its start.
+/// The flat case's plan (`e` and `d` of the flat case, is_flat_case): its size, and whether the
+/// loop is the contiguous kernel on the calling thread with nothing else to decide, as
+/// fill_flat_plan would decide it: fewer elements than the thread split takes
+/// (split_for_threads) and no function that choose_elementwise_kernel sends through SLEEF.
+template <class E>
+flat_plan plan_flat(const E&, const destination_ref& d) {
+    const index_t size = shape_size(d.shape);
+    return {1, size, 0, !has_vector_math<E> && size < parallel_threshold};
+}
+
+// One leaf of the row-broadcast case: it matches the destination as in the flat case, or,
+// with its leading 1s dropped, it is the destination's last `k` axes (the same k for every
+// such leaf), row-major, and shares no byte with the destination. `ordinal` counts tensor
+// leaves depth-first; a row's bit is set in `f.still`.
+template <class N>
+bool rows_match(const N& n,
+                const destination_ref& d,
+                const char* lo,
+                const char* hi,
+                std::size_t& k,
+                int& ordinal,
+                flat_plan& f) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
+        using T = typename N::value_type;
+        if (ordinal >= 64)
+            return false;
+        const int j = ordinal++;
+        if (leaves_match(n, d, lo, hi))
+            return true;
+        const shape_t& s = n.shape();
+        std::size_t first = 0;
+        while (first < s.size() && s[first] == 1)
+            ++first;
+        const std::size_t r = s.size() - first;
+        if (r == 0 || r >= d.shape.size() || (k != 0 && k != r))
+            return false;
+        k = r;
+        const std::size_t lead = d.shape.size() - r;
+        index_t acc = 1;
+        for (std::size_t i = s.size(); i-- > first;) {
+            if (s[i] != d.shape[lead + (i - first)] || (n.is_view && n.strides()[i] != acc))
+                return false;
+            acc *= s[i];
+        }
+        const char* a = reinterpret_cast<const char*>(n.data);
+        const char* b = a + acc * static_cast<index_t>(sizeof(T));
+        if (!(b <= lo || hi <= a))
+            return false;
+        f.still |= std::uint64_t{1} << j;
+        return true;
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
+        return true;
+    } else {
+        return boost::hana::unpack(n.children, [&](const auto&... c) {
+            return (rows_match(c, d, lo, hi, k, ordinal, f) && ...);
+        });
+    }
+}
+
+/// The row-broadcast case (flat_plan): `e` a flat tree into a row-major destination whose every
+/// tensor has the destination's shape and layout (as in the flat case) or is one row-major row
+/// of its last axes (the same axes for every row; leading 1s allowed) that does not overlap
+/// the destination, with at least one row, and at least 2 rows of at least 2 elements. On
+/// success fills `f` (rows, cols, which leaves are rows, and `inline_loop` as plan_flat decides
+/// it). The general walk plans the same loop: two levels, rows outermost, every operand at
+/// unit stride in the inner one, the rows at stride 0 in the outer one.
+template <class E>
+bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
+    if (d.shape.size() < 2 || !is_row_major(d.shape, d.strides))
+        return false;
+    const index_t size = shape_size(d.shape);
+    const char* lo = static_cast<const char*>(d.address);
+    const char* hi = lo ? lo + size * d.itemsize : lo;
+    std::size_t k = 0;
+    int ordinal = 0;
+    f = flat_plan{};
+    if (!rows_match(e, d, lo, hi, k, ordinal, f) || f.still == 0)
+        return false;
+    index_t cols = 1;
+    for (std::size_t i = d.shape.size() - k; i < d.shape.size(); ++i)
+        cols *= d.shape[i];
+    if (cols < 2 || size / cols < 2)
+        return false;
+    f.rows = size / cols;
+    f.cols = cols;
+    f.inline_loop = !has_vector_math<E> && size < parallel_threshold;
+    return true;
+}
+
+/// The flat reduction (flat_plan): `r` reduces every axis of a flat tree whose every tensor
+/// has the tree's shape and row-major layout, at least 2 and fewer than `parallel_threshold`
+/// elements, into one element (any destination of size 1). On success fills `f`: one run of
+/// `cols` elements and the register accumulation choose_reduction_kernel picks for it. The
+/// general walk plans the same loop: one contiguous level, the accumulator at stride 0.
+template <class R, class C>
+bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_plan& f) {
+    const shape_t& s = r.child.shape();
+    if (r.axes.size() != s.size() || s.empty() || d.shape.size() != r.shape().size())
+        return false;
+    const index_t n = shape_size(s);
+    if (n < 2 || n >= parallel_threshold)
+        return false;
+    const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
+    if (!leaves_match(r.child, operand, nullptr, nullptr))
+        return false;
+    using impl = typename reduction<R, C>::impl;
+    f = flat_plan{1, n, 0, true, register_reduce_kernel<impl, typename C::value_type>(n, true)};
+    return true;
+}
+
+/// The flat plan expanded into the `loop_plan` the evaluator runs when plan_flat's
+/// `inline_loop` is false, and that the trace and the plan observer see: only what the loop
+/// needs, one level of `size`, every operand at unit stride from its start.
 template <class E>
 void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     p.iter_shape = d.shape;
@@ -660,6 +775,21 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             }
             p.flat = true;
             return;
+        }
+        flat_plan f;
+        if (flat_plans_enabled && is_flat_rows_case(e, d, f) && f.inline_loop) {
+            plan_subexpression(p, e, d.layout(), state, notes);
+            p.flat_rows = true;
+            return;
+        }
+    } else if constexpr (tag_of<E> == node_tag::reduction) {
+        if constexpr (flat_tree<decltype(e.child)>) {
+            flat_plan f;
+            if (flat_plans_enabled && is_flat_reduction(e, d, f)) {
+                plan_subexpression(p, e, d.layout(), state, notes);
+                p.flat_reduction = true;
+                return;
+            }
         }
     }
     plan_subexpression(p, e, d.layout(), state, notes);

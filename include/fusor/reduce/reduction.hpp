@@ -97,24 +97,22 @@ inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bo
 
 template <class Reducer, class E>
 auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options opt) {
-    auto n = as_node(std::forward<E>(e));
-    using N = decltype(n);
-    const shape_t& in = n.shape();
-    shape_t axes =
+    using N = node_t<E>;
+    // Built in place (the node is returned by copy elision): no shape is moved.
+    reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, !axes_in, {}};
+    const shape_t& in = r.child.shape();
+    r.axes =
         resolve_axes(axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
-    shape_t out;
     std::size_t next = 0;
     for (index_t k = 0; k < in.rank(); ++k) {
-        const bool reduced = next < axes.size() && axes[next] == k;
+        const bool reduced = next < r.axes.size() && r.axes[next] == k;
         if (reduced)
             ++next;
         if (!reduced)
-            out.push_back(in[static_cast<std::size_t>(k)]);
+            r.shape_.push_back(in[static_cast<std::size_t>(k)]);
         else if (opt.keepdims)
-            out.push_back(1);
+            r.shape_.push_back(1);
     }
-    reduction<Reducer, N> r{
-        {}, std::move(n), std::move(axes), opt.keepdims, !axes_in, std::move(out)};
     return r;
 }
 } // namespace detail
