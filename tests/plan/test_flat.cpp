@@ -242,8 +242,9 @@ void check_reduction(const E& r, bool flat) {
         const auto p = fusor::make_plan(r, layout);
         CHECK_FALSE(p.flat_reduction);
         if (flat) {
-            CHECK(p.levels() == 1);
-            CHECK(p.extents[0] == f.cols);
+            CHECK(p.levels() == (f.rows > 1 ? 2 : 1));
+            CHECK(p.extents[0] == (f.rows > 1 ? f.rows : f.cols));
+            CHECK(p.extents.back() == f.cols);
             CHECK(p.kernel == fusor::inner_kernel::contiguous);
             CHECK(p.reduction == f.reduction);
             CHECK(p.threads == 1);
@@ -268,9 +269,18 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(counting<std::int32_t>({5, 7}, 7)), true);
     check_reduction(fusor::sum(a, fusor::keepdims), true);                 // into (1, 1)
     check_reduction(fusor::sum(fusor::view(a, fusor::slice(3, 9))), true); // a contiguous view
-    // Not flat: some axes kept, a broadcast operand, a strided operand, one element, above
-    // the parallel threshold.
+    // The last axes: a run per result element.
+    check_reduction(fusor::sum(a, 1), true);                         // 64 pairwise runs of 33
+    check_reduction(fusor::sum(a * b, -1, fusor::keepdims), true);   // into (64, 1)
+    check_reduction(fusor::max(counting<float>({4, 100}, 11), 1), true); // minmax_simd rows
+    check_reduction(fusor::argmax(a - b, 1), true);                  // an index per row
+    check_reduction(fusor::mean(counting<double>({3, 4, 5}, 12), {1, 2}), true);
+    check_reduction(fusor::any(counting<std::int32_t>({6, 7}, 13) > 3, 1), true);
+    // Not flat: a leading axis, a broadcast operand, a strided operand, one element per
+    // result, one element, above the parallel threshold.
     check_reduction(fusor::sum(a, 0), false);
+    check_reduction(fusor::sum(counting<double>({3, 4, 5}, 12), {0, 2}), false);
+    check_reduction(fusor::sum(counting<float>({6, 1}, 14), 1), false);
     check_reduction(fusor::sum(a * counting<float>({33}, 8)), false);
     check_reduction(fusor::sum(fusor::transpose(a)), false);
     check_reduction(fusor::sum(counting<float>({1}, 9)), false);
@@ -278,12 +288,28 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(counting<float>({n}, 10)), false);
 }
 
+TEST_CASE("a row reduction into the operand's own memory is left to the walk, which reads first") {
+    // Each result element is written as soon as its run is reduced, so a destination that
+    // overlaps the operand takes the general walk (every accumulator finalized after the loop).
+    fusor::tensor<float> x = counting<float>({8, 8}, 1);
+    const fusor::tensor<float> expected = fusor::eval(fusor::sum(x, 1));
+    auto row0 = fusor::view(x, 0);
+    const auto layout = fusor::detail::layout_of(row0);
+    CHECK_FALSE(fusor::make_plan(fusor::sum(x, 1), layout).flat_reduction);
+    row0 = fusor::sum(x, 1);
+    CHECK(same_bits(fusor::eval(row0), expected));
+    // A destination the result broadcasts into is not the result's shape: the walk, too.
+    fusor::tensor<float> wide(shape_t{3, 8});
+    const auto s = fusor::sum(x, 1);
+    CHECK_FALSE(fusor::make_plan(s, fusor::detail::layout_of(wide.view())).flat_reduction);
+}
+
 TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates nothing") {
     const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
     fusor::tensor<float> s(shape_t{});
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
-    CHECK(e.text().find("kernel:  contiguous (flat: every tensor of the operand's shape, one run)")
+    CHECK(e.text().find("kernel:  contiguous (flat: every tensor of the operand's shape, a run per result)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
     CHECK_FALSE(e.cached);

@@ -458,10 +458,10 @@ FUSOR_INLINE typename Impl::acc_type register_reduce(
 }
 } // namespace detail
 
-/// Runs a flat reduction (flat_plan, `f.reduction` set): `r`'s operand is one contiguous run
-/// of `f.cols` elements into one register accumulator, finalized into `*out`; no driver, no
-/// accumulator buffer, no finalize loop. `traced`: the general walk's plan, for the trace hooks
-/// only (null when nothing traces).
+/// Runs a flat reduction (flat_plan, `f.reduction` set): `r`'s operand is `f.rows` contiguous
+/// runs of `f.cols` elements, each into one register accumulator finalized into `out[row]`; no
+/// driver, no accumulator buffer, no finalize loop. `traced`: the general walk's plan, for the
+/// trace hooks only (null when nothing traces).
 template <class R, class C, class D>
 FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
                                          const reduction<R, C>& r,
@@ -470,14 +470,20 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     using impl = typename reduction<R, C>::impl;
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
+    auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
+    for (index_t row = 0; row < f.rows; ++row) {
 #ifdef FUSOR_TRACE_INNER_LOOP
-    const shape_t zeros(traced->operand_count, 0);
-    FUSOR_TRACE_INNER_LOOP(*traced, zeros.data(), f.cols);
+        shape_t offsets(traced->operand_count, 0);
+        if (traced->levels() == 2)
+            for (std::size_t k = 0; k < offsets.size(); ++k)
+                offsets[k] = row * traced->stride(k, 0);
+        FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), f.cols);
 #endif
-    const auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
-    const auto a = detail::register_reduce<impl, typename C::value_type, true>(
-        f.reduction, impl::identity(), ev, f.cols, 0, 1);
-    *out = convert<D>(impl::finalize(a, f.cols));
+        ev.bind_row(row);
+        const auto a = detail::register_reduce<impl, typename C::value_type, true>(
+            f.reduction, impl::identity(), ev, f.cols, 0, 1);
+        out[row] = convert<D>(impl::finalize(a, f.cols));
+    }
 }
 
 /// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),

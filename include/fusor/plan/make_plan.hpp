@@ -722,24 +722,74 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
     return true;
 }
 
-/// The flat reduction (flat_plan): `r` reduces every axis of a flat tree whose every tensor
-/// has the tree's shape and row-major layout, at least 2 and fewer than `parallel_threshold`
-/// elements, into one element (any destination of size 1). On success fills `f`: one run of
-/// `cols` elements and the register accumulation choose_reduction_kernel picks for it. The
-/// general walk plans the same loop: one contiguous level, the accumulator at stride 0.
+// True when some tensor `n` reads shares a byte with [lo, hi).
+template <class N>
+bool reads_overlap(const N& n, const char* lo, const char* hi) {
+    if constexpr (tag_of<N> == node_tag::leaf) {
+        const shape_t& s = n.shape();
+        const strides_t& st = n.strides();
+        index_t first = 0, last = 0;
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            if (s[j] == 0)
+                return false;
+            const index_t span = (s[j] - 1) * st[j];
+            (span < 0 ? first : last) += span;
+        }
+        const char* a = reinterpret_cast<const char*>(n.data + first);
+        const char* b = reinterpret_cast<const char*>(n.data + last + 1);
+        return a < hi && lo < b;
+    } else if constexpr (tag_of<N> == node_tag::scalar) {
+        return false;
+    } else if constexpr (tag_of<N> == node_tag::elementwise) {
+        bool any = false;
+        boost::hana::for_each(n.children,
+                              [&](const auto& c) { any = any || reads_overlap(c, lo, hi); });
+        return any;
+    } else {
+        return reads_overlap(n.child, lo, hi);
+    }
+}
+
+/// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
+/// flat tree whose every tensor has the tree's shape and row-major layout, at least 2 and
+/// fewer than `parallel_threshold` elements, with at least 2 elements per result element,
+/// into a destination of exactly the result's shape; with more than one result element the
+/// destination is row-major and shares no byte with the operand (each result element is
+/// written as soon as its run is reduced). On success fills `f`: `rows` runs of `cols`
+/// elements, each into a register accumulator as choose_reduction_kernel picks for a run of
+/// `cols`. The general walk plans the same loop: rows outermost (when there are several), one
+/// contiguous level of `cols`, the accumulator at stride 0 in it.
 template <class R, class C>
 bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_plan& f) {
     const shape_t& s = r.child.shape();
-    if (r.axes.size() != s.size() || s.empty() || d.shape.size() != r.shape().size())
+    const std::size_t k = r.axes.size(), rank = s.size();
+    if (k == 0 || rank == 0 || d.shape != r.shape())
         return false;
+    for (std::size_t i = 0; i < k; ++i)
+        if (r.axes[i] != static_cast<index_t>(rank - k + i))
+            return false;
     const index_t n = shape_size(s);
     if (n < 2 || n >= parallel_threshold)
         return false;
+    index_t cols = 1;
+    for (std::size_t i = rank - k; i < rank; ++i)
+        cols *= s[i];
+    if (cols < 2)
+        return false;
+    const index_t rows = n / cols;
     const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
     if (!leaves_match(r.child, operand, nullptr, nullptr))
         return false;
+    if (rows > 1) {
+        if (!is_row_major(d.shape, d.strides))
+            return false;
+        const char* lo = static_cast<const char*>(d.address);
+        if (lo && reads_overlap(r.child, lo, lo + rows * d.itemsize))
+            return false;
+    }
     using impl = typename reduction<R, C>::impl;
-    f = flat_plan{1, n, 0, true, register_reduce_kernel<impl, typename C::value_type>(n, true)};
+    f = flat_plan{
+        rows, cols, 0, true, register_reduce_kernel<impl, typename C::value_type>(cols, true)};
     return true;
 }
 

@@ -95,35 +95,6 @@ void add_node(const N& n, plan_key& k) {
     }
 }
 
-// True when some tensor `n` reads shares a byte with [lo, hi).
-template <class N>
-bool reads_overlap(const N& n, const char* lo, const char* hi) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
-        const shape_t& s = n.shape();
-        const strides_t& st = n.strides();
-        index_t first = 0, last = 0;
-        for (std::size_t j = 0; j < s.size(); ++j) {
-            if (s[j] == 0)
-                return false;
-            const index_t span = (s[j] - 1) * st[j];
-            (span < 0 ? first : last) += span;
-        }
-        const char* a = reinterpret_cast<const char*>(n.data + first);
-        const char* b = reinterpret_cast<const char*>(n.data + last + 1);
-        return a < hi && lo < b;
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
-        return false;
-    } else if constexpr (tag_of<N> == node_tag::elementwise) {
-        bool any = false;
-        boost::hana::for_each(n.children,
-                              [&](const auto& c) { any = any || reads_overlap(c, lo, hi); });
-        return any;
-    } else {
-        return reads_overlap(n.child, lo, hi);
-    }
-}
-
-/// The key of evaluating `e` into `d`.
 template <class E>
 plan_key key_of(const E& e, const destination_ref& d) {
     plan_key k;
