@@ -270,10 +270,10 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(a, fusor::keepdims), true);                 // into (1, 1)
     check_reduction(fusor::sum(fusor::view(a, fusor::slice(3, 9))), true); // a contiguous view
     // The last axes: a run per result element.
-    check_reduction(fusor::sum(a, 1), true);                         // 64 pairwise runs of 33
-    check_reduction(fusor::sum(a * b, -1, fusor::keepdims), true);   // into (64, 1)
+    check_reduction(fusor::sum(a, 1), true);                             // 64 pairwise runs of 33
+    check_reduction(fusor::sum(a * b, -1, fusor::keepdims), true);       // into (64, 1)
     check_reduction(fusor::max(counting<float>({4, 100}, 11), 1), true); // minmax_simd rows
-    check_reduction(fusor::argmax(a - b, 1), true);                  // an index per row
+    check_reduction(fusor::argmax(a - b, 1), true);                      // an index per row
     check_reduction(fusor::mean(counting<double>({3, 4, 5}, 12), {1, 2}), true);
     check_reduction(fusor::any(counting<std::int32_t>({6, 7}, 13) > 3, 1), true);
     // Not flat: a leading axis, a broadcast operand, a strided operand, one element per
@@ -309,7 +309,8 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
     fusor::tensor<float> s(shape_t{});
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
-    CHECK(e.text().find("kernel:  contiguous (flat: every tensor of the operand's shape, a run per result)")
+    CHECK(e.text().find(
+              "kernel:  contiguous (flat: every tensor of the operand's shape, a run per result)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
     CHECK_FALSE(e.cached);
