@@ -310,7 +310,7 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
     CHECK(e.text().find(
-              "kernel:  contiguous (flat: every tensor of the operand's shape, a run per result)")
+              "kernel:  contiguous (flat runs: every tensor of the operand's shape)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
     CHECK_FALSE(e.cached);

@@ -259,7 +259,7 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s = p.flat        ? "contiguous (flat: every tensor of the output's shape and layout)"
             : p.flat_rows ? "contiguous (flat rows: each tensor the output's shape, or a row)"
             : p.flat_reduction
-                ? "contiguous (flat: every tensor of the operand's shape, a run per result)"
+                ? "contiguous (flat runs: every tensor of the operand's shape)"
                 : "contiguous (every operand at unit stride)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
