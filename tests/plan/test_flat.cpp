@@ -309,8 +309,7 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
     fusor::tensor<float> s(shape_t{});
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
-    CHECK(e.text().find(
-              "kernel:  contiguous (flat runs: every tensor of the operand's shape)")
+    CHECK(e.text().find("kernel:  contiguous (flat runs: every tensor of the operand's shape)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
     CHECK_FALSE(e.cached);

@@ -256,11 +256,10 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
     if (p.kernel == inner_kernel::contiguous) {
-        s = p.flat        ? "contiguous (flat: every tensor of the output's shape and layout)"
-            : p.flat_rows ? "contiguous (flat rows: each tensor the output's shape, or a row)"
-            : p.flat_reduction
-                ? "contiguous (flat runs: every tensor of the operand's shape)"
-                : "contiguous (every operand at unit stride)";
+        s = p.flat             ? "contiguous (flat: every tensor of the output's shape and layout)"
+            : p.flat_rows      ? "contiguous (flat rows: each tensor the output's shape, or a row)"
+            : p.flat_reduction ? "contiguous (flat runs: every tensor of the operand's shape)"
+                               : "contiguous (every operand at unit stride)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
         for (std::size_t k : moving_operands(p))
