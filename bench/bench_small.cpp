@@ -7,6 +7,7 @@
 //   S1  c = a * b + d                      float32 (n,), n = 4 ... 16384 (into an existing c)
 //   S2  c = a * row + 1.0f                 a (n, n), row (n,), n = 3, 8, 32, 128
 //   S3  float s = eval(sum(a * b)).item()  float32 (n,), n = 4 ... 16384
+//   S3i float s = sum(a * b).item()        the same without the result tensor, n = 4, 64, 1024
 //   S4  sum(a, 1)                          (8, 16) and (64, 256) float32, into an existing out
 //   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (64, 256)
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
@@ -228,13 +229,14 @@ void s2(index_t n) {
 }
 
 // ---- S3: float s = eval(sum(a * b)).item() ----------------------------------------------------
-void s3(index_t n) {
+// S3i: float s = sum(a * b).item(), which evaluates into the float itself (no result tensor).
+void s3(index_t n, bool item_only) {
     struct data {
         fusor::tensor<float> a, b;
         float s = 0;
     };
     auto* x = new data{random_tensor({n}, 6), random_tensor({n}, 7)};
-    const std::string name = "S3_dot/" + std::to_string(n);
+    const std::string name = (item_only ? "S3i_dot_item/" : "S3_dot/") + std::to_string(n);
     double want = 0;
     for (index_t i = 0; i < n; ++i)
         want += static_cast<double>(x->a.data()[i]) * x->b.data()[i];
@@ -245,7 +247,10 @@ void s3(index_t n) {
         expect_close(name + "/" + way, &x->s, &want_f, 1, 1e-4);
         add(name, way, run);
     };
-    check("fused", [x] { x->s = fusor::eval(fusor::sum(x->a * x->b)).item(); });
+    if (item_only)
+        check("fused", [x] { x->s = fusor::sum(x->a * x->b).item(); });
+    else
+        check("fused", [x] { x->s = fusor::eval(fusor::sum(x->a * x->b)).item(); });
     check("hand", [x, n] { x->s = hand_dot(x->a.data(), x->b.data(), n); });
 #if FUSOR_BENCH_EIGEN
     check("eigen", [x] { x->s = (ev(std::as_const(x->a)) * ev(std::as_const(x->b))).sum(); });
@@ -379,7 +384,9 @@ int main(int argc, char** argv) {
     for (index_t n : {3, 8, 32, 128})
         s2(n);
     for (index_t n : {4, 16, 64, 256, 1024, 16384})
-        s3(n);
+        s3(n, false);
+    for (index_t n : {4, 64, 1024})
+        s3(n, true);
     s4(8, 16);
     s4(64, 256);
     s5(8, 16);
