@@ -429,31 +429,33 @@ void check_reducible(const reduction<R, C>& r) {
 } // namespace detail
 
 namespace detail {
-// A register accumulator `a` takes a run of `n` elements of `ev` (bound at the run's start) as
-// the plan's kernel `k` says (pairwise, compensated, minmax_simd, sequential or lanes); `i0`
+// The register accumulator `*a` takes a run of `n` elements of `ev` (bound at the run's start)
+// as the plan's kernel `k` says (pairwise, compensated, minmax_simd, sequential or lanes); `i0`
 // and `si` are the index operand's value at the run's start and its step (arg-reductions).
 template <class Impl, class T, bool Contiguous, class Ev>
-FUSOR_INLINE typename Impl::acc_type register_reduce(
-    reduce_kernel k, typename Impl::acc_type a, const Ev& ev, index_t n, index_t i0, index_t si) {
+FUSOR_INLINE void register_reduce(
+    reduce_kernel k, typename Impl::acc_type* a, const Ev& ev, index_t n, index_t i0, index_t si) {
     switch (k) {
     case reduce_kernel::pairwise:
     case reduce_kernel::compensated:
         if constexpr (planning::pairwise_reducer<Impl>) {
             if constexpr (std::is_same_v<typename Impl::acc_type,
                                          reducers::detail::compensated_sum>)
-                return Impl::merge(a, compensated_terms<Impl, Contiguous>(ev, n));
+                *a = Impl::merge(*a, compensated_terms<Impl, Contiguous>(ev, n));
             else
-                return Impl::absorb(a, pairwise_terms<Impl, Contiguous>(ev, 0, n));
+                *a = Impl::absorb(*a, pairwise_terms<Impl, Contiguous>(ev, 0, n));
         }
-        return a;
+        return;
     case reduce_kernel::minmax_simd:
         if constexpr (Contiguous && planning::vector_minmax<Impl, T>)
-            return Impl::merge(a, vector_minmax_reduce<Impl, T>(ev, n, i0, si));
-        return a;
+            *a = Impl::merge(*a, vector_minmax_reduce<Impl, T>(ev, n, i0, si));
+        return;
     case reduce_kernel::sequential:
-        return Impl::merge(a, sequential_reduce<Impl, Contiguous>(ev, n, i0, si));
+        *a = Impl::merge(*a, sequential_reduce<Impl, Contiguous>(ev, n, i0, si));
+        return;
     default: // lanes
-        return Impl::merge(a, lane_reduce<Impl, Contiguous>(ev, n, i0, si));
+        *a = Impl::merge(*a, lane_reduce<Impl, Contiguous>(ev, n, i0, si));
+        return;
     }
 }
 } // namespace detail
@@ -480,8 +482,9 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
         FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), f.cols);
 #endif
         ev.bind_row(row);
-        const auto a = detail::register_reduce<impl, typename C::value_type, true>(
-            f.reduction, impl::identity(), ev, f.cols, 0, 1);
+        auto a = impl::identity();
+        detail::register_reduce<impl, typename C::value_type, true>(
+            f.reduction, &a, ev, f.cols, 0, 1);
         out[row] = convert<D>(impl::finalize(a, f.cols));
     }
 }
@@ -539,15 +542,43 @@ void execute_reduction(const reduction<R, C>& r,
                 ev.bind(off);
                 acc_t* a = a0 + off[0];
                 const index_t i0 = impl::needs_index ? off[idx_op] : 0;
-                if (p.reduction != reduce_kernel::row) {
-                    *a = detail::register_reduce<impl, value_t, Contiguous>(
-                        p.reduction, *a, ev, n, i0, si);
-                } else if constexpr (Contiguous) { // the accumulator row has unit stride here
-                    for (index_t i = 0; i < n; ++i)
-                        a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
-                } else {
-                    for (index_t i = 0; i < n; ++i)
-                        a[i * sa] = impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
+                // The same switch as detail::register_reduce, written out here: calling that
+                // function (or any shared form of it) from this lambda made g++ compile the
+                // SIMD max/min kernel ~20 % slower (W7_max_axis1, A/B 26-27 -> 21-22 GB/s).
+                switch (p.reduction) {
+                case reduce_kernel::pairwise:
+                case reduce_kernel::compensated:
+                    if constexpr (planning::pairwise_reducer<impl>) {
+                        if constexpr (std::is_same_v<acc_t, reducers::detail::compensated_sum>)
+                            *a =
+                                impl::merge(*a, detail::compensated_terms<impl, Contiguous>(ev, n));
+                        else
+                            *a = impl::absorb(*a,
+                                              detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
+                    }
+                    return;
+                case reduce_kernel::minmax_simd:
+                    if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)
+                        *a = impl::merge(
+                            *a, detail::vector_minmax_reduce<impl, value_t>(ev, n, i0, si));
+                    return;
+                case reduce_kernel::sequential:
+                    *a =
+                        impl::merge(*a, detail::sequential_reduce<impl, Contiguous>(ev, n, i0, si));
+                    return;
+                case reduce_kernel::lanes:
+                    *a = impl::merge(*a, detail::lane_reduce<impl, Contiguous>(ev, n, i0, si));
+                    return;
+                default:                        // a row of accumulators
+                    if constexpr (Contiguous) { // the accumulator row has unit stride here
+                        for (index_t i = 0; i < n; ++i)
+                            a[i] = impl::step(a[i], ev.template get<true>(i), i0 + i * si);
+                    } else {
+                        for (index_t i = 0; i < n; ++i)
+                            a[i * sa] =
+                                impl::step(a[i * sa], ev.template get<false>(i), i0 + i * si);
+                    }
+                    return;
                 }
             };
             run_loop_nest(p, 1, ev, kernel);
