@@ -213,6 +213,22 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     }
 }
 
+namespace detail {
+// A flat plan's row `r` of `cols` elements as the inner-loop trace hook records it: every
+// operand's offset in the expanded plan `traced` (nothing without the hook).
+inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+    shape_t offsets(traced->operand_count, 0);
+    if (traced->levels() == 2)
+        for (std::size_t k = 0; k < offsets.size(); ++k)
+            offsets[k] = r * traced->stride(k, 0);
+    FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), cols);
+#else
+    (void)traced, (void)r, (void)cols;
+#endif
+}
+} // namespace detail
+
 /// Runs a flat plan whose `inline_loop` is set: the contiguous kernel over `f.cols` elements,
 /// once per row (`f.rows`; 1 in the flat case), called directly: the nest is one level, or two
 /// whose outer level only moves pointers, and a plan this small has nothing to split.
@@ -223,13 +239,7 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
     FUSOR_TRACE_KERNEL(*traced, "contiguous");
     auto ev = flat_evaluator_builder{f.still, f.cols}.build(e);
     for (index_t r = 0; r < f.rows; ++r, out += f.cols) {
-#ifdef FUSOR_TRACE_INNER_LOOP
-        shape_t offsets(traced->operand_count, 0);
-        if (traced->levels() == 2)
-            for (std::size_t k = 0; k < offsets.size(); ++k)
-                offsets[k] = r * traced->stride(k, 0);
-        FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), f.cols);
-#endif
+        detail::trace_flat_row(traced, r, f.cols);
         ev.bind_row(r);
         for (index_t i = 0; i < f.cols; ++i)
             out[i] = convert<D>(ev.template get<true>(i));
@@ -474,13 +484,7 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
     auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
     for (index_t row = 0; row < f.rows; ++row) {
-#ifdef FUSOR_TRACE_INNER_LOOP
-        shape_t offsets(traced->operand_count, 0);
-        if (traced->levels() == 2)
-            for (std::size_t k = 0; k < offsets.size(); ++k)
-                offsets[k] = row * traced->stride(k, 0);
-        FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), f.cols);
-#endif
+        detail::trace_flat_row(traced, row, f.cols);
         ev.bind_row(row);
         auto a = impl::identity();
         detail::register_reduce<impl, typename C::value_type, true>(
