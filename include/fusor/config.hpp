@@ -16,8 +16,10 @@
 // loop body, and g++ stops inlining deep expression trees at its default limits.
 #if defined(__GNUC__) || defined(__clang__)
 #define FUSOR_INLINE inline __attribute__((always_inline))
+#define FUSOR_INLINE_LAMBDA __attribute__((always_inline))
 #else
 #define FUSOR_INLINE inline
+#define FUSOR_INLINE_LAMBDA
 #endif
 
 // Checked mode (core/lifetime.hpp): every expression operand records the storage it was built

@@ -268,10 +268,14 @@ struct flat_evaluator_builder {
             return scalar_evaluator<typename N::value_type>{n.value};
         } else {
             // A braced list evaluates left to right: leaves get their ordinals depth-first.
-            return boost::hana::unpack(n.children, [this](const auto&... c) {
-                using E = elementwise_evaluator<typename N::op_type, decltype(this->build(c))...>;
-                return E{boost::hana::tuple<decltype(this->build(c))...>{this->build(c)...}};
-            });
+            return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+                using E = elementwise_evaluator<
+                    typename N::op_type,
+                    decltype(this->build(boost::hana::at_c<I>(n.children)))...>;
+                return E{boost::hana::tuple<decltype(this->build(
+                    boost::hana::at_c<I>(n.children)))...>{
+                    this->build(boost::hana::at_c<I>(n.children))...}};
+            }(std::make_index_sequence<N::arity>{});
         }
     }
 };

@@ -2,12 +2,15 @@
 // children.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
+#include <fusor/config.hpp>
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/expression.hpp>
 
@@ -32,23 +35,60 @@ const shape_t* stable_shape(const N& n) {
 
 // The child whose shape is the broadcast shape of all of `shapes` (the first of the highest
 // rank, when no other operand stretches one of its axes), or -1 when there is none. Shapes
-// that do not broadcast are left to broadcast_shapes, which names them in its error.
-inline int broadcast_result_of(const shape_t* const* shapes, std::size_t count) {
+// that do not broadcast are left to broadcast_shapes, which names them in its error. Bit i of
+// `exact` is set when shapes[i] equals that child's shape (all bits clear on -1).
+inline int
+broadcast_result_of(const shape_t* const* shapes, std::size_t count, std::uint64_t& exact) {
     std::size_t best = 0;
     for (std::size_t i = 1; i < count; ++i)
         if (shapes[i]->size() > shapes[best]->size())
             best = i;
     const shape_t& r = *shapes[best];
+    exact = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const shape_t& s = *shapes[i];
-        if (&s == &r)
-            continue;
-        const std::size_t lead = r.size() - s.size();
-        for (std::size_t k = 0; k < s.size(); ++k)
-            if (s[k] != r[lead + k] && s[k] != 1)
-                return -1; // r is stretched (or the shapes do not broadcast)
+        bool equal = true;
+        if (&s != &r) {
+            const std::size_t lead = r.size() - s.size();
+            equal = lead == 0;
+            for (std::size_t k = 0; k < s.size(); ++k) {
+                if (s[k] == r[lead + k])
+                    continue;
+                if (s[k] != 1) {
+                    exact = 0;
+                    return -1; // r is stretched (or the shapes do not broadcast)
+                }
+                equal = false;
+            }
+        }
+        exact |= std::uint64_t{equal} << i;
     }
     return static_cast<int>(best);
+}
+
+// Whether child `c` of an element-wise node, with `same_shape` when its shape is the node's
+// shape, reads every tensor at that shape in row-major order, element for element: a scalar,
+// a tensor of that shape, a view of that shape with row-major strides, or an element-wise
+// node of that shape whose children all are (its `dense`). Other nodes are not.
+template <class N>
+FUSOR_INLINE bool dense_child(const N& c, bool same_shape) {
+    if constexpr (tag_of<N> == node_tag::scalar)
+        return true;
+    else if constexpr (tag_of<N> == node_tag::leaf)
+        return same_shape && (!c.is_view || is_row_major(c.shape(), c.strides()));
+    else if constexpr (tag_of<N> == node_tag::elementwise)
+        return same_shape && c.dense;
+    else
+        return false;
+}
+
+// As dense_child, for node `n` read at shape `s`.
+template <class N>
+FUSOR_INLINE bool dense_over(const N& n, const shape_t& s) {
+    if constexpr (tag_of<N> == node_tag::scalar)
+        return true;
+    else
+        return dense_child(n, &n.shape() == &s || n.shape() == s);
 }
 } // namespace detail
 
@@ -65,10 +105,15 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     static constexpr node_tag tag = node_tag::elementwise;
     using value_type = typename Op::template result<typename Cs::value_type...>;
     using op_type = Op;
+    static constexpr std::size_t arity = sizeof...(Cs); ///< the number of children
 
     boost::hana::tuple<Cs...> children;
     const shape_t* shape_ref = nullptr; ///< the broadcast shape, when it lives outside the tree
     shape_t own_shape;                  ///< the broadcast shape otherwise
+    /// Every tensor below has this node's shape and row-major layout (detail::dense_over),
+    /// found once here, so that the flat case (plan/make_plan.hpp) compares no leaf's shape
+    /// again when the expression is evaluated.
+    bool dense = false;
 
     /// Moves (or copies) each child into place once; the shape is found from the children
     /// where they now live.
@@ -78,23 +123,27 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
         boost::hana::unpack(children, [this](const auto&... c) {
             const shape_t* shapes[] = {&c.shape()...};
             const shape_t* stable[] = {detail::stable_shape(c)...};
-            const int same = detail::broadcast_result_of(shapes, sizeof...(Cs));
+            std::uint64_t exact = 0;
+            const int same = detail::broadcast_result_of(shapes, sizeof...(Cs), exact);
             if (same >= 0 && stable[same])
                 shape_ref = stable[same];
             else
                 own_shape = broadcast_shapes({&c.shape()...});
+            std::size_t i = 0;
+            dense = (detail::dense_child(c, (exact >> i++) & 1) && ...);
         });
     }
 
     // Copies and moves carry own_shape only when it is the shape: a node that points at its
     // shape (the usual case) moves as its children and one pointer.
-    elementwise(const elementwise& o) : children(o.children), shape_ref(o.shape_ref) {
+    elementwise(const elementwise& o)
+        : children(o.children), shape_ref(o.shape_ref), dense(o.dense) {
         if (!shape_ref)
             own_shape = o.own_shape;
     }
     elementwise(elementwise&& o) noexcept(
         std::is_nothrow_move_constructible_v<boost::hana::tuple<Cs...>>)
-        : children(std::move(o.children)), shape_ref(o.shape_ref) {
+        : children(std::move(o.children)), shape_ref(o.shape_ref), dense(o.dense) {
         if (!shape_ref)
             own_shape = std::move(o.own_shape);
     }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/unpack.hpp>
 
@@ -589,28 +590,35 @@ void plan_elementwise(loop_plan& p,
 /// plan's results with the general walk's. Not for production use.
 inline thread_local bool flat_plans_enabled = true;
 
-// Every leaf of a flat tree has the destination's shape and strides, and none overlaps the
-// destination except by reading exactly the element being written (same start, same item
-// size: NumPy's overlap rule then needs no copy, as in destination_overlaps).
-// `d` is row-major (the flat case checks it), and so is a tensor (tensor.hpp): only a view's
-// strides are compared, with the row-major strides of `d.shape` (`d.strides` is not read).
+// Every tensor of the flat tree `n` (its leaves), each spanning `size` elements from its data
+// pointer, either shares no byte with the destination [lo, hi) or reads exactly the element
+// being written (same start, same item size: NumPy's overlap rule then needs no copy, as in
+// destination_overlaps).
 template <class N>
 FUSOR_INLINE bool
-leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
+reads_apart(const N& n, const char* lo, const char* hi, index_t size, index_t itemsize) {
     if constexpr (tag_of<N> == node_tag::leaf) {
         using T = typename N::value_type;
-        const shape_t& s = n.shape();
-        if ((&s != &d.shape && s != d.shape) || (n.is_view && !is_row_major(d.shape, n.strides())))
-            return false;
         const char* a = reinterpret_cast<const char*>(n.data);
-        const char* b = a + shape_size(d.shape) * static_cast<index_t>(sizeof(T));
-        return b <= lo || hi <= a || (a == lo && static_cast<index_t>(sizeof(T)) == d.itemsize);
+        const char* b = a + size * static_cast<index_t>(sizeof(T));
+        return b <= lo || hi <= a || (a == lo && static_cast<index_t>(sizeof(T)) == itemsize);
     } else if constexpr (tag_of<N> == node_tag::scalar) {
         return true;
     } else {
-        return boost::hana::unpack(
-            n.children, [&](const auto&... c) { return (leaves_match(c, d, lo, hi) && ...); });
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            return (reads_apart(boost::hana::at_c<I>(n.children), lo, hi, size, itemsize) && ...);
+        }(std::make_index_sequence<N::arity>{});
     }
+}
+
+// Every leaf of a flat tree has the destination's shape and row-major layout (`d` is row-major:
+// the flat case checks it; an element-wise node knows this of itself, elementwise::dense), and
+// none overlaps the destination except by reading exactly the element being written.
+template <class N>
+FUSOR_INLINE bool
+leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
+    return detail::dense_over(n, d.shape)
+        && reads_apart(n, lo, hi, shape_size(d.shape), d.itemsize);
 }
 
 /// Operands of a flat tree's loop: the destination, then the leaves and scalars.
