@@ -101,8 +101,16 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
     // Built in place (the node is returned by copy elision): no shape is moved.
     reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, !axes_in, {}};
     const shape_t& in = r.child.shape();
-    r.axes =
-        resolve_axes(axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
+    // Every axis, or one axis of a tensor of rank >= 1, written in place: `sum(a * b)` and
+    // `sum(a, 1)` in an inner loop move no shape.
+    if (!axes_in)
+        for (index_t i = 0; i < in.rank(); ++i)
+            r.axes.push_back(i);
+    else if (axes_in->size() == 1 && in.rank() > 0)
+        r.axes.push_back(normalize_axis((*axes_in)[0], in.rank()));
+    else
+        r.axes = resolve_axes(
+            axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
     std::size_t next = 0;
     for (index_t k = 0; k < in.rank(); ++k) {
         const bool reduced = next < r.axes.size() && r.axes[next] == k;
