@@ -2,11 +2,10 @@
 // exists to measure what fusion buys: same values, one allocation and one pass per node.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 
-#include <boost/hana/transform.hpp>
-#include <boost/hana/unpack.hpp>
-
+#include <fusor/core/traverse.hpp>
 #include <fusor/exec/assign.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
@@ -17,47 +16,80 @@
 namespace fusor {
 
 namespace detail {
-// Rebuilds a node over children that were each evaluated into their own tensor. Views stay
-// views (NumPy's are free too); leaves and scalars stay as they are.
-template <class N>
-auto eager_children(const N& n);
-
-template <class N>
-auto eager_materialised(const N& n) {
-    if constexpr (tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar)
-        return n;
-    else if constexpr (tag_of<N> == node_tag::reshaped) {
-        auto c = eager_materialised(n.child);
-        return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
-    } else if constexpr (tag_of<N> == node_tag::remap) {
-        auto c = eager_materialised(n.child);
-        return remap<decltype(c)>{{}, std::move(c), n.map};
-    } else
-        return make_leaf(eval(eager_children(n)));
-}
-
-template <class N>
-auto eager_children(const N& n) {
-    if constexpr (tag_of<N> == node_tag::reduction) {
-        auto c = eager_materialised(n.child);
-        return reduction<typename N::reducer_type, decltype(c)>{
-            {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
-    } else if constexpr (tag_of<N> == node_tag::elementwise) {
-        auto cs =
-            boost::hana::transform(n.children, [](const auto& c) { return eager_materialised(c); });
-        return boost::hana::unpack(std::move(cs), [](auto&&... c) {
-            return elementwise<typename N::op_type, std::remove_cvref_t<decltype(c)>...>(
-                std::move(c)...);
-        });
-    } else if constexpr (tag_of<N> == node_tag::reshaped) {
-        auto c = eager_materialised(n.child);
-        return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
-    } else if constexpr (tag_of<N> == node_tag::remap) {
-        auto c = eager_materialised(n.child);
-        return remap<decltype(c)>{{}, std::move(c), n.map};
-    } else {
+// The two walks of eager evaluation: eager_rebuilder rebuilds a node over children that were
+// each evaluated into their own tensor by eager_materialiser, where views stay views (NumPy's
+// are free too), leaves and scalars stay as they are, and any other node becomes a leaf over
+// its value.
+struct eager_rebuilder {
+    template <class N>
+    auto on_reduction(const N& n) const;
+    template <class N>
+    auto on_elementwise(const N& n) const;
+    template <class N>
+    auto on_reshaped(const N& n) const;
+    template <class N>
+    auto on_remap(const N& n) const;
+    template <class N>
+    N on_leaf(const N& n) const {
         return n;
     }
+    template <class N>
+    N on_scalar(const N& n) const {
+        return n;
+    }
+};
+
+struct eager_materialiser {
+    template <class N>
+    N on_leaf(const N& n) const {
+        return n;
+    }
+    template <class N>
+    N on_scalar(const N& n) const {
+        return n;
+    }
+    template <class N>
+    auto on_reshaped(const N& n) const {
+        return eager_rebuilder{}.on_reshaped(n);
+    }
+    template <class N>
+    auto on_remap(const N& n) const {
+        return eager_rebuilder{}.on_remap(n);
+    }
+    template <class N>
+    auto on_elementwise(const N& n) const {
+        return make_leaf(eval(eager_rebuilder{}.on_elementwise(n)));
+    }
+    template <class N>
+    auto on_reduction(const N& n) const {
+        return make_leaf(eval(eager_rebuilder{}.on_reduction(n)));
+    }
+};
+
+template <class N>
+auto eager_rebuilder::on_reduction(const N& n) const {
+    auto c = traverse(n.child, eager_materialiser{});
+    return reduction<typename N::reducer_type, decltype(c)>{
+        {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
+}
+template <class N>
+auto eager_rebuilder::on_elementwise(const N& n) const {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return elementwise<typename N::op_type,
+                           decltype(traverse(child<I>(n), eager_materialiser{}))...>(
+            traverse(child<I>(n), eager_materialiser{})...);
+    }
+    (std::make_index_sequence<child_count<N>>{});
+}
+template <class N>
+auto eager_rebuilder::on_reshaped(const N& n) const {
+    auto c = traverse(n.child, eager_materialiser{});
+    return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
+}
+template <class N>
+auto eager_rebuilder::on_remap(const N& n) const {
+    auto c = traverse(n.child, eager_materialiser{});
+    return remap<decltype(c)>{{}, std::move(c), n.map};
 }
 } // namespace detail
 
@@ -67,7 +99,7 @@ auto eager_children(const N& n) {
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval_eager(const E& e) {
         detail::check_lifetimes(e);
-        return eval(detail::eager_children(as_node(e)));
+        return eval(traverse(as_node(e), detail::eager_rebuilder{}));
     }
 
 } // namespace fusor

@@ -4,11 +4,10 @@
 
 #include <string>
 
-#include <boost/hana/for_each.hpp>
-
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/lifetime.hpp>
+#include <fusor/core/traverse.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 
@@ -16,19 +15,42 @@ namespace fusor::detail {
 
 #if FUSOR_CHECKED
 // Numbers the tensors and views of the tree from the left (1, 2, ...) and checks each.
-template <class N>
-void check_operands(const N& n, int& position) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
+struct operand_checker {
+    int position = 0;
+    template <class N>
+    void on_leaf(const N& n) {
         using V = typename N::value_type;
         check_stamp(
             n.stamp, ++position, std::string(dtype_name<V>()) + (n.is_view ? " view" : " tensor"));
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
-    } else if constexpr (tag_of<N> == node_tag::elementwise) {
-        boost::hana::for_each(n.children, [&](const auto& c) { check_operands(c, position); });
-    } else {
-        check_operands(n.child, position); // remap, reshaped, reduction, materialised
     }
-}
+    template <class N>
+    void on_scalar(const N&) {}
+    // element-wise, remap, reshaped, reduction, materialised: their children
+    template <class N>
+    void on_elementwise(const N& n) {
+        visit_children(n);
+    }
+    template <class N>
+    void on_remap(const N& n) {
+        visit_children(n);
+    }
+    template <class N>
+    void on_reshaped(const N& n) {
+        visit_children(n);
+    }
+    template <class N>
+    void on_reduction(const N& n) {
+        visit_children(n);
+    }
+    template <class N>
+    void on_materialised(const N& n) {
+        visit_children(n);
+    }
+    template <class N>
+    void visit_children(const N& n) {
+        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+    }
+};
 #endif
 
 /// Checked mode: throws `lifetime_error` when an operand of `e` (a tensor, view or expression)
@@ -36,12 +58,10 @@ void check_operands(const N& n, int& position) {
 template <class E>
 void check_lifetimes([[maybe_unused]] const E& e) {
 #if FUSOR_CHECKED
-    int position = 0;
     if constexpr (view_like<E>)
-        check_stamp(
-            e.lifetime(), ++position, std::string(dtype_name<typename E::value_type>()) + " view");
+        check_stamp(e.lifetime(), 1, std::string(dtype_name<typename E::value_type>()) + " view");
     else if constexpr (node<E>)
-        check_operands(e, position);
+        traverse(e, operand_checker{});
 #endif
 }
 

@@ -8,9 +8,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include <boost/hana/for_each.hpp>
-
 #include <fusor/core/expression.hpp>
+#include <fusor/core/traverse.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
@@ -50,9 +49,12 @@ inline constexpr bool has_listed_math<reshaped<C>> = has_listed_math<C>;
 /// The names of the functions with a vectorised form that the loop computing `n` calls itself
 /// (not those inside a reduction, or inside a reshape that is copied first: other loops run
 /// them), depth-first, each once.
-template <class N>
-void vector_functions_of(const N& n, boost::container::small_vector<std::string_view, 4>& out) {
-    if constexpr (tag_of<N> == node_tag::elementwise) {
+namespace detail {
+// The walk of vector_functions_of.
+struct vector_function_finder {
+    boost::container::small_vector<std::string_view, 4>& out;
+    template <class N>
+    void on_elementwise(const N& n) {
         using Op = typename N::op_type;
         if constexpr (has_vector_form<Op, typename N::value_type>) {
             bool seen = false;
@@ -61,13 +63,32 @@ void vector_functions_of(const N& n, boost::container::small_vector<std::string_
             if (!seen)
                 out.push_back(Op::name);
         }
-        boost::hana::for_each(n.children, [&out](const auto& c) { vector_functions_of(c, out); });
-    } else if constexpr (tag_of<N> == node_tag::remap) {
-        vector_functions_of(n.child, out);
-    } else if constexpr (tag_of<N> == node_tag::reshaped) {
-        if (n.split)
-            vector_functions_of(n.child, out);
+        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
     }
+    template <class N>
+    void on_remap(const N& n) {
+        traverse(n.child, *this);
+    }
+    template <class N>
+    void on_reshaped(const N& n) {
+        if (n.split)
+            traverse(n.child, *this);
+    }
+    template <class N>
+    void on_leaf(const N&) {}
+    template <class N>
+    void on_scalar(const N&) {}
+    template <class N>
+    void on_reduction(const N&) {}
+};
+} // namespace detail
+
+/// The names of the functions with a vectorised form that the loop computing `n` calls itself
+/// (not those inside a reduction, or inside a reshape that is copied first: other loops run
+/// them), depth-first, each once.
+template <class N>
+void vector_functions_of(const N& n, boost::container::small_vector<std::string_view, 4>& out) {
+    traverse(n, detail::vector_function_finder{out});
 }
 
 namespace planning {

@@ -19,13 +19,10 @@
 #include <utility>
 #include <vector>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/unpack.hpp>
-
 #include <fusor/config.hpp>
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/dtype.hpp>
+#include <fusor/core/traverse.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
@@ -330,97 +327,115 @@ struct tree_walker {
 
     template <class N>
     void visit(const N& n, const index_transform& t, int depth) {
+        traverse(n, *this, t, depth);
+    }
+
+    template <class N>
+    void on_leaf(const N& n, const index_transform& t, int depth) {
         using operand = operand_plan;
         using V = typename N::value_type;
-        if constexpr (tag_of<N> == node_tag::leaf) {
-            operand o;
-            o.kind = n.is_view ? operand::role::view : operand::role::tensor;
-            o.dtype = dtype_name<V>();
-            o.shape = n.shape();
-            o.iter_strides = t.strides_of(n.strides());
-            o.offset = t.offset_of(n.strides());
-            o.address = n.data;
-            // Views of one tensor share its name (t0, t0', ...) and count offsets from its start.
-            const auto* base = n.base ? n.base : n.data;
-            o.base = base;
-            o.base_offset = o.offset + static_cast<index_t>(n.data - base);
-            o.itemsize = sizeof(V);
-            std::string name;
-            if (notes) {
-                name = leaf_name(base);
-                tree_line line = line_of(n, depth);
-                line.kind = node_kind::tensor;
-                line.what = name + " = "
-                            + (!n.is_view ? "tensor"
-                               : n.owner  ? "view (reshape copy)"
-                                          : "view");
-                line.operand = static_cast<int>(plan.operands.size());
-                notes->tree.push_back(std::move(line));
-            }
-            push_operand(std::move(o), std::move(name));
-        } else if constexpr (tag_of<N> == node_tag::scalar) {
-            operand o;
-            o.kind = operand::role::scalar;
-            o.dtype = dtype_name<V>();
-            o.iter_strides = strides_t(t.cols, 0);
-            static_assert(sizeof(V) <= sizeof(o.scalar_bits));
-            std::memcpy(&o.scalar_bits, &n.value, sizeof(V));
-            std::string name;
-            if (notes) {
-                name = scalar_text(n.value);
-                tree_line line = line_of(n, depth);
-                line.kind = node_kind::scalar;
-                line.what = "scalar " + name;
-                line.operand = static_cast<int>(plan.operands.size());
-                notes->tree.push_back(std::move(line));
-            }
-            push_operand(std::move(o), std::move(name));
-        } else if constexpr (tag_of<N> == node_tag::reshaped) {
-            if (n.split) { // an index remap, like any view
-                if (notes) {
-                    tree_line line = line_of(n, depth);
-                    line.kind = node_kind::view;
-                    line.what = n.split->label;
-                    notes->tree.push_back(std::move(line));
-                }
-                visit(n.child, through_view(*n.split, t), depth + 1);
-                return;
-            }
-            const std::size_t b = materialise(n.child,
-                                              contiguous_destination<V>(n.child.shape()),
-                                              boundary_plan::reason::reshape_copy);
-            // The temporary is contiguous in the child's shape, hence in the new shape too.
-            push_temporary(n,
-                           depth,
-                           n.shape(),
-                           t,
-                           b,
-                           notes ? "reshape(shape=" + to_string(n.shape()) + ")" : "");
-        } else if constexpr (tag_of<N> == node_tag::remap) {
+        operand o;
+        o.kind = n.is_view ? operand::role::view : operand::role::tensor;
+        o.dtype = dtype_name<V>();
+        o.shape = n.shape();
+        o.iter_strides = t.strides_of(n.strides());
+        o.offset = t.offset_of(n.strides());
+        o.address = n.data;
+        // Views of one tensor share its name (t0, t0', ...) and count offsets from its start.
+        const auto* base = n.base ? n.base : n.data;
+        o.base = base;
+        o.base_offset = o.offset + static_cast<index_t>(n.data - base);
+        o.itemsize = sizeof(V);
+        std::string name;
+        if (notes) {
+            name = leaf_name(base);
+            tree_line line = line_of(n, depth);
+            line.kind = node_kind::tensor;
+            line.what = name + " = "
+                        + (!n.is_view ? "tensor"
+                           : n.owner  ? "view (reshape copy)"
+                                      : "view");
+            line.operand = static_cast<int>(plan.operands.size());
+            notes->tree.push_back(std::move(line));
+        }
+        push_operand(std::move(o), std::move(name));
+    }
+
+    template <class N>
+    void on_scalar(const N& n, const index_transform& t, int depth) {
+        using operand = operand_plan;
+        using V = typename N::value_type;
+        operand o;
+        o.kind = operand::role::scalar;
+        o.dtype = dtype_name<V>();
+        o.iter_strides = strides_t(t.cols, 0);
+        static_assert(sizeof(V) <= sizeof(o.scalar_bits));
+        std::memcpy(&o.scalar_bits, &n.value, sizeof(V));
+        std::string name;
+        if (notes) {
+            name = scalar_text(n.value);
+            tree_line line = line_of(n, depth);
+            line.kind = node_kind::scalar;
+            line.what = "scalar " + name;
+            line.operand = static_cast<int>(plan.operands.size());
+            notes->tree.push_back(std::move(line));
+        }
+        push_operand(std::move(o), std::move(name));
+    }
+
+    template <class N>
+    void on_reshaped(const N& n, const index_transform& t, int depth) {
+        using V = typename N::value_type;
+        if (n.split) { // an index remap, like any view
             if (notes) {
                 tree_line line = line_of(n, depth);
                 line.kind = node_kind::view;
-                line.what = n.map.label;
+                line.what = n.split->label;
                 notes->tree.push_back(std::move(line));
             }
-            visit(n.child, through_view(n.map, t), depth + 1);
-        } else if constexpr (tag_of<N> == node_tag::reduction) { // below the root: a boundary
-            const std::size_t b = materialise(
-                n, contiguous_destination<V>(n.shape()), boundary_plan::reason::reduction);
-            push_temporary(n, depth, n.shape(), t, b, notes ? reduction_label(n) : "");
-        } else { // element-wise
-            static_assert(tag_of<N> == node_tag::elementwise);
-            if (notes) {
-                tree_line line = line_of(n, depth);
-                line.what = std::string(N::op_type::name);
-                if constexpr (requires { N::op_type::symbol; })
-                    line.symbol = std::string(N::op_type::symbol);
-                notes->tree.push_back(std::move(line));
-            }
-            boost::hana::for_each(n.children, [&](const auto& c) {
-                visit(c, broadcast_into(t, n.shape(), c.shape()), depth + 1);
-            });
+            visit(n.child, through_view(*n.split, t), depth + 1);
+            return;
         }
+        const std::size_t b = materialise(n.child,
+                                          contiguous_destination<V>(n.child.shape()),
+                                          boundary_plan::reason::reshape_copy);
+        // The temporary is contiguous in the child's shape, hence in the new shape too.
+        push_temporary(
+            n, depth, n.shape(), t, b, notes ? "reshape(shape=" + to_string(n.shape()) + ")" : "");
+    }
+
+    template <class N>
+    void on_remap(const N& n, const index_transform& t, int depth) {
+        if (notes) {
+            tree_line line = line_of(n, depth);
+            line.kind = node_kind::view;
+            line.what = n.map.label;
+            notes->tree.push_back(std::move(line));
+        }
+        visit(n.child, through_view(n.map, t), depth + 1);
+    }
+
+    template <class N>
+    void on_reduction(const N& n, const index_transform& t, int depth) {
+        using V = typename N::value_type;
+        // below the root: a boundary
+        const std::size_t b =
+            materialise(n, contiguous_destination<V>(n.shape()), boundary_plan::reason::reduction);
+        push_temporary(n, depth, n.shape(), t, b, notes ? reduction_label(n) : "");
+    }
+
+    template <class N>
+    void on_elementwise(const N& n, const index_transform& t, int depth) {
+        if (notes) {
+            tree_line line = line_of(n, depth);
+            line.what = std::string(N::op_type::name);
+            if constexpr (requires { N::op_type::symbol; })
+                line.symbol = std::string(N::op_type::symbol);
+            notes->tree.push_back(std::move(line));
+        }
+        for_each_child(n, [&](const auto& c) {
+            visit(c, broadcast_into(t, n.shape(), c.shape()), depth + 1);
+        });
     }
 };
 
@@ -594,21 +609,30 @@ inline thread_local bool flat_plans_enabled = true;
 // pointer, either shares no byte with the destination [lo, hi) or reads exactly the element
 // being written (same start, same item size: NumPy's overlap rule then needs no copy, as in
 // destination_overlaps).
-template <class N>
-FUSOR_INLINE bool
-reads_apart(const N& n, const char* lo, const char* hi, index_t size, index_t itemsize) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
+struct apart_check {
+    const char *lo, *hi;
+    index_t size, itemsize;
+    template <class N>
+    FUSOR_INLINE bool on_leaf(const N& n) const {
         using T = typename N::value_type;
         const char* a = reinterpret_cast<const char*>(n.data);
         const char* b = a + size * static_cast<index_t>(sizeof(T));
         return b <= lo || hi <= a || (a == lo && static_cast<index_t>(sizeof(T)) == itemsize);
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
-        return true;
-    } else {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
-            return (reads_apart(boost::hana::at_c<I>(n.children), lo, hi, size, itemsize) && ...);
-        }(std::make_index_sequence<N::arity>{});
     }
+    template <class N>
+    FUSOR_INLINE bool on_scalar(const N&) const {
+        return true;
+    }
+    template <class N>
+    FUSOR_INLINE bool on_elementwise(const N& n) const {
+        return all_children(
+            n, [this](const auto& c) FUSOR_INLINE_LAMBDA { return traverse(c, *this); });
+    }
+};
+template <class N>
+FUSOR_INLINE bool
+reads_apart(const N& n, const char* lo, const char* hi, index_t size, index_t itemsize) {
+    return traverse(n, apart_check{lo, hi, size, itemsize});
 }
 
 // Every leaf of a flat tree has the destination's shape and row-major layout (`d` is row-major:
@@ -618,7 +642,7 @@ template <class N>
 FUSOR_INLINE bool
 leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
     return detail::dense_over(n, d.shape)
-        && reads_apart(n, lo, hi, shape_size(d.shape), d.itemsize);
+           && reads_apart(n, lo, hi, shape_size(d.shape), d.itemsize);
 }
 
 /// Operands of a flat tree's loop: the destination, then the leaves and scalars.
@@ -654,20 +678,20 @@ flat_plan plan_flat(const E&, const destination_ref& d) {
     return {1, size, 0, !has_vector_math<E> && size < parallel_threshold};
 }
 
-// One leaf of the row-broadcast case: it matches the destination as in the flat case, or,
+// The walk of the row-broadcast case: each leaf matches the destination as in the flat case, or,
 // with its leading 1s dropped, it is the destination's last `k` axes (the same k for every
 // such leaf), row-major, and shares no byte with the destination. `ordinal` counts tensor
 // leaves depth-first; a row's bit is set in `f.still`.
-template <class N>
-FUSOR_INLINE bool rows_match(const N& n,
-                             const destination_ref& d,
-                             index_t size,
-                             const char* lo,
-                             const char* hi,
-                             std::size_t& k,
-                             int& ordinal,
-                             flat_plan& f) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
+struct row_matcher {
+    const destination_ref& d;
+    index_t size;
+    const char *lo, *hi;
+    std::size_t& k;
+    int& ordinal;
+    flat_plan& f;
+
+    template <class N>
+    FUSOR_INLINE bool on_leaf(const N& n) {
         using T = typename N::value_type;
         if (ordinal >= 64)
             return false;
@@ -695,15 +719,17 @@ FUSOR_INLINE bool rows_match(const N& n,
             return false;
         f.still |= std::uint64_t{1} << j;
         return true;
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
-        return true;
-    } else {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
-            return (rows_match(boost::hana::at_c<I>(n.children), d, size, lo, hi, k, ordinal, f)
-                    && ...);
-        }(std::make_index_sequence<N::arity>{});
     }
-}
+    template <class N>
+    FUSOR_INLINE bool on_scalar(const N&) {
+        return true;
+    }
+    template <class N>
+    FUSOR_INLINE bool on_elementwise(const N& n) {
+        return all_children(
+            n, [this](const auto& c) FUSOR_INLINE_LAMBDA { return traverse(c, *this); });
+    }
+};
 
 /// The row-broadcast case (flat_plan): `e` a flat tree into a row-major destination whose every
 /// tensor has the destination's shape and layout (as in the flat case) or is one row-major row
@@ -722,7 +748,7 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
     std::size_t k = 0;
     int ordinal = 0;
     f = flat_plan{};
-    if (!rows_match(e, d, size, lo, hi, k, ordinal, f) || f.still == 0)
+    if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f}) || f.still == 0)
         return false;
     index_t cols = 1;
     for (std::size_t i = d.shape.size() - k; i < d.shape.size(); ++i)
@@ -736,9 +762,10 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
 }
 
 // True when some tensor `n` reads shares a byte with [lo, hi).
-template <class N>
-bool reads_overlap(const N& n, const char* lo, const char* hi) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
+struct overlap_check {
+    const char *lo, *hi;
+    template <class N>
+    bool on_leaf(const N& n) const {
         const shape_t& s = n.shape();
         const strides_t& st = n.strides();
         index_t first = 0, last = 0;
@@ -751,16 +778,31 @@ bool reads_overlap(const N& n, const char* lo, const char* hi) {
         const char* a = reinterpret_cast<const char*>(n.data + first);
         const char* b = reinterpret_cast<const char*>(n.data + last + 1);
         return a < hi && lo < b;
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
-        return false;
-    } else if constexpr (tag_of<N> == node_tag::elementwise) {
-        bool any = false;
-        boost::hana::for_each(n.children,
-                              [&](const auto& c) { any = any || reads_overlap(c, lo, hi); });
-        return any;
-    } else {
-        return reads_overlap(n.child, lo, hi);
     }
+    template <class N>
+    bool on_scalar(const N&) const {
+        return false;
+    }
+    template <class N>
+    bool on_elementwise(const N& n) const {
+        return !all_children(n, [this](const auto& c) { return !traverse(c, *this); });
+    }
+    template <class N>
+    bool on_remap(const N& n) const {
+        return traverse(n.child, *this);
+    }
+    template <class N>
+    bool on_reshaped(const N& n) const {
+        return traverse(n.child, *this);
+    }
+    template <class N>
+    bool on_reduction(const N& n) const {
+        return traverse(n.child, *this);
+    }
+};
+template <class N>
+bool reads_overlap(const N& n, const char* lo, const char* hi) {
+    return traverse(n, overlap_check{lo, hi});
 }
 
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a

@@ -12,10 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include <boost/hana/for_each.hpp>
-
 #include <fusor/core/expression.hpp>
 #include <fusor/core/parallel.hpp>
+#include <fusor/core/traverse.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
 
@@ -64,41 +63,54 @@ struct plan_key {
     }
 };
 
-template <class N>
-void add_node(const N& n, plan_key& k) {
-    if constexpr (tag_of<N> == node_tag::leaf) {
+// What the key records of each node: every leaf's address, layout and role, every scalar's
+// bits, every view's map, every reshape's and reduction's parameters, in tree order.
+struct key_builder {
+    plan_key& k;
+    template <class N>
+    void on_leaf(const N& n) {
         k.add_pointer(n.data);
         k.add_pointer(n.base);
         k.add_int(n.is_view ? 1 : 0);
         k.add_int(n.owner ? 1 : 0); // a reshape copy's view is labelled so
         k.add_shape(n.shape());
         k.add_shape(n.strides());
-    } else if constexpr (tag_of<N> == node_tag::scalar) {
+    }
+    template <class N>
+    void on_scalar(const N& n) {
         std::uint64_t bits = 0;
         std::memcpy(&bits, &n.value, sizeof(n.value));
         k.add(static_cast<std::uintptr_t>(bits));
-    } else if constexpr (tag_of<N> == node_tag::elementwise) {
-        boost::hana::for_each(n.children, [&k](const auto& c) { add_node(c, k); });
-    } else if constexpr (tag_of<N> == node_tag::remap) {
+    }
+    template <class N>
+    void on_elementwise(const N& n) {
+        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+    }
+    template <class N>
+    void on_remap(const N& n) {
         k.add_map(n.map);
-        add_node(n.child, k);
-    } else if constexpr (tag_of<N> == node_tag::reshaped) {
+        traverse(n.child, *this);
+    }
+    template <class N>
+    void on_reshaped(const N& n) {
         k.add_shape(n.out_shape);
         k.add_int(n.split ? 1 : 0);
         if (n.split)
             k.add_map(*n.split);
-        add_node(n.child, k);
-    } else if constexpr (tag_of<N> == node_tag::reduction) {
+        traverse(n.child, *this);
+    }
+    template <class N>
+    void on_reduction(const N& n) {
         k.add_shape(n.axes);
         k.add_int((n.keepdims ? 1 : 0) + (n.flat ? 2 : 0));
-        add_node(n.child, k);
+        traverse(n.child, *this);
     }
-}
+};
 
 template <class E>
 plan_key key_of(const E& e, const destination_ref& d) {
     plan_key k;
-    add_node(e, k);
+    traverse(e, key_builder{k});
     k.add_pointer(d.dtype.data()); // one expression type may be assigned to several dtypes
     k.add_int(d.itemsize);
     k.add_shape(d.shape);
