@@ -1,9 +1,9 @@
 // The one traversal of an expression tree (core/traverse.hpp): every node kind reaches its
 // visitor member, children in order, and the element-wise node's `dense` (found when the node
 // is built, read by the flat case instead of comparing every leaf's shape again).
-#include <doctest/doctest.h>
-
 #include <string>
+
+#include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
 
@@ -91,8 +91,8 @@ TEST_CASE("elementwise::dense: every tensor below of the node's shape, row-major
     fusor::tensor<float> row = fusor::ones<float>({3}), sq = fusor::ones<float>({3, 3});
     CHECK((a * b + 1.0f).dense);
     CHECK((a * b + b).dense);
-    CHECK_FALSE((a * row).dense);                  // a row: broadcast
-    CHECK_FALSE(((a * row) + a).dense);            // a broadcast child below
+    CHECK_FALSE((a * row).dense);                   // a row: broadcast
+    CHECK_FALSE(((a * row) + a).dense);             // a broadcast child below
     CHECK_FALSE((fusor::transpose(sq) + sq).dense); // a view off row-major strides
     auto first_rows = fusor::view(sq, fusor::slice(0, 2));
     CHECK((first_rows * 2.0f).dense); // a row-major view of the same shape
@@ -102,7 +102,8 @@ TEST_CASE("elementwise::dense: every tensor below of the node's shape, row-major
 
 TEST_CASE("a dense expression and a broadcast one agree with the general walk") {
     // The flat case reads `dense`; with flat plans off the general walk plans the same loop.
-    fusor::tensor<float> a{{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}}, b{{0.5f, 1.5f, 2.5f}, {3.f, 2.f, 1.f}};
+    fusor::tensor<float> a{{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}},
+        b{{0.5f, 1.5f, 2.5f}, {3.f, 2.f, 1.f}};
     fusor::tensor<float> row{10.f, 20.f, 30.f};
     const fusor::tensor<float> flat = a * b + 1.0f, rows = a * row + b;
     fusor::planning::flat_plans_enabled = false;

@@ -70,7 +70,8 @@ template <class N, class F>
 FUSOR_INLINE void for_each_child(const N& n, F&& f) {
     [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
         (f(child<I>(n)), ...);
-    }(std::make_index_sequence<child_count<N>>{});
+    }
+    (std::make_index_sequence<child_count<N>>{});
 }
 
 /// True when `f(c)` is true for every child `c` of `n`, asked left to right until one is false
@@ -79,7 +80,8 @@ template <class N, class F>
 FUSOR_INLINE bool all_children(const N& n, F&& f) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
         return (true && ... && static_cast<bool>(f(child<I>(n))));
-    }(std::make_index_sequence<child_count<N>>{});
+    }
+    (std::make_index_sequence<child_count<N>>{});
 }
 
 } // namespace fusor
