@@ -39,23 +39,8 @@ struct eager_rebuilder {
     }
 };
 
-struct eager_materialiser {
-    template <class N>
-    N on_leaf(const N& n) const {
-        return n;
-    }
-    template <class N>
-    N on_scalar(const N& n) const {
-        return n;
-    }
-    template <class N>
-    auto on_reshaped(const N& n) const {
-        return eager_rebuilder{}.on_reshaped(n);
-    }
-    template <class N>
-    auto on_remap(const N& n) const {
-        return eager_rebuilder{}.on_remap(n);
-    }
+// Leaves, scalars and views as eager_rebuilder has them; computed nodes become leaves.
+struct eager_materialiser : eager_rebuilder {
     template <class N>
     auto on_elementwise(const N& n) const {
         return make_leaf(eval(eager_rebuilder{}.on_elementwise(n)));
