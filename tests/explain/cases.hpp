@@ -43,6 +43,7 @@ struct operands {
     fusor::tensor<int32_t> votes = fusor::zeros<int32_t>({2, 3, 4});
     fusor::tensor<double> square = shaped(fusor::arange<double>(9), {3, 3});
     fusor::tensor<double> empty = fusor::zeros<double>({2, 0});
+    fusor::tensor<double> zx = shaped(fusor::arange<double>(24), {6, 4});
     fusor::tensor<float> out348, out48, out4, out44, outd;
     fusor::tensor<int64_t> outi;
     fusor::tensor<double> outsq;
@@ -127,6 +128,16 @@ inline std::vector<explain_case> all_cases() {
         [&] { o.outsq = reshape(transpose(o.sq46) + 1.0, {-1}); });
     add(
         "empty_axis", [&] { return explain(o.empty + 1.0); }, [&] { o.outsq = o.empty + 1.0; });
+    // std's sqrt(var / n) reads only a reduction: hoisted into a loop over (4,) of its own.
+    add(
+        "zscore",
+        [&] { return explain((o.zx - mean(o.zx, 0)) / fusor::std(o.zx, 0)); },
+        [&] { o.outsq = (o.zx - mean(o.zx, 0)) / fusor::std(o.zx, 0); });
+    // log(sum(...)) is hoisted; its loop calls log through the vector-math kernel.
+    add(
+        "log_softmax",
+        [&] { return explain(o.x48 - log(sum(exp(o.x48), 1, keepdims))); },
+        [&] { o.out48 = o.x48 - log(sum(exp(o.x48), 1, keepdims)); });
     return v;
 }
 

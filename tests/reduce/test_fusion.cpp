@@ -168,3 +168,50 @@ TEST_CASE("x - logsumexp(x, 1, keepdims) materialises one (n, 1) temporary") {
     const auto total = fusor::eval(fusor::sum(fusor::exp(logp), 1));
     CHECK(total(0) == doctest::Approx(1.0).epsilon(1e-12));
 }
+
+// Hoisting (plan/hoisting.hpp): element-wise work over reductions only runs once per result
+// element, in a loop of its own, and gives the bits eager evaluation gives.
+TEST_CASE("z-score computes std's sqrt(var / n) once per column, with eager's bits") {
+    const fusor::index_t n = 1000, d = 8;
+    fusor::tensor<double> x(fusor::shape_t{n, d});
+    for (fusor::index_t i = 0; i < n; ++i)
+        for (fusor::index_t j = 0; j < d; ++j)
+            x(i, j) = static_cast<double>((i * 7 + j * 3) % 11) / 3.0;
+    fusor::tensor<double> z(x.shape());
+    const auto e = (x - fusor::mean(x, 0)) / fusor::std(x, 0);
+    const fusor::explanation ex = fusor::explain(z, e);
+    const auto& boundaries = ex.plan.boundaries;
+    REQUIRE(boundaries.size() == 2); // mean(x, 0), then sqrt(sum(...) / n)
+    CHECK(boundaries[0].why == fusor::boundary_plan::reason::reduction);
+    CHECK(boundaries[1].why == fusor::boundary_plan::reason::hoisted);
+    CHECK(boundaries[1].shape == fusor::shape_t{d});
+    // The hoisted loop runs over (d,) and materialises the sum below it.
+    CHECK(boundaries[1].plan->iter_shape == fusor::shape_t{d});
+    REQUIRE(boundaries[1].plan->boundaries.size() == 1);
+    CHECK(boundaries[1].plan->boundaries[0].why == fusor::boundary_plan::reason::reduction);
+    const std::string text = ex.text();
+    CHECK(text.find("*out = (*t0 - *tmp0) / *tmp2") != std::string::npos);
+    CHECK(text.find("*tmp2 = sqrt((*tmp1 / 1000))") != std::string::npos);
+    z = e;
+    CHECK(fusor::array_equal(z, fusor::eval_eager(e)));
+}
+
+TEST_CASE("only the outermost reduction-only subexpression is hoisted, and never a loop's root") {
+    fusor::tensor<double> x(fusor::shape_t{4, 5});
+    for (fusor::index_t i = 0; i < x.size(); ++i)
+        x.data()[i] = static_cast<double>(i % 7) - 2.5;
+    fusor::tensor<double> r(fusor::shape_t{4, 1});
+    // The root is reduction-only: one loop computes it, nothing is hoisted.
+    const fusor::explanation root =
+        fusor::explain(r, fusor::sqrt(fusor::sum(fusor::square(x), 1, fusor::keepdims) + 1.0));
+    REQUIRE(root.plan.boundaries.size() == 1);
+    CHECK(root.plan.boundaries[0].why == fusor::boundary_plan::reason::reduction);
+    // exp(max(x, 1) - 1) * 2 is hoisted whole (one boundary), not each of its levels.
+    const auto e = x * (fusor::exp(fusor::max(x, 1, fusor::keepdims) - 1.0) * 2.0);
+    const fusor::explanation ex = fusor::explain(e);
+    REQUIRE(ex.plan.boundaries.size() == 1);
+    CHECK(ex.plan.boundaries[0].why == fusor::boundary_plan::reason::hoisted);
+    CHECK(ex.plan.boundaries[0].plan->boundaries.size() == 1);
+    const fusor::tensor<double> fused = e;
+    CHECK(fusor::array_equal(fused, fusor::eval_eager(e)));
+}

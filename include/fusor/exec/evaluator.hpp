@@ -24,6 +24,7 @@
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
+#include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -375,6 +376,15 @@ struct evaluator_builder {
     auto on_reduction(const N& n) {
         return temporary_for(n);
     }
+    // A child of an element-wise node: its evaluator, or, when the planner hoisted it
+    // (plan/hoisting.hpp: the same type-level decision), the temporary it was computed into.
+    template <class N, class C>
+    auto build_child(const C& c) {
+        if constexpr (planning::hoisted<N, C>)
+            return temporary_for(c);
+        else
+            return build(c);
+    }
     template <class N>
     auto on_elementwise(const N& n) {
         // A braced list evaluates left to right, so children claim operands in plan order
@@ -382,15 +392,18 @@ struct evaluator_builder {
         using Op = typename N::op_type;
         using T = typename N::value_type;
         if constexpr (Blocked && vector_function<Op, T>::available) {
-            using child_evaluator = decltype(build(child<0>(n)));
+            using child_evaluator = decltype(this->template build_child<N>(child<0>(n)));
             return vector_math_evaluator<Op, child_evaluator, T>{
-                build(child<0>(n)),
+                this->template build_child<N>(child<0>(n)),
                 buffers.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding))};
         } else {
             return [&]<std::size_t... I>(std::index_sequence<I...>) {
-                using E = elementwise_evaluator<Op, decltype(this->build(child<I>(n)))...>;
-                return E{boost::hana::tuple<decltype(this->build(child<I>(n)))...>{
-                    this->build(child<I>(n))...}};
+                using E =
+                    elementwise_evaluator<Op,
+                                          decltype(this->template build_child<N>(child<I>(n)))...>;
+                return E{
+                    boost::hana::tuple<decltype(this->template build_child<N>(child<I>(n)))...>{
+                        this->template build_child<N>(child<I>(n))...}};
             }
             (std::make_index_sequence<child_count<N>>{});
         }

@@ -93,6 +93,8 @@ inline std::string why_text(const boundary_plan& b, const plan_notes& sub) {
     switch (b.why) {
     case boundary_plan::reason::reduction:
         return "reduction result";
+    case boundary_plan::reason::hoisted:
+        return "hoisted (reads only reduction results)";
     case boundary_plan::reason::reshape_copy:
         return "reshape copy of " + to_string(b.shape) + " into " + to_string(b.read_shape);
     case boundary_plan::reason::alias_copy: {
@@ -106,6 +108,12 @@ inline std::string why_text(const boundary_plan& b, const plan_notes& sub) {
 }
 
 // ---- tree --------------------------------------------------------------------------------
+
+// Whether boundary `b`'s temporary line (`tmp1 = sum(axes=(0,))`, `tmp2 = sqrt`) already names
+// the root of the loop computing it, so the boundary's own tree starts below that root.
+inline bool names_its_root(const boundary_plan& b) {
+    return !b.plan->reducer.empty() || b.why == boundary_plan::reason::hoisted;
+}
 
 struct tree_row {
     std::string what, dtype, shape, detail;
@@ -144,8 +152,7 @@ inline void tree_rows(const loop_plan& p,
             if (b.reused)
                 rows.back().detail += " (reused)";
             else
-                tree_rows(
-                    *b.plan, n.boundaries[k], depth + 1, !b.plan->reducer.empty(), loops, rows);
+                tree_rows(*b.plan, n.boundaries[k], depth + 1, names_its_root(b), loops, rows);
         }
     }
 }
@@ -591,7 +598,7 @@ inline std::string json_node(const loop_plan& p,
              + ",\"reused\":" + (b.reused ? "true" : "false");
         if (!b.reused) {
             const plan_notes& bn = n.boundaries[k];
-            std::size_t j = b.plan->reducer.empty() ? 0 : 1;
+            std::size_t j = names_its_root(b) ? 1 : 0;
             while (j < bn.tree.size())
                 children.push_back(json_node(*b.plan, bn, j, loops));
         }

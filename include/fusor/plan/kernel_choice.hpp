@@ -14,33 +14,38 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/ops/vector_forms.hpp>
+#include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/reduce/reduction.hpp>
 
 namespace fusor {
-/// True when node `N` calls, outside any reduction or materialised boundary, a math function
-/// with a vectorised form: only then is a blocked evaluator worth instantiating.
+/// True when node `N` calls, outside any reduction or materialised boundary (a hoisted child
+/// is one: plan/hoisting.hpp), a math function with a vectorised form: only then is a blocked
+/// evaluator worth instantiating.
 template <class N>
 inline constexpr bool has_vector_math = false;
 template <class Op, class... Cs>
 inline constexpr bool has_vector_math<elementwise<Op, Cs...>> =
-    has_vector_form<Op,
-                    typename elementwise<Op, Cs...>::value_type> || (has_vector_math<Cs> || ...);
+    has_vector_form<
+        Op,
+        typename elementwise<Op, Cs...>::
+            value_type> || ((has_vector_math<Cs> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) || ...);
 template <class C>
 inline constexpr bool has_vector_math<remap<C>> = has_vector_math<C>;
 template <class C>
 inline constexpr bool has_vector_math<reshaped<C>> = has_vector_math<C>;
 
-/// True when node `N` calls, outside any reduction, a float math function of the SLEEF list,
-/// whether or not this build has SLEEF (explain says what a build without it misses).
+/// True when node `N` calls, outside any reduction or hoisted child, a float math function of
+/// the SLEEF list, whether or not this build has SLEEF (explain says what a build without it
+/// misses).
 template <class N>
 inline constexpr bool has_listed_math = false;
 template <class Op, class... Cs>
 inline constexpr bool has_listed_math<elementwise<Op, Cs...>> =
     (detail::listed_vector_function<Op>::value
      && std::is_floating_point_v<typename elementwise<Op, Cs...>::value_type>)
-    || (has_listed_math<Cs> || ...);
+    || ((has_listed_math<Cs> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) || ...);
 template <class C>
 inline constexpr bool has_listed_math<remap<C>> = has_listed_math<C>;
 template <class C>
@@ -63,7 +68,10 @@ struct vector_function_finder {
             if (!seen)
                 out.push_back(Op::name);
         }
-        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+        for_each_child(n, [this](const auto& c) {
+            if constexpr (!planning::hoisted<N, std::remove_cvref_t<decltype(c)>>)
+                traverse(c, *this);
+        });
     }
     template <class N>
     void on_remap(const N& n) {
@@ -84,8 +92,8 @@ struct vector_function_finder {
 } // namespace detail
 
 /// The names of the functions with a vectorised form that the loop computing `n` calls itself
-/// (not those inside a reduction, or inside a reshape that is copied first: other loops run
-/// them), depth-first, each once.
+/// (not those inside a reduction, a hoisted child, or a reshape that is copied first: other
+/// loops run them), depth-first, each once.
 template <class N>
 void vector_functions_of(const N& n, boost::container::small_vector<std::string_view, 4>& out) {
     traverse(n, detail::vector_function_finder{out});

@@ -47,13 +47,17 @@ enum class node_kind {
 struct loop_plan;
 
 /// A materialisation boundary: a sub-expression computed into a temporary before the loop
-/// that reads it: a reduction inside a larger expression, a reshape that merges axes of an
-/// expression, or the whole right side when it overlaps the destination (aliasing copy).
+/// that reads it: a reduction inside a larger expression, element-wise work over reduction
+/// results only (hoisted), a reshape that merges axes of an expression, or the whole right
+/// side when it overlaps the destination (aliasing copy).
 struct boundary_plan {
     enum class reason : std::uint8_t {
         reduction,    ///< a reduction's result, read by the loop around it
         reshape_copy, ///< a reshape that merges axes of an expression: copied in the old shape
-        alias_copy    ///< the right side overlaps the destination (NumPy's overlap rule)
+        alias_copy,   ///< the right side overlaps the destination (NumPy's overlap rule)
+        hoisted       ///< element-wise work over reductions and scalars only, computed once per
+                      ///< result element instead of once per element of the loop reading it
+                      ///< (plan/hoisting.hpp)
     };
     reason why = reason::reduction;
     int temporary = 0; ///< the temporary's number in this evaluation (explain: `tmp<N>`)

@@ -5,7 +5,8 @@
 //     own map (so views of expressions cost nothing); at each leaf the map turns the leaf's
 //     strides into strides over the iteration space (0 on broadcast axes);
 //  3. a reduction below the root becomes a materialisation boundary with its own plan, and a
-//     contiguous temporary leaf here;
+//     contiguous temporary leaf here; so does element-wise work over reductions and scalars
+//     only (hoisting.hpp: computed once per result element, not once per element read);
 //  4. order and coalesce the loops (coalesce.hpp).
 #pragma once
 
@@ -28,6 +29,7 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/plan/coalesce.hpp>
+#include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reduction.hpp>
@@ -434,7 +436,18 @@ struct tree_walker {
             notes->tree.push_back(std::move(line));
         }
         for_each_child(n, [&](const auto& c) {
-            visit(c, broadcast_into(t, n.shape(), c.shape()), depth + 1);
+            using C = std::remove_cvref_t<decltype(c)>;
+            const index_transform ct = broadcast_into(t, n.shape(), c.shape());
+            if constexpr (planning::hoisted<N, C>) {
+                // Loop-invariant: computed once per element of its own shape (hoisting.hpp).
+                using V = typename C::value_type;
+                const std::size_t b = materialise(
+                    c, contiguous_destination<V>(c.shape()), boundary_plan::reason::hoisted);
+                push_temporary(
+                    c, depth + 1, c.shape(), ct, b, notes ? std::string(C::op_type::name) : "");
+            } else {
+                visit(c, ct, depth + 1);
+            }
         });
     }
 };

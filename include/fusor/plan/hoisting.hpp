@@ -1,0 +1,44 @@
+// fusor/plan/hoisting.hpp: which sub-expressions are hoisted out of the loop that reads them
+// (loop-invariant code motion over the plan).
+//
+// An element-wise node whose operands are only reductions and scalars (std's `sqrt(ss / n)`,
+// `max(x, 1) - 1`) has the shape of its reductions' results: it varies only along the axes
+// the reading loop keeps of those results, so computing it in that loop repeats the same work
+// once per broadcast element (100,000 times per column in a (100000, 8) z-score). The planner
+// computes it once per result element instead, into a temporary of its own shape, in a loop
+// of its own after the reductions it reads (a materialisation boundary with
+// `boundary_plan::reason::hoisted`); the reading loop reads the temporary. The values are the
+// same: the same operations on the same operands in the same element type.
+//
+// The decision depends only on node types, so the planner (plan/make_plan.hpp) and the
+// evaluator builder (exec/evaluator.hpp) both ask `planning::hoisted<Parent, Child>` and agree
+// by construction; the root of a loop is never hoisted.
+#pragma once
+
+#include <fusor/core/expression.hpp>
+#include <fusor/expr/elementwise.hpp>
+
+namespace fusor::planning {
+
+// What node type `N` reads: 0 anything else (a tensor, a view of an expression, a reshape),
+// 1 only scalars, 2 only reductions and scalars, at least one reduction.
+template <class N>
+inline constexpr int invariant_reads = tag_of<N> == node_tag::reduction ? 2
+                                       : tag_of<N> == node_tag::scalar  ? 1
+                                                                        : 0;
+template <class Op, class... Cs>
+inline constexpr int invariant_reads<elementwise<Op, Cs...>> =
+    ((invariant_reads<Cs> > 0) && ...) ? ((invariant_reads<Cs> == 2) || ...) ? 2 : 1 : 0;
+
+/// True when node type `N` is element-wise work over reductions and scalars only (at least one
+/// reduction): loop-invariant wherever its result is broadcast.
+template <class N>
+inline constexpr bool hoistable = tag_of<N> == node_tag::elementwise&& invariant_reads<N> == 2;
+
+/// True when child type `C` of element-wise node type `N` is hoisted: `C` is hoistable and `N`
+/// is not (`N` reads something that varies faster, so `C` would be recomputed for every
+/// element `N` broadcasts it over; inside a hoistable `N` the whole of `N` is hoisted already).
+template <class N, class C>
+inline constexpr bool hoisted = hoistable<C> && !hoistable<N>;
+
+} // namespace fusor::planning
