@@ -39,8 +39,10 @@ TEST_CASE("column broadcast (N, M) + (N, 1): stride 0 innermost, broadcast kerne
     // A strided operand beside the stride-0 one: the strided kernel.
     auto t = fusor::ones<float>({16, 8});
     CHECK(plan_of(fusor::transpose(t) + c).kernel == fusor::inner_kernel::strided);
-    // Reductions keep their own kernels: a stride-0 operand makes them strided.
-    CHECK(plan_of(fusor::sum(a + c, 1)).kernel == fusor::inner_kernel::strided);
+    // A sum's register accumulation reads such a run in blocks, the stride-0 operand splatted
+    // (kernel_choice.hpp); max/min keep the strided kernel.
+    CHECK(plan_of(fusor::sum(a + c, 1)).kernel == fusor::inner_kernel::broadcast);
+    CHECK(plan_of(fusor::max(a + c, 1)).kernel == fusor::inner_kernel::strided);
 }
 
 TEST_CASE("a (3,4,8) + (1,4,8) case of the seeds: the broadcast operand repeats per outer index") {

@@ -276,15 +276,56 @@ namespace detail {
 // below float32's rounding (tests/reduce/test_accuracy.cpp).
 inline constexpr index_t pairwise_block = 4096;
 
-template <index_t L, class Impl, bool Contiguous, class Ev>
-double pairwise_block_sum(const Ev& ev, index_t begin, index_t n) {
-    double r[L];
-    for (index_t j = 0; j < L; ++j)
-        r[j] = Impl::term(ev.template get<Contiguous>(begin + j));
-    index_t i = L;
-    for (; i + L <= n; i += L)
-        for (index_t j = 0; j < L; ++j)
-            r[j] += Impl::term(ev.template get<Contiguous>(begin + i + j));
+// How a register accumulation reads its run: `block` elements at a time, each block made
+// readable by `bind(first, len)` (elements [first, first + len) of the run), which returns the
+// index `get` reads the block's first element at. A plain evaluator reads the run as one block
+// (whole_run); the blocked reduction binds blocks of `broadcast_block` (blocked_run: still
+// operands splatted, vectorised math functions computed over the block first). Blocks start at
+// multiples of `broadcast_block`, a multiple of every lane count below, so the lanes take the
+// same elements in the same order and the sums have the same bits either way.
+struct whole_run {
+    FUSOR_INLINE index_t operator()(index_t first, index_t) const { return first; }
+};
+template <class Ev>
+struct blocked_run {
+    static constexpr index_t block = broadcast_block;
+    Ev& ev;
+    const index_t* offsets;
+    FUSOR_INLINE index_t operator()(index_t first, index_t len) const {
+        ev.bind_block(offsets, first, len);
+        return 0;
+    }
+};
+
+template <index_t L, class Impl, bool Contiguous, class Ev, class Run>
+double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
+    double r[L] = {}; // every lane is set by the first block (zeroed: g++ cannot tell)
+    const index_t lanes_end = n - n % L; // the lanes take whole groups of L; the rest is the tail
+    index_t at = 0, len = 0, i = 0;
+    // The lanes over the block of `len` elements at `start` of the run, bound at `at`.
+    auto lanes = [&](index_t start) FUSOR_INLINE_LAMBDA {
+        i = 0;
+        if (start == 0) {
+            for (index_t j = 0; j < L; ++j)
+                r[j] = Impl::term(ev.template get<Contiguous>(at + j));
+            i = L;
+        }
+        const index_t groups_end = std::min(len, lanes_end - start);
+        for (; i + L <= groups_end; i += L)
+            for (index_t j = 0; j < L; ++j)
+                r[j] += Impl::term(ev.template get<Contiguous>(at + i + j));
+    };
+    if constexpr (std::is_same_v<Run, whole_run>) {
+        len = n;
+        at = begin;
+        lanes(0);
+    } else {
+        for (index_t start = 0; start < n; start += Run::block) {
+            len = std::min(Run::block, n - start);
+            at = run(begin + start, len);
+            lanes(start);
+        }
+    }
     double s;
     if constexpr (L == 8) { // NumPy's tree, so that rows under 512 keep their bits
         s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
@@ -294,27 +335,28 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n) {
                 r[j] += r[j + width];
         s = r[0];
     }
-    for (; i < n; ++i)
-        s += Impl::term(ev.template get<Contiguous>(begin + i));
+    for (; i < len; ++i) // the tail, in the last block (still bound)
+        s += Impl::term(ev.template get<Contiguous>(at + i));
     return s;
 }
 
-template <class Impl, bool Contiguous, class Ev>
-double pairwise_terms(const Ev& ev, index_t begin, index_t n) {
+template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
+double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
     if (n < 8) {
+        const index_t at = run(begin, n);
         double s = 0.0;
         for (index_t i = 0; i < n; ++i)
-            s += Impl::term(ev.template get<Contiguous>(begin + i));
+            s += Impl::term(ev.template get<Contiguous>(at + i));
         return s;
     }
     if (n < 512)
-        return pairwise_block_sum<8, Impl, Contiguous>(ev, begin, n);
+        return pairwise_block_sum<8, Impl, Contiguous>(ev, begin, n, run);
     if (n <= pairwise_block)
-        return pairwise_block_sum<32, Impl, Contiguous>(ev, begin, n);
+        return pairwise_block_sum<32, Impl, Contiguous>(ev, begin, n, run);
     index_t half = n / 2;
     half -= half % 32;
-    return pairwise_terms<Impl, Contiguous>(ev, begin, half)
-           + pairwise_terms<Impl, Contiguous>(ev, begin + half, n - half);
+    return pairwise_terms<Impl, Contiguous>(ev, begin, half, run)
+           + pairwise_terms<Impl, Contiguous>(ev, begin + half, n - half, run);
 }
 
 // The register path of a compensated (float64) sum: eight interleaved lanes, each a running
@@ -323,26 +365,41 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n) {
 // arrays so the compiler vectorises the eight lanes; merged at the end with the same
 // compensated add (reducers::detail::add). Every lane keeps its own rounding error, so the result
 // is within ~2 eps of the exact sum (plus an n eps^2 sum|x| term) however many terms there are.
-template <class Impl, bool Contiguous, class Ev>
-typename Impl::acc_type compensated_terms(const Ev& ev, index_t n) {
+template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
+typename Impl::acc_type compensated_terms(const Ev& ev, index_t n, Run run = {}) {
     double s[8] = {}, c[8] = {};
-    index_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (index_t j = 0; j < 8; ++j) {
-            const double x = Impl::term(ev.template get<Contiguous>(i + j));
-            const double t = s[j] + x;
-            const double z = t - s[j];
-            c[j] += (s[j] - (t - z)) + (x - z);
-            s[j] = t;
+    const index_t lanes_end = n - n % 8;
+    index_t at = 0, len = 0, i = 0;
+    // The lanes over the block of `len` elements at `start` of the run, bound at `at`.
+    auto lanes = [&](index_t start) FUSOR_INLINE_LAMBDA {
+        const index_t groups_end = std::min(len, lanes_end - start);
+        for (i = 0; i + 8 <= groups_end; i += 8)
+            for (index_t j = 0; j < 8; ++j) {
+                const double x = Impl::term(ev.template get<Contiguous>(at + i + j));
+                const double t = s[j] + x;
+                const double z = t - s[j];
+                c[j] += (s[j] - (t - z)) + (x - z);
+                s[j] = t;
+            }
+    };
+    if constexpr (std::is_same_v<Run, whole_run>) {
+        len = n;
+        lanes(0);
+    } else {
+        for (index_t start = 0; start < n; start += Run::block) {
+            len = std::min(Run::block, n - start);
+            at = run(start, len);
+            lanes(start);
         }
+    }
     typename Impl::acc_type acc{};
     for (index_t j = 0; j < 8; ++j) {
         acc = Impl::absorb(acc, s[j]);
         if (s[j] - s[j] == 0.0) // an inf or NaN lane's error term is NaN (inf - inf): drop it
             acc = Impl::absorb(acc, c[j]);
     }
-    for (; i < n; ++i)
-        acc = Impl::absorb(acc, Impl::term(ev.template get<Contiguous>(i)));
+    for (; i < len; ++i) // the tail, in the last block (still bound)
+        acc = Impl::absorb(acc, Impl::term(ev.template get<Contiguous>(at + i)));
     return acc;
 }
 
@@ -493,6 +550,65 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     }
 }
 
+namespace detail {
+// A register accumulator of an additive reducer that reads its runs in blocks (the plan's
+// choice, plan/kernel_choice.hpp): operands standing still in the run read their splat, math
+// functions with a vectorised form run over each block first (SLEEF), and the lanes take the
+// elements in the order of the plain path (blocked_run), so the sums have its bits for the
+// same terms.
+template <class Impl, bool Blocked, class C>
+void blocked_reduction(const loop_plan& p,
+                       const C& child,
+                       typename Impl::acc_type* a0,
+                       temporary_cache& cache,
+                       scratch& buffers) {
+    auto ev = evaluator_builder<Blocked>{&p, cache, buffers}.build(child);
+    using Ev = decltype(ev);
+    auto kernel = [a0](Ev& ev, const block& b) {
+        typename Impl::acc_type* a = a0 + b.offsets[0];
+        const blocked_run<Ev> run{ev, b.offsets};
+        if constexpr (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
+            *a = Impl::merge(*a, compensated_terms<Impl, true>(ev, b.cols, run));
+        else
+            *a = Impl::absorb(*a, pairwise_terms<Impl, true>(ev, 0, b.cols, run));
+    };
+    run_loop_nest(p, 1, ev, kernel);
+}
+
+// The plan's finalize loop, on the same driver: out[...] = finalize(acc) over the result.
+template <class Impl, class R, class C, class D>
+void finalize_reduction(const loop_plan& p,
+                        const reduction<R, C>& r,
+                        const typename Impl::acc_type* a0,
+                        const tensor_view<D>& out) {
+    using acc_t = typename Impl::acc_type;
+    using impl = Impl;
+    const loop_plan& f = *p.finalize;
+    const index_t count = r.count();
+    const index_t so = f.extents.empty() ? 0 : f.stride(0, f.extents.size() - 1);
+    const index_t sacc = f.extents.empty() ? 0 : f.stride(1, f.extents.size() - 1);
+    struct finalize_context {
+        D* out;
+        const acc_t* acc;
+        index_t so, sacc, count;
+    } fc{out.data(), a0, so, sacc, count};
+    drive(
+        f,
+        1,
+        0,
+        f.extents.empty() ? 1 : f.extents[0],
+        [](void* c, const block& b) {
+            const auto& x = *static_cast<const finalize_context*>(c);
+            D* o = x.out + b.offsets[0];
+            const acc_t* a = x.acc + b.offsets[1];
+            for (index_t i = 0; i < b.cols; ++i)
+                o[i * x.so] = convert<D>(impl::finalize(a[i * x.sacc], x.count));
+        },
+        &fc,
+        false);
+}
+} // namespace detail
+
 /// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),
 /// then finalizes into `out` (any strided view of the result's shape) through the plan's
 /// finalize loop. How it accumulates is the plan's `reduction` kernel: in registers when the
@@ -520,6 +636,14 @@ void execute_reduction(const reduction<R, C>& r,
     acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
     std::uninitialized_fill_n(a0, r.size(), impl::identity());
     scratch buffers;
+    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+    if constexpr (planning::pairwise_reducer<impl>) {
+        if (p.kernel == inner_kernel::broadcast || !p.vector_functions.empty()) {
+            detail::blocked_reduction<impl, has_vector_math<C>>(p, r.child, a0, cache, buffers);
+            detail::finalize_reduction<impl>(p, r, a0, out);
+            return;
+        }
+    }
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
     using Ev = decltype(ev);
     const std::size_t levels = p.extents.size();
@@ -527,7 +651,6 @@ void execute_reduction(const reduction<R, C>& r,
     const std::size_t idx_op = p.operand_count - 1; // the index operand, when there is one
     const index_t si = levels ? p.stride(idx_op, levels - 1) : 0;
 
-    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if (p.reduction == reduce_kernel::two_rows) {
         if constexpr (!impl::needs_index) {
             detail::evaluator_pair<Ev> pair{ev, ev};
@@ -593,30 +716,7 @@ void execute_reduction(const reduction<R, C>& r,
             run.template operator()<false>();
     }
 
-    // Finalize on the same driver: the plan's loop over the result, out[...] = finalize(acc).
-    const loop_plan& f = *p.finalize;
-    const index_t count = r.count();
-    const index_t so = f.extents.empty() ? 0 : f.stride(0, f.extents.size() - 1);
-    const index_t sacc = f.extents.empty() ? 0 : f.stride(1, f.extents.size() - 1);
-    struct finalize_context {
-        D* out;
-        const acc_t* acc;
-        index_t so, sacc, count;
-    } fc{out.data(), a0, so, sacc, count};
-    drive(
-        f,
-        1,
-        0,
-        f.extents.empty() ? 1 : f.extents[0],
-        [](void* c, const block& b) {
-            const auto& x = *static_cast<const finalize_context*>(c);
-            D* o = x.out + b.offsets[0];
-            const acc_t* a = x.acc + b.offsets[1];
-            for (index_t i = 0; i < b.cols; ++i)
-                o[i * x.so] = convert<D>(impl::finalize(a[i * x.sacc], x.count));
-        },
-        &fc,
-        false);
+    detail::finalize_reduction<impl>(p, r, a0, out);
 }
 
 /// As above, for a reduction at the root of an evaluation (its own temporaries).

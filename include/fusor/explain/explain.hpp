@@ -275,6 +275,9 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s = p.held_operand >= 0
                 ? "broadcast (stride 0: " + still
                       + " held in a register, single-element operand; contiguous loop)"
+            : !p.reducer.empty() // a register accumulation reading its run in blocks
+                ? "broadcast (stride 0: " + still + ", splatted; blocks of "
+                      + std::to_string(broadcast_block) + ")"
                 : "broadcast (stride 0: " + still
                       + "; splatted per inner loop, contiguous blocks of "
                       + std::to_string(broadcast_block) + ")";
@@ -342,8 +345,15 @@ inline std::string vector_text(const loop_plan& p) {
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
-        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows)
-            return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
+        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
+            std::string names;
+            for (const std::string_view m : p.vector_functions)
+                names += (names.empty() ? "" : ", ") + std::string(m);
+            if (names.empty())
+                return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
+            return "8 accumulators in flight (" + regs + "); " + names + " by SLEEF ("
+                   + std::string(exec::vector_math_isa) + ", 1 ulp)";
+        }
     }
     // The lanes of the widest element the loop moves (the destination's type for element-wise
     // loops; a row of accumulators holds the accumulator type).

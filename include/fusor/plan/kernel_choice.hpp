@@ -190,8 +190,14 @@ reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
 ///    under 16 one accumulator in index order; otherwise eight interleaved accumulators (eight
 ///    independent chains run at the speed of the loads);
 ///  - otherwise a row of accumulators, one per result element.
+/// A register accumulator of an additive reducer whose run reads every operand at unit stride
+/// or standing still (softmax's `sum(exp(x - m), 1)`: `m` stands still) reads it in blocks
+/// (`p.kernel` broadcast: the still operands splatted, as the element-wise broadcast kernel),
+/// and, in a contiguous or broadcast run, math functions with a vectorised form run over each
+/// block through SLEEF (`p.vector_functions`), as they do in element-wise loops: the same
+/// function gives the same bits in both. Max/min and arg-reductions keep their kernels.
 template <class R, class C>
-void choose_reduction_kernel(loop_plan& p) {
+void choose_reduction_kernel(loop_plan& p, const C& child) {
     using impl = typename reduction<R, C>::impl;
     using T = typename C::value_type;
     const std::size_t levels = p.extents.size();
@@ -208,6 +214,23 @@ void choose_reduction_kernel(loop_plan& p) {
     }
     p.reduction =
         register_reduce_kernel<impl, T>(levels == 0 ? 1 : p.extents[levels - 1], contiguous);
+    if constexpr (pairwise_reducer<impl>) {
+        if (p.empty || levels == 0)
+            return;
+        bool still_or_unit = p.kernel == inner_kernel::strided;
+        for (std::size_t k = 1; still_or_unit && k < p.operands.size(); ++k) {
+            const operand_plan& o = p.operands[k];
+            const index_t s = o.strides[levels - 1];
+            still_or_unit = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
+        }
+        if (still_or_unit)
+            p.kernel = inner_kernel::broadcast;
+        if constexpr (has_vector_math<C>)
+            if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
+                vector_functions_of(child, p.vector_functions);
+    } else {
+        (void)child;
+    }
 }
 
 } // namespace planning

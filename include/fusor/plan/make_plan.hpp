@@ -514,7 +514,7 @@ void plan_reduction(loop_plan& p,
         walker.push_operand(std::move(idx), "idx");
     }
     order_and_coalesce(p);
-    choose_reduction_kernel<R, C>(p);
+    choose_reduction_kernel<R, C>(p, r.child);
     // The finalize loop: over the result, the destination at its strides, the accumulators
     // row-major (one per result element, in row-major order).
     auto f = std::make_shared<loop_plan>();
@@ -819,7 +819,9 @@ bool reads_overlap(const N& n, const char* lo, const char* hi) {
 }
 
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
-/// flat tree whose every tensor has the tree's shape and row-major layout, at least 2 and
+/// flat tree (for sums: one that calls no math function with a vectorised form, which the
+/// general plan runs through SLEEF) whose every tensor has the tree's shape and row-major
+/// layout, at least 2 and
 /// fewer than `parallel_threshold` elements, with at least 2 elements per result element,
 /// into a destination of exactly the result's shape; with more than one result element the
 /// destination is row-major and shares no byte with the operand (each result element is
@@ -829,6 +831,8 @@ bool reads_overlap(const N& n, const char* lo, const char* hi) {
 /// contiguous level of `cols`, the accumulator at stride 0 in it.
 template <class R, class C>
 bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_plan& f) {
+    if constexpr (has_vector_math<C> && pairwise_reducer<typename reduction<R, C>::impl>)
+        return false; // the general plan computes exp, log ... through SLEEF (kernel_choice.hpp)
     const shape_t& s = r.child.shape();
     const std::size_t k = r.axes.size(), rank = s.size();
     if (k == 0 || rank == 0 || d.shape != r.shape())

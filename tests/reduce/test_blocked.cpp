@@ -1,0 +1,85 @@
+// The blocked register reduction (exec/execute.hpp, blocked_reduction): a sum whose run reads
+// an operand standing still (`sum(x - m, 1)`) or a math function with a vectorised form
+// (`sum(exp(x), 1)`) reads its run in blocks of broadcast_block. Its lanes take the elements
+// in the order of the plain path, so it gives the bits of summing the same terms stored first,
+// at every run length around the block and lane boundaries.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+namespace {
+template <class T>
+fusor::tensor<T> wavy(fusor::index_t rows, fusor::index_t cols) {
+    fusor::tensor<T> x(fusor::shape_t{rows, cols});
+    for (fusor::index_t i = 0; i < x.size(); ++i)
+        x.data()[i] = static_cast<T>(std::sin(0.37 * static_cast<double>(i)) * 3.0 + 0.25);
+    return x;
+}
+
+template <class T>
+bool same_bits(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
+    return a.shape() == b.shape()
+           && std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(T)) == 0;
+}
+
+// Run lengths at every boundary the kernels have: lanes (8, 32), NumPy's 8-lane limit (512),
+// the block (1,024), pairwise leaves (4,096) and a split beyond them.
+constexpr fusor::index_t lengths[] = {
+    1, 7, 8, 9, 33, 511, 512, 513, 1000, 1023, 1024, 1025, 2049, 4095, 4096, 4097, 9001};
+} // namespace
+
+TEST_CASE_TEMPLATE("sum(x - m, 1) in blocks has the bits of summing x - m stored",
+                   T,
+                   float,
+                   double) {
+    for (const fusor::index_t n : lengths) {
+        CAPTURE(n);
+        const auto x = wavy<T>(3, n);
+        const auto m = fusor::eval(fusor::max(x, 1, fusor::keepdims));
+        const auto e = fusor::sum(x - m, 1);
+        const fusor::explanation ex = fusor::explain(e);
+        if (n > 1) // a run of 1 is no run: the axis coalesces away (a row of accumulators)
+            CHECK(ex.plan.kernel == fusor::inner_kernel::broadcast);
+        const fusor::tensor<T> blocked = e;
+        const fusor::tensor<T> stored = fusor::sum(fusor::eval(x - m), 1);
+        CHECK(same_bits(blocked, stored));
+    }
+}
+
+TEST_CASE_TEMPLATE("sum(exp(x - m), 1) computes exp as element-wise loops do", T, float, double) {
+    for (const fusor::index_t n : lengths) {
+        CAPTURE(n);
+        const auto x = wavy<T>(2, n);
+        const auto m = fusor::eval(fusor::max(x, 1, fusor::keepdims));
+        const auto e = fusor::sum(fusor::exp(x - m), 1);
+        const fusor::tensor<T> fused = e;
+        // exp stored by an element-wise loop first, then summed: the same terms.
+        const fusor::tensor<T> stored = fusor::sum(fusor::eval(fusor::exp(x - m)), 1);
+        if (FUSOR_VECTOR_MATH == 0) {
+            // Without SLEEF both call the C library per element: still the same terms.
+            CHECK(same_bits(fused, stored));
+            continue;
+        }
+        CHECK(same_bits(fused, stored));
+        if (n > 1) { // a run of 1 coalesces away (exp(x - m) is exp(0) = 1 there)
+            const fusor::explanation ex = fusor::explain(e);
+            REQUIRE(ex.plan.vector_functions.size() == 1);
+            CHECK(ex.plan.vector_functions[0] == "exp");
+        }
+    }
+}
+
+TEST_CASE("softmax's sum and division see the same exp bits") {
+    const auto x = wavy<float>(5, 1500);
+    const fusor::tensor<float> p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
+    const fusor::tensor<float> s = fusor::sum(p, 1, fusor::keepdims);
+    const fusor::tensor<float> fused =
+        fusor::exp(x - fusor::max(x, 1, fusor::keepdims))
+        / fusor::sum(fusor::exp(x - fusor::max(x, 1, fusor::keepdims)), 1, fusor::keepdims);
+    const fusor::tensor<float> two_statements = p / s;
+    CHECK(same_bits(fused, two_statements));
+}
