@@ -51,6 +51,23 @@ FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, ind
         out[i] = convert<D>(ev.template get<true>(i));
 }
 
+// The contiguous kernel over a block of `b.rows` rows of `b.cols` (the two inner levels of a
+// nest of two or more): the rows are stepped here, by each operand's stride one level out,
+// instead of by the driver's odometer and a kernel call per row. For short rows that call was
+// most of the time: (100000, 8) float64 `(x - m) / s` took 0.96 ms where the loop a
+// programmer writes takes 0.29.
+template <class D, class Ev>
+FUSOR_INLINE void
+contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index_t* row_step) {
+    const std::size_t ops = p.operand_count;
+    shape_t off(b.offsets, b.offsets + ops); // inline storage
+    for (index_t r = 0; r < b.rows; ++r) {
+        contiguous_inner_loop(out0, ev, off.data(), b.cols);
+        for (std::size_t k = 0; k < ops; ++k)
+            off[k] += row_step[k];
+    }
+}
+
 // The blocked kernel: blocks of `broadcast_block`, each the contiguous loop. Still operands
 // read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast);
 // vectorised math functions first compute their block (vector_math.hpp).
@@ -151,6 +168,17 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     switch (p.kernel) {
     case inner_kernel::contiguous: {
         FUSOR_TRACE_KERNEL(p, "contiguous");
+        const std::size_t levels = p.extents.size();
+        if (levels >= 2) { // two levels per call (detail::contiguous_rows)
+            shape_t row_step(p.operand_count);
+            for (std::size_t k = 0; k < row_step.size(); ++k)
+                row_step[k] = p.stride(k, levels - 2);
+            auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
+                detail::contiguous_rows(p, out0, ev, b, row_step.data());
+            };
+            run_loop_nest(p, 2, ev, kernel);
+            return;
+        }
         auto kernel = [out0](Ev& ev, const block& b) {
             detail::contiguous_inner_loop(out0, ev, b.offsets, b.cols);
         };
