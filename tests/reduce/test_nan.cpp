@@ -379,6 +379,7 @@ TEST_CASE("expressions and views give what their evaluated tensors give") {
     // The all-NaN check runs on the expression's values too, before anything is returned.
     tensor<double> rows = {{1, NaN}, {NaN, NaN}};
     CHECK_THROWS_AS(fusor::nanargmax(rows * 1.0, 1), fusor::value_error);
+    CHECK_THROWS_AS(fusor::nanargmax(rows * 1.0, 2), fusor::axis_error);
     CHECK(same_values(fusor::nanargmax(rows * 1.0), tensor<std::int64_t>(shape_t{}))); // flat: 0
     // The value NumPy documents as untrustworthy, reproduced: NaN counts as +Inf in nanargmin.
     CHECK(same_values(fusor::nanargmin(tensor<double>{NaN, Inf}), tensor<std::int64_t>(shape_t{})));

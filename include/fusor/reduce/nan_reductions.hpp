@@ -278,6 +278,8 @@ tensor<std::int64_t> nan_arg(const E& e, const std::optional<shape_t>& axis, red
     if constexpr (!has_nan<E>) {
         return searched(make_reduction<R>(e, axis, opt));
     } else if constexpr (node<E>) {
+        if (axis) // a bad axis throws before anything is computed
+            resolve_axes(axis, e.shape().rank(), opt.int_axis);
         const tensor<T> x = eval(e); // computed once, read by the check and by the search
         return nan_arg<Greater>(x, axis, opt);
     } else {
@@ -292,12 +294,30 @@ tensor<std::int64_t> nan_arg(const E& e, const std::optional<shape_t>& axis, red
 }
 
 template <class... O>
-inline constexpr bool only_keepdims = (std::is_same_v<O, keepdims_t> && ...);
+inline constexpr bool only_keepdims = (std::is_same_v<std::remove_cvref_t<O>, keepdims_t> && ...);
+
+// The argument lists nanargmin/nanargmax accept: (e, keepdims...), (e, axis, keepdims...).
+template <class... A>
+inline constexpr bool nan_arg_call = false;
+template <class E, class... R>
+inline constexpr bool nan_arg_call<E, R...> = expression<E>&& only_keepdims<R...>;
+template <class E, class I, class... R>
+inline constexpr bool nan_arg_call<E, I, R...> =
+    expression<
+        E> && (std::is_integral_v<std::remove_cvref_t<I>> || only_keepdims<I>)&&only_keepdims<R...>;
 
 /// The call forms of nanargmin / nanargmax: `f(e)`, `f(e, axis)`, each optionally followed by
 /// `keepdims` (numpy.nanargmin's `keepdims=True`).
 template <bool Greater>
 struct nan_arg_fn {
+    /// Any other argument list: one error naming the accepted forms.
+    template <class... A>
+        requires(!nan_arg_call<A...>)
+    void operator()(A&&...) const {
+        static_assert(reduce_always_false<A...>,
+                      "fusor: nanargmin/nanargmax are called as f(e) or f(e, axis), optionally "
+                      "then fusor::keepdims; e is a tensor, view or expression");
+    }
     template <class E, class... O>
         requires(expression<E>&& only_keepdims<O...>)
     tensor<std::int64_t>
