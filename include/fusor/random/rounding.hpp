@@ -10,17 +10,11 @@
 // instruction. Elsewhere a volatile round trip does the same at the cost of a store and a load.
 #pragma once
 
-#include <type_traits>
-
 namespace fusor::random::detail {
 
-/// `rounded(x)`: x itself, as an opaque value the optimiser cannot fuse with the operation that
-/// made it or the one that uses it (no FMA contraction across it). For `float` and `double`
-/// only; scalar, never throws. Used wherever NumPy's C code rounds a product before adding it.
+namespace rounding {
 template <class T>
-[[nodiscard]] inline T rounded(T x) noexcept {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                  "fusor::random::detail::rounded(x): x must be float or double");
+inline T opaque(T x) noexcept {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
     __asm__("" : "+x"(x)); // x lives in an SSE register, as rounded by the operation that made it
 #elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
@@ -30,6 +24,18 @@ template <class T>
     x = stored;
 #endif
     return x;
+}
+} // namespace rounding
+
+/// `rounded(x)`: x itself, as an opaque value the optimiser cannot fuse with the operation that
+/// made it or the one that uses it (no FMA contraction across it). `float` and `double` only
+/// (other types do not convert: the call is ambiguous); scalar, never throws. Used wherever
+/// NumPy's C code rounds a product before adding it: `rounded(a * b) + c`.
+[[nodiscard]] inline float rounded(float x) noexcept {
+    return rounding::opaque(x);
+}
+[[nodiscard]] inline double rounded(double x) noexcept {
+    return rounding::opaque(x);
 }
 
 } // namespace fusor::random::detail

@@ -30,68 +30,156 @@
 
 namespace fusor::random::detail {
 
+namespace ziggurat_try {
+// One try: the box i, the uniform integer u and the candidate x = u * w[i] that one draw gives,
+// read from the same bits as NumPy. The candidate is the sample when u < k[i] (accepted()).
+// The normal's sign is a multiplication by +-1 (exact, -0.0 included): a branch on a random bit
+// would be mispredicted half the time.
+inline constexpr double sign[2] = {1.0, -1.0};
+inline constexpr float sign_float[2] = {1.0f, -1.0f};
+
+struct normal {
+    explicit normal(std::uint64_t r) // bits 0-7 the box, bit 8 the sign, 9-60 the magnitude
+        : i(static_cast<unsigned>(r & 0xff)), u((r >> 9) & 0x000fffffffffffffu),
+          x(rounded(static_cast<double>(u) * ziggurat::normal_w[i]) * sign[(r >> 8) & 1u]) {}
+    bool accepted() const { return u < ziggurat::normal_k[i]; }
+    unsigned i;
+    std::uint64_t u;
+    double x;
+};
+
+struct normal_float {
+    explicit normal_float(std::uint32_t r) // bits 0-7 the box, bit 8 the sign, 9-31 the magnitude
+        : i(r & 0xffu), u((r >> 9) & 0x007fffffu),
+          x(rounded(static_cast<float>(u) * ziggurat::normal_w_float[i])
+            * sign_float[(r >> 8) & 1u]) {}
+    bool accepted() const { return u < ziggurat::normal_k_float[i]; }
+    unsigned i;
+    std::uint32_t u;
+    float x;
+};
+
+struct exponential {
+    explicit exponential(std::uint64_t r) // bits 3-10 the box, 11-63 the uniform
+        : i(static_cast<unsigned>((r >> 3) & 0xff)), u(r >> 11),
+          x(rounded(static_cast<double>(u) * ziggurat::exponential_w[i])) {}
+    bool accepted() const { return u < ziggurat::exponential_k[i]; }
+    unsigned i;
+    std::uint64_t u;
+    double x;
+};
+
+struct exponential_float {
+    explicit exponential_float(std::uint32_t r) // bits 1-8 the box, 9-31 the uniform
+        : i((r >> 1) & 0xffu), u(r >> 9),
+          x(rounded(static_cast<float>(u) * ziggurat::exponential_w_float[i])) {}
+    bool accepted() const { return u < ziggurat::exponential_k_float[i]; }
+    unsigned i;
+    std::uint32_t u;
+    float x;
+};
+} // namespace ziggurat_try
+
 namespace ziggurat_slow {
-// The rarely taken paths, out of line so that the common path stays small enough to inline.
+// The paths after a rejected first try (~1 % of samples), out of line so that the common path
+// inlines into the caller's loop: the tail, the wedge test, then new tries until one is
+// accepted. NumPy's C code loops (or recurses) the same way, drawing the same values.
 
 // The normal's tail beyond r (Marsaglia 1964): x = -log(U1) / r, y = -log(U2) until 2y > x^2;
-// the sample is r + x with the sign of bit 8 of the first draw's magnitude. log(1 - U) rather
-// than log(U), as NumPy does (numpy GH 13361: U can be 0, never 1).
+// the sample is r + x with the sign of bit 8 of the first draw's magnitude. log1p(-U) rather
+// than log(U), as NumPy (numpy GH 13361: U can be 0, never 1).
 template <class BitGenerator>
-[[gnu::noinline]] double normal_tail(BitGenerator& g, bool negative) {
+double normal_tail(BitGenerator& g, bool negative) {
     namespace z = ziggurat;
     for (;;) {
         const double xx = rounded(-z::normal_inv_r * std::log1p(-g.next_double()));
         const double yy = -std::log1p(-g.next_double());
         if (yy + yy > rounded(xx * xx))
-            return negative ? -(z::normal_r + xx) : z::normal_r + xx;
+            return rounded(negative ? -(z::normal_r + xx) : z::normal_r + xx);
     }
 }
 
 template <class BitGenerator>
-[[gnu::noinline]] float normal_tail_float(BitGenerator& g, bool negative) {
+float normal_tail_float(BitGenerator& g, bool negative) {
     namespace z = ziggurat;
     for (;;) {
         const float xx = rounded(-z::normal_inv_r_float * std::log1p(-g.next_float()));
         const float yy = -std::log1p(-g.next_float());
         if (yy + yy > rounded(xx * xx))
-            return negative ? -(z::normal_r_float + xx) : z::normal_r_float + xx;
+            return rounded(negative ? -(z::normal_r_float + xx) : z::normal_r_float + xx);
     }
 }
 
 // Box i's wedge: accept x when a uniform point between f[i] and f[i - 1] lies under the curve.
-// NumPy computes (f[i-1] - f[i]) * U + f[i] in the table's type and the density in double.
+// NumPy computes (f[i-1] - f[i]) * U + f[i] in the table's type; the float normal evaluates the
+// density in double (exp(-0.5 * x * x) with a float x), the float exponential in float (expf).
 template <class BitGenerator>
-[[gnu::noinline]] bool normal_wedge(BitGenerator& g, unsigned i, double x) {
+[[gnu::noinline]] double standard_normal(BitGenerator& g, ziggurat_try::normal t) {
     namespace z = ziggurat;
-    const double y =
-        rounded((z::normal_f[i - 1] - z::normal_f[i]) * g.next_double()) + z::normal_f[i];
-    return y < std::exp(-0.5 * x * x);
+    for (;;) {
+        if (t.i == 0)
+            return normal_tail(g, (t.u >> 8) & 1u);
+        const double y =
+            rounded((z::normal_f[t.i - 1] - z::normal_f[t.i]) * g.next_double()) + z::normal_f[t.i];
+        if (y < std::exp(-0.5 * t.x * t.x))
+            return t.x;
+        t = ziggurat_try::normal(g.next_uint64());
+        if (t.accepted())
+            return t.x;
+    }
 }
 
 template <class BitGenerator>
-[[gnu::noinline]] bool normal_wedge_float(BitGenerator& g, unsigned i, float x) {
+[[gnu::noinline]] float standard_normal_float(BitGenerator& g, ziggurat_try::normal_float t) {
     namespace z = ziggurat;
-    const float y = rounded((z::normal_f_float[i - 1] - z::normal_f_float[i]) * g.next_float())
-                    + z::normal_f_float[i];
-    const double xd = x; // NumPy's float sampler evaluates exp(-0.5 * x * x) in double
-    return static_cast<double>(y) < std::exp(-0.5 * xd * xd);
+    for (;;) {
+        if (t.i == 0)
+            return normal_tail_float(g, (t.u >> 8) & 1u);
+        const float y =
+            rounded((z::normal_f_float[t.i - 1] - z::normal_f_float[t.i]) * g.next_float())
+            + z::normal_f_float[t.i];
+        const double x = t.x;
+        if (static_cast<double>(y) < std::exp(-0.5 * x * x))
+            return t.x;
+        t = ziggurat_try::normal_float(g.next_uint32());
+        if (t.accepted())
+            return t.x;
+    }
 }
 
 template <class BitGenerator>
-[[gnu::noinline]] bool exponential_wedge(BitGenerator& g, unsigned i, double x) {
+[[gnu::noinline]] double standard_exponential(BitGenerator& g, ziggurat_try::exponential t) {
     namespace z = ziggurat;
-    const double y = rounded((z::exponential_f[i - 1] - z::exponential_f[i]) * g.next_double())
-                     + z::exponential_f[i];
-    return y < std::exp(-x);
+    for (;;) {
+        if (t.i == 0) // the tail beyond r is r + Exp(1)
+            return rounded(z::exponential_r - std::log1p(-g.next_double()));
+        const double y =
+            rounded((z::exponential_f[t.i - 1] - z::exponential_f[t.i]) * g.next_double())
+            + z::exponential_f[t.i];
+        if (y < std::exp(-t.x))
+            return t.x;
+        t = ziggurat_try::exponential(g.next_uint64());
+        if (t.accepted())
+            return t.x;
+    }
 }
 
 template <class BitGenerator>
-[[gnu::noinline]] bool exponential_wedge_float(BitGenerator& g, unsigned i, float x) {
+[[gnu::noinline]] float standard_exponential_float(BitGenerator& g,
+                                                   ziggurat_try::exponential_float t) {
     namespace z = ziggurat;
-    const float y =
-        rounded((z::exponential_f_float[i - 1] - z::exponential_f_float[i]) * g.next_float())
-        + z::exponential_f_float[i];
-    return y < std::exp(-x); // expf, in float, as NumPy's float sampler
+    for (;;) {
+        if (t.i == 0)
+            return rounded(z::exponential_r_float - std::log1p(-g.next_float()));
+        const float y = rounded((z::exponential_f_float[t.i - 1] - z::exponential_f_float[t.i])
+                                * g.next_float())
+                        + z::exponential_f_float[t.i];
+        if (y < std::exp(-t.x)) // expf
+            return t.x;
+        t = ziggurat_try::exponential_float(g.next_uint32());
+        if (t.accepted())
+            return t.x;
+    }
 }
 
 } // namespace ziggurat_slow
@@ -102,21 +190,10 @@ template <class BitGenerator>
 /// draw next_double()s. Never throws (unless `g` does).
 template <class BitGenerator>
 double standard_normal(BitGenerator& g) {
-    namespace z = ziggurat;
-    for (;;) {
-        const std::uint64_t r = g.next_uint64();
-        const unsigned i = static_cast<unsigned>(r & 0xff);
-        const std::uint64_t magnitude = (r >> 9) & 0x000fffffffffffffu;
-        double x = rounded(static_cast<double>(magnitude) * z::normal_w[i]);
-        if ((r >> 8) & 1u)
-            x = -x;
-        if (magnitude < z::normal_k[i])
-            return x; // ~99.3 % of the time
-        if (i == 0)
-            return rounded(ziggurat_slow::normal_tail(g, (magnitude >> 8) & 1u));
-        if (ziggurat_slow::normal_wedge(g, i, x))
-            return x;
-    }
+    const ziggurat_try::normal t(g.next_uint64());
+    if (t.accepted()) [[likely]] // ~99.3 % of the time
+        return t.x;
+    return ziggurat_slow::standard_normal(g, t);
 }
 
 /// `standard_normal_float(g)`: one N(0, 1) float sample, exactly NumPy's bits, as
@@ -125,21 +202,10 @@ double standard_normal(BitGenerator& g) {
 /// the slow paths; the float tables are separate from the double ones. Never throws.
 template <class BitGenerator>
 float standard_normal_float(BitGenerator& g) {
-    namespace z = ziggurat;
-    for (;;) {
-        const std::uint32_t r = g.next_uint32();
-        const unsigned i = r & 0xffu;
-        const std::uint32_t magnitude = (r >> 9) & 0x007fffffu;
-        float x = rounded(static_cast<float>(magnitude) * z::normal_w_float[i]);
-        if ((r >> 8) & 1u)
-            x = -x;
-        if (magnitude < z::normal_k_float[i])
-            return x;
-        if (i == 0)
-            return rounded(ziggurat_slow::normal_tail_float(g, (magnitude >> 8) & 1u));
-        if (ziggurat_slow::normal_wedge_float(g, i, x))
-            return x;
-    }
+    const ziggurat_try::normal_float t(g.next_uint32());
+    if (t.accepted()) [[likely]]
+        return t.x;
+    return ziggurat_slow::standard_normal_float(g, t);
 }
 
 /// `standard_exponential(g)`: one Exp(1) sample, exactly NumPy's bits, as
@@ -148,19 +214,10 @@ float standard_normal_float(BitGenerator& g) {
 /// (r - log1p(-U)) and the wedges draw next_double()s. Never throws.
 template <class BitGenerator>
 double standard_exponential(BitGenerator& g) {
-    namespace z = ziggurat;
-    for (;;) {
-        const std::uint64_t r = g.next_uint64() >> 3;
-        const unsigned i = static_cast<unsigned>(r & 0xff);
-        const std::uint64_t u = r >> 8;
-        const double x = rounded(static_cast<double>(u) * z::exponential_w[i]);
-        if (u < z::exponential_k[i])
-            return x; // ~98.9 % of the time
-        if (i == 0)
-            return rounded(z::exponential_r - std::log1p(-g.next_double()));
-        if (ziggurat_slow::exponential_wedge(g, i, x))
-            return x;
-    }
+    const ziggurat_try::exponential t(g.next_uint64());
+    if (t.accepted()) [[likely]] // ~98.9 % of the time
+        return t.x;
+    return ziggurat_slow::standard_exponential(g, t);
 }
 
 /// `standard_exponential_float(g)`: one Exp(1) float sample, exactly NumPy's bits, as
@@ -169,19 +226,10 @@ double standard_exponential(BitGenerator& g) {
 /// the slow paths. Never throws.
 template <class BitGenerator>
 float standard_exponential_float(BitGenerator& g) {
-    namespace z = ziggurat;
-    for (;;) {
-        const std::uint32_t r = g.next_uint32() >> 1;
-        const unsigned i = r & 0xffu;
-        const std::uint32_t u = r >> 8;
-        const float x = rounded(static_cast<float>(u) * z::exponential_w_float[i]);
-        if (u < z::exponential_k_float[i])
-            return x;
-        if (i == 0)
-            return rounded(z::exponential_r_float - std::log1p(-g.next_float()));
-        if (ziggurat_slow::exponential_wedge_float(g, i, x))
-            return x;
-    }
+    const ziggurat_try::exponential_float t(g.next_uint32());
+    if (t.accepted()) [[likely]]
+        return t.x;
+    return ziggurat_slow::standard_exponential_float(g, t);
 }
 
 /// `normal(g, loc, scale)`: loc + scale * standard_normal(g), the product rounded before the
