@@ -42,15 +42,16 @@ compiled into NumPy 1.24 (--compare-numpy) showed which procedure reproduces eac
   nearest r and from v = 0.0049286732339746519 (its constant; the exact area is
   0.0049286732339746553..., so the double is 4 ulps low), with x_(i-1) = sqrt(-2 log(f(x_i) +
   v / x_i)), f(x) = exp(-0.5 * x * x), k_i = round-half-even(2^52 * (x_(i-1) / x_i)) and w_0 =
-  v / f(r) / 2^52, all in double. The exact values differ from NumPy's in 37 w entries (up to
-  76 ulps at w[1]: each step's rounding error carries into the next x). exp, log and sqrt are
-  rounded correctly here (mpmath), which is what glibc gives, with ONE exception: NumPy's
-  generator's exp returned 0x1.5ad29acc85c89p-1 for exp(-0x1.8edbf8bb15d43p-2) (that is f(x_38)),
-  one ulp above the correctly rounded 0x1.5ad29acc85c88p-1; the true value lies 0.498 ulp above
-  the latter, 0.0017 ulp from the rounding midpoint, where a libm that is not correctly rounded
-  may go either way. Without this one rounding, f[38] differs by 1 ulp and, through the
-  recursion, w[1..37], f[1..37] and 17 k entries differ (up to 76 ulps). ROUNDED_UP_EXP holds it;
-  the script checks that the recursion meets that argument and that it is such a near tie.
+  v / f(r) / 2^52, all in double. (The exact values, rounded, differ from NumPy's in 203 w,
+  241 f and 81 k entries, by up to 60 ulps, 15 ulps and 14: each step's rounding error carries
+  into the next x.) exp, log and sqrt are rounded correctly here (mpmath), which is what
+  glibc gives, with ONE exception: NumPy's generator's exp returned 0x1.5ad29acc85c89p-1 for
+  exp(-0x1.8edbf8bb15d43p-2) (that is f(x_38)), one ulp above the correctly rounded
+  0x1.5ad29acc85c88p-1; the true value lies 0.498 ulp above the latter, 0.0017 ulp from the
+  rounding midpoint, where a libm that is not correctly rounded may go either way. Without
+  this one rounding, f[38] differs by 1 ulp and, through the recursion, w[1..37], f[1..37] and
+  17 k entries differ (up to 76 ulps). ROUNDED_UP_EXP holds it; the script
+  checks that the recursion meets that argument and that it is such a near tie.
 * Normal, float32: from the same doubles. k_i = round-half-even(2^23 * (x_(i-1) / x_i)) in
   double; w_i = x_i / 2^23 and f_i printed with 21 significant digits ("%.20e") and that decimal
   rounded to float.

@@ -110,9 +110,10 @@ float normal_tail_float(BitGenerator& g, bool negative) {
     }
 }
 
-// Box i's wedge: accept x when a uniform point between f[i] and f[i - 1] lies under the curve.
-// NumPy computes (f[i-1] - f[i]) * U + f[i] in the table's type; the float normal evaluates the
-// density in double (exp(-0.5 * x * x) with a float x), the float exponential in float (expf).
+// After a rejected first try: box 0 goes to the tail; box i's wedge accepts x when a uniform
+// point between f[i] and f[i - 1] lies under the curve; otherwise a new try. NumPy computes (f[i-1]
+// - f[i]) * U + f[i] in the table's type; the float normal evaluates the density in double
+// (exp(-0.5 * x * x) with a float x), the float exponential in float (expf).
 template <class BitGenerator>
 [[gnu::noinline]] double standard_normal(BitGenerator& g, ziggurat_try::normal t) {
     namespace z = ziggurat;
