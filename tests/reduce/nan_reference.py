@@ -45,6 +45,7 @@ NaN, an infinity only to itself; 0 0 means bitwise equality):
     by at most ~3 * n * d^2 in absolute terms: atol. nanstd: the same rtol and sqrt(atol)
     (|sqrt(u) - sqrt(v)| <= sqrt(|u - v|)).
 """
+import os
 import sys
 import warnings
 
@@ -226,6 +227,7 @@ def main():
         for dtype in DTYPES:
             for _ in range(CASES_PER_PAIR):
                 lines.append(case_line(func, dtype))
+    os.makedirs(os.path.dirname(os.path.abspath(sys.argv[1])), exist_ok=True)
     with open(sys.argv[1], "w") as f:
         f.write("\n".join(lines) + "\n")
 
