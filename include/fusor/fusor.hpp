@@ -1,6 +1,7 @@
 // fusor/fusor.hpp: the one public header. Includes the stages in data-flow order, one block
 // per stage (blank lines keep clang-format from sorting across them):
-// core → tensor → expr (build) → reduce (nodes) → plan → exec → algo → io → explain (show).
+// core → tensor → expr (build) → reduce (nodes) → plan → exec → algo → random → io → explain
+// (show).
 #pragma once
 
 #include <fusor/config.hpp>
@@ -59,6 +60,9 @@
 #include <fusor/algo/equality.hpp>
 #include <fusor/algo/scan.hpp>
 #include <fusor/algo/sort.hpp>
+
+// random: NumPy's random numbers (SeedSequence, PCG64, Generator)
+#include <fusor/random/generator.hpp>
 
 // io: printing, .npy and .npz files, CSV text
 #include <fusor/io/csv.hpp>

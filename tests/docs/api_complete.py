@@ -15,7 +15,8 @@ FILE). A name counts as present when it appears in an inline code span (`sum`, `
 `fusor::std(x)`) as an identifier that is not a member (`.name`, `->name`), not qualified by
 anything but `fusor::` (`std::min` does not count for `min`), not itself a qualifier
 (`std::x` does not count for `std`) and not in a file name (`reduce/sort.hpp` does not count
-for `sort`). Names of `fusor::npy` must appear as `npy::name`.
+for `sort`). Names of `fusor::npy` must appear as `npy::name`, those of `fusor::random` as
+`random::name`.
 An operator `operator+` counts as present when a code span contains `operator+` or is exactly
 a use of it: `a + b`, `-a`, `os << t` (so `a += b` or `x + 1.0` in passing do not count).
 Fenced code blocks do not count: a name must be documented in prose or tables.
@@ -27,7 +28,7 @@ import pathlib
 import re
 import sys
 
-PUBLIC_NAMESPACES = {("fusor",), ("fusor", "npy")}
+PUBLIC_NAMESPACES = {("fusor",), ("fusor", "npy"), ("fusor", "random")}
 
 # ---------------------------------------------------------------------------------------------
 # Tokenizer: comments, string and character literals and preprocessor lines removed.
@@ -590,8 +591,9 @@ def present(decl, spans):
             forms.append(r"\s*" + re.escape(symbol) + operand)
         use = re.compile("^(?:" + "|".join(forms) + ")$")
         return any(literal.search(s) or use.match(s) for s in spans)
-    if decl.namespace == ("fusor", "npy"):
-        qualifier = r"(?:(?<![\w:.])|(?<![\w:])fusor::)npy::"
+    if decl.namespace in (("fusor", "npy"), ("fusor", "random")):
+        sub = decl.namespace[1]
+        qualifier = r"(?:(?<![\w:.])|(?<![\w:])fusor::)" + sub + "::"
         pattern = re.compile(qualifier + re.escape(name) + r"(?![\w]|::)")
     else:
         # Not a member (.x, ->x), not qualified by anything but fusor:: (std::min is not min),

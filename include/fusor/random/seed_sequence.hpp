@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,7 +21,8 @@ namespace fusor::random {
 /// arguments give the words NumPy gives.
 class seed_sequence {
 public:
-    /// Fresh entropy: 128 bits from `std::random_device` (as `SeedSequence()` reads the OS).
+    /// Fresh entropy: 128 bits from /dev/urandom (as `SeedSequence()` reads the OS). Throws
+    /// `io_error` when it cannot be read.
     seed_sequence() : seed_sequence(fresh_entropy()) {}
 
     /// `SeedSequence(entropy)`, `SeedSequence(entropy, spawn_key=..., pool_size=...)`.
@@ -103,11 +104,17 @@ private:
     static constexpr std::uint32_t mix_mult_r = 0x4973f715;
     static constexpr unsigned xshift = 16;
 
+    // 128 bits from the OS, as NumPy's `secrets.randbits(128)` (os.urandom). /dev/urandom
+    // rather than std::random_device: <random> would cost every user of fusor.hpp compile time.
     static std::vector<std::uint64_t> fresh_entropy() {
-        std::random_device device;
-        std::uint64_t high = (std::uint64_t{device()} << 32) | device();
-        std::uint64_t low = (std::uint64_t{device()} << 32) | device();
-        return {low, high}; // as NumPy's 128 random bits: little words first
+        std::uint64_t words[2] = {0, 0};
+        std::FILE* f = std::fopen("/dev/urandom", "rb");
+        const bool ok = f != nullptr && std::fread(words, sizeof words, 1, f) == 1;
+        if (f != nullptr)
+            std::fclose(f);
+        if (!ok)
+            throw io_error("seed_sequence: cannot read fresh entropy from /dev/urandom");
+        return {words[0], words[1]};
     }
 
     // NumPy's `_coerce_to_uint32_array` for each integer: 0 is one word, others lowest first.
