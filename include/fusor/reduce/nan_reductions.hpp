@@ -56,8 +56,8 @@ auto replace_nan(E&& e) {
 
 // numpy.fmin.reduce / numpy.fmax.reduce, what numpy.nanmin/nanmax run: a NaN never replaces a
 // number, a number always replaces NaN, so a slice gives NaN only when every element is NaN.
-// The accumulator starts at NaN ("nothing seen"); there is no identity (an empty slice under a
-// non-empty result throws, as NumPy's "zero-size array to reduction operation fmin"). `merge`
+// The accumulator starts at NaN ("nothing seen"); there is no identity (empty slices throw, as
+// NumPy's "zero-size array to reduction operation fmin": check_slices_not_empty). `merge`
 // is `step` (associative: the executor's interleaved accumulators and threads may split the
 // slice anywhere). Ties between equal numbers keep the earlier one, as NumPy.
 template <class T, bool Greater>
