@@ -38,6 +38,7 @@
 
 // reduce: reduction nodes
 #include <fusor/reduce/moments.hpp>
+#include <fusor/reduce/nan_reductions.hpp>
 #include <fusor/reduce/reduction.hpp>
 
 // plan: PLAN, the loop_plan value and every decision in it
@@ -58,6 +59,7 @@
 // algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons)
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/equality.hpp>
+#include <fusor/algo/nan_scan.hpp>
 #include <fusor/algo/scan.hpp>
 #include <fusor/algo/sort.hpp>
 
