@@ -256,8 +256,8 @@ def write_quantile_case(fn, a, axis_kind, axis, keepdims, q_kind, q, method, out
     out.append(" ".join(tokens))
 
 
-def partition_case(rng, fn, dtype, out):
-    shape = random_shape(rng)
+def partition_case(rng, fn, dtype, out, shape=None):
+    shape = random_shape(rng) if shape is None else shape
     a = random_data(rng, shape, dtype, 0.0 if rng.random() < 0.5 else 0.2)
     rank = a.ndim
     if rank == 0:
@@ -323,6 +323,9 @@ def main():
                             "-" if "median" in fn else "midpoint", out)
     for i in range(150):
         partition_case(rng, ("partition", "argpartition")[i % 2], DTYPES[(i // 2) % 6], out)
+    for i in range(24):  # lanes long enough for the quickselect rounds (not only insertion)
+        shape = (2, int(rng.integers(17, 400))) if i % 2 else (int(rng.integers(17, 400)), 3)
+        partition_case(rng, ("partition", "argpartition")[i % 2], DTYPES[i % 6], out, shape)
     os.makedirs(os.path.dirname(os.path.abspath(sys.argv[1])), exist_ok=True)
     with open(sys.argv[1], "w") as f:
         f.write("\n".join(out) + "\n")

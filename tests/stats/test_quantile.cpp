@@ -502,6 +502,42 @@ TEST_CASE("stats.quantile: errors name the call") {
     }
 }
 
+// detail::select_nth (the quickselect behind partition and median) on the patterns that break
+// naive quickselects: sorted, reversed, all equal, few distinct values, organ pipe, random.
+TEST_CASE("stats.quantile: select_nth places the kth element as a sort would") {
+    std::uint64_t s = 99;
+    auto next = [&] {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<index_t>(s >> 33);
+    };
+    int checked = 0;
+    for (index_t n : {1, 2, 3, 16, 17, 18, 100, 129, 1000, 5000})
+        for (int pattern = 0; pattern < 6; ++pattern)
+            for (int round = 0; round < 4; ++round) {
+                std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+                for (index_t i = 0; i < n; ++i)
+                    v[static_cast<std::size_t>(i)] =
+                        static_cast<std::int32_t>(pattern == 0   ? i
+                                                  : pattern == 1 ? n - i
+                                                  : pattern == 2 ? 7
+                                                  : pattern == 3 ? next() % 3
+                                                  : pattern == 4 ? std::min(i, n - i)
+                                                                 : next() % 100000);
+                std::vector<std::int32_t> sorted = v;
+                std::sort(sorted.begin(), sorted.end());
+                const index_t k = round == 0 ? 0 : round == 1 ? n - 1 : next() % n;
+                fusor::detail::select_nth(v.data(), v.data() + k, v.data() + n);
+                const auto kk = static_cast<std::size_t>(k);
+                REQUIRE(v[kk] == sorted[kk]);
+                for (std::size_t i = 0; i < v.size(); ++i)
+                    REQUIRE((i < kk ? v[i] <= v[kk] : v[i] >= v[kk]));
+                std::sort(v.begin(), v.end());
+                REQUIRE(v == sorted);
+                ++checked;
+            }
+    CHECK(checked == 240);
+}
+
 // Large lanes run on several threads (above parallel_threshold) and strided lanes are read
 // in blocks: every layout and thread count must give the bits of one lane sorted alone.
 TEST_CASE("stats.quantile: threads and strided lanes give each lane's own answer") {

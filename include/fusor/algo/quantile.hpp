@@ -1,7 +1,8 @@
 // fusor/algo/quantile.hpp: median, percentile, quantile and their NaN-ignoring forms
 // (numpy.median, numpy.percentile, numpy.quantile, numpy.nanmedian, ...). Eager: each lane (the
 // elements of the reduced axes at one position of the kept axes) is copied once into a reused
-// buffer and the order statistics it needs are selected there (std::nth_element), never sorted.
+// buffer and the order statistics it needs are selected there (detail::select_nth, a
+// branchless quickselect), never sorted.
 // The arithmetic after the selection is NumPy 1.24's, step for step, so results are bit-equal.
 #pragma once
 
@@ -489,7 +490,7 @@ median_impl(const E& e, const std::optional<shape_t>& axes, bool keepdims) {
             // numpy.mean of the one or two middle elements: an add.reduce that starts from 0
             // (so -0.0 becomes +0.0), then a division by the count.
             const index_t h = c / 2;
-            std::nth_element(v, v + h, v + c);
+            select_nth(v, v + h, v + c);
             if (c % 2 == 1) {
                 o[lane] = R(0) + static_cast<R>(v[h]);
                 return;
@@ -551,7 +552,7 @@ tensor<double> quantile_impl(const E& e,
             if (Nan && own.n != c)
                 own.build(c, q.values, method);
             const quantile_plan& p = Nan ? own : plan;
-            select_positions(v, v + c, p.positions, [](T a, T b) { return a < b; });
+            select_positions(v, v + c, p.positions, value_less{});
             for (std::size_t i = 0; i < nq; ++i) {
                 const quantile_point& pt = p.points[i];
                 double r = 0;
