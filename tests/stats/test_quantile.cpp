@@ -538,6 +538,51 @@ TEST_CASE("stats.quantile: select_nth places the kth element as a sort would") {
     CHECK(checked == 240);
 }
 
+// Reduced axes that are not adjacent make a lane of several strided runs (an odometer over them;
+// beyond 8 of them its digits live on the heap): rank 7 and rank 19 with every other axis
+// reduced, against lanes gathered by hand.
+TEST_CASE("stats.quantile: lanes over many separated axes") {
+    for (index_t rank : {7, 19}) {
+        shape_t shape, axes;
+        for (index_t k = 0; k < rank; ++k) {
+            shape.push_back(rank == 7 ? 3 : 2);
+            if (k % 2 == 0)
+                axes.push_back(k);
+        }
+        tensor<double> x(shape, fusor::uninitialized);
+        for (index_t i = 0; i < x.size(); ++i)
+            x.data()[i] = static_cast<double>((i * 7919) % 10007);
+        const tensor<double> m = fusor::median(x, axes);
+        const tensor<double> q = fusor::quantile(x, 0.3, axes);
+        const fusor::strides_t st = fusor::row_major_strides(shape);
+        index_t lanes = 1, n = 1;
+        for (index_t k = 0; k < rank; ++k)
+            (k % 2 == 0 ? n : lanes) *= shape[static_cast<std::size_t>(k)];
+        REQUIRE(m.size() == lanes);
+        for (index_t lane = 0; lane < lanes; ++lane) {
+            std::vector<double> v;
+            for (index_t j = 0; j < n; ++j) {
+                // digits of `lane` go to the odd axes, digits of `j` to the even ones
+                index_t off = 0, l = lane, r = j;
+                for (index_t k = rank - 1; k >= 0; --k) {
+                    const index_t e = shape[static_cast<std::size_t>(k)];
+                    index_t& src = k % 2 == 0 ? r : l;
+                    off += (src % e) * st[static_cast<std::size_t>(k)];
+                    src /= e;
+                }
+                v.push_back(x.data()[off]);
+            }
+            std::sort(v.begin(), v.end());
+            const std::size_t h = v.size() / 2;
+            const double want = v.size() % 2 ? 0.0 + v[h] : (0.0 + v[h - 1] + v[h]) / 2;
+            REQUIRE(m.data()[lane] == want);
+            const double pos = static_cast<double>(n - 1) * 0.3;
+            const auto lo = static_cast<std::size_t>(pos);
+            REQUIRE(q.data()[lane] == fusor::detail::numpy_lerp(v[lo], v[lo + 1], pos - lo));
+        }
+    }
+}
+
 // Large lanes run on several threads (above parallel_threshold) and strided lanes are read
 // in blocks: every layout and thread count must give the bits of one lane sorted alone.
 TEST_CASE("stats.quantile: threads and strided lanes give each lane's own answer") {
