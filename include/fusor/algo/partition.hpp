@@ -46,7 +46,7 @@ normalize_kth(const std::vector<index_t>& kth, index_t n, const char* fn) {
 }
 
 // `a < b` on elements (no NaN): the order select_positions selects values by with select_nth.
-struct value_less {
+struct select_less {
     template <class T>
     bool operator()(T a, T b) const {
         return a < b;
@@ -133,7 +133,7 @@ void select_nth(T* first, T* nth, T* last) {
 // nothing before p orders after it. Positions are taken in ascending order, each selection
 // working only on what lies after the previous one; a position right after the previous one
 // (or the last position) needs one min (max) scan instead of a selection. `less` must be a
-// strict weak order on the range (NaN removed beforehand); with `value_less` on a pointer
+// strict weak order on the range (NaN removed beforehand); with `select_less` on a pointer
 // range the selection is select_nth, otherwise std::nth_element.
 template <class It, class Less>
 void select_positions(It first, It last, const std::vector<index_t>& kth, Less less) {
@@ -144,7 +144,7 @@ void select_positions(It first, It last, const std::vector<index_t>& kth, Less l
             std::iter_swap(at, std::min_element(at, last, less));
         else if (at + 1 == last)
             std::iter_swap(at, std::max_element(lo, last, less));
-        else if constexpr (std::is_pointer_v<It> && std::is_same_v<Less, value_less>)
+        else if constexpr (std::is_pointer_v<It> && std::is_same_v<Less, select_less>)
             select_nth(lo, at, last);
         else
             std::nth_element(lo, at, last, less);
@@ -171,7 +171,7 @@ void select_nan_last(It first, It last, const std::vector<index_t>& kth, Value v
         if (k < numbers)
             inside.push_back(k);
     if constexpr (Values)
-        select_positions(first, numbers_end, inside, value_less{});
+        select_positions(first, numbers_end, inside, select_less{});
     else
         select_positions(first, numbers_end, inside, [&](const auto& a, const auto& b) {
             return value(a) < value(b);

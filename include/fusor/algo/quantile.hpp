@@ -553,7 +553,7 @@ tensor<double> quantile_impl(const E& e,
             if (Nan && own.n != c)
                 own.build(c, q.values, method);
             const quantile_plan& p = Nan ? own : plan;
-            select_positions(v, v + c, p.positions, value_less{});
+            select_positions(v, v + c, p.positions, select_less{});
             for (std::size_t i = 0; i < nq; ++i) {
                 const quantile_point& pt = p.points[i];
                 double r = 0;
