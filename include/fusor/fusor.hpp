@@ -60,6 +60,8 @@
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/equality.hpp>
 #include <fusor/algo/nan_scan.hpp>
+#include <fusor/algo/partition.hpp>
+#include <fusor/algo/quantile.hpp>
 #include <fusor/algo/scan.hpp>
 #include <fusor/algo/sort.hpp>
 
