@@ -56,14 +56,18 @@
 #include <fusor/exec/execute.hpp>
 #include <fusor/exec/scratch.hpp>
 
-// algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons)
+// algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons,
+// selection, quantiles, histograms, searching)
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/equality.hpp>
+#include <fusor/algo/histogram.hpp>
 #include <fusor/algo/nan_scan.hpp>
 #include <fusor/algo/partition.hpp>
 #include <fusor/algo/quantile.hpp>
 #include <fusor/algo/scan.hpp>
+#include <fusor/algo/searching.hpp>
 #include <fusor/algo/sort.hpp>
+#include <fusor/algo/statistics.hpp>
 
 // random: NumPy's random numbers (SeedSequence, PCG64, Generator)
 #include <fusor/random/generator.hpp>
