@@ -651,7 +651,7 @@ def main():
             print(f"  {d.qualified:32} ({d.kind}, {d.file}:{d.line})")
         print("Document each in backticks (e.g. `name(args)`), or move it into namespace detail.")
         return 1
-    print(f"api_complete: all {len(names)} public names of fusor and fusor::npy "
+    print(f"api_complete: all {len(names)} public names of fusor, fusor::npy and fusor::random "
           f"({len(public)} declarations in {len({d.file for d in public})} headers) "
           f"are documented in {api}")
     return 0
