@@ -59,7 +59,16 @@ struct reduction_fn; // reduce/reduction.hpp: the function object behind sum, ma
 template <bool Sqrt>
 struct moment_fn; // reduce/moments.hpp: the function object behind var and std
 // Functions that materialise (not nodes): cumsum, cumprod (algo/scan.hpp); sort, argsort,
-// topk (algo/sort.hpp).
+// topk (algo/sort.hpp); nancumsum, nancumprod (algo/nan_scan.hpp); partition, argpartition
+// (algo/partition.hpp); median, quantile, percentile and their nan- forms (algo/quantile.hpp);
+// histogram, bincount, digitize (algo/histogram.hpp); searchsorted, isin, unique
+// (algo/searching.hpp); average, ptp, cov, corrcoef (algo/statistics.hpp).
+enum class quantile_method; // algo/quantile.hpp: NumPy's 13 quantile methods (linear ...)
+template <class H, class B>
+struct histogram_result; // algo/histogram.hpp: `hist` and `edges` of histogram
+enum class side;         // algo/searching.hpp: searchsorted's side::left / side::right
+template <class R>
+struct average_result; // algo/statistics.hpp: `average` and `sum_of_weights` (returned)
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;     // plan/loop_plan.hpp: one operand's strides per loop level
@@ -71,6 +80,14 @@ struct tree_line;                        // plan/loop_plan.hpp: one line of the 
 struct plan_notes;         // plan/loop_plan.hpp: explain's names and tree lines beside a plan
 struct destination_layout; // plan/make_plan.hpp: where a loop writes
 struct destination_ref;    // plan/make_plan.hpp: the same, by reference (what evaluation passes)
+
+// random/ -----------------------------------------------------------------------------------
+namespace random {
+class seed_sequence; // random/seed_sequence.hpp: NumPy's SeedSequence
+struct pcg64_state;  // random/pcg64.hpp: PCG64's state, increment and buffered half
+class pcg64;         // random/pcg64.hpp: NumPy's PCG64 bit generator
+class generator;     // random/generator.hpp: NumPy's Generator (default_rng)
+} // namespace random
 
 // explain/ (SHOW) -------------------------------------------------------------------------
 struct explanation; // explain/explain.hpp: the printable plan `explain(e)` returns
