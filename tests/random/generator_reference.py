@@ -3,7 +3,7 @@
 
     generator_reference.py OUT_FILE
 
-Runs sessions of calls on `numpy.random.default_rng(seed)` (one generator per session, so the
+Runs sessions of calls (every method and dtype in each, in a random order) on `numpy.random.default_rng(seed)` (one generator per session, so the
 calls share the bit generator's state and its buffered 32-bit half, as a user's code does) and
 writes one line per call:
 
@@ -73,18 +73,24 @@ def int_bounds(dtype):
 def session(sid, seed):
     rng = np.random.default_rng(seed)
     bg = rng.bit_generator
-    for _ in range(14):
-        m = rs.choice(["random", "random", "integers", "integers", "integers", "uniform",
-                       "standard_normal", "normal", "standard_exponential", "exponential",
-                       "choice", "choice_p", "choice_array", "permutation", "permutation_array",
-                       "shuffle"])
+    # Every method with every dtype once per session, in a random order (so that the calls
+    # meet the bit generator in different states), then a few more drawn at random.
+    plan = [("random", "float64"), ("random", "float32"), ("uniform", None),
+            ("standard_normal", "float64"), ("standard_normal", "float32"), ("normal", None),
+            ("standard_exponential", "float64"), ("standard_exponential", "float32"),
+            ("exponential", None), ("choice", None), ("choice_p", None), ("choice_array", None),
+            ("permutation", None), ("permutation_array", None), ("shuffle", None)]
+    plan += [("integers", t) for t in INT_TYPES]
+    plan = [plan[i] for i in rs.permutation(len(plan))]
+    plan += [plan[i] for i in rs.randint(0, len(plan), size=6)]
+    for m, fixed_dtype in plan:
         s = shape_of()
         if m == "random":
-            dt = rs.choice(["float64", "float32"])
+            dt = fixed_dtype
             v = rng.random(s, dtype=dt)
             args = ""
         elif m == "integers":
-            dt = rs.choice(INT_TYPES)
+            dt = fixed_dtype
             lo, hi, endpoint = int_bounds(dt)
             if not endpoint:
                 hi += 1  # exclusive: the same range
@@ -97,7 +103,7 @@ def session(sid, seed):
             v = rng.uniform(lo, hi, s)
             args = "%s %s" % (np.float64(lo).view(np.uint64), np.float64(hi).view(np.uint64))
         elif m == "standard_normal" or m == "standard_exponential":
-            dt = rs.choice(["float64", "float32"])
+            dt = fixed_dtype
             s = (int(rs.randint(0, 3000)),) if rs.randint(0, 3) == 0 else s
             v = getattr(rng, m)(s, dtype=dt)
             args = ""

@@ -271,7 +271,7 @@ TEST_CASE("generator: every call of every session gives NumPy's values and state
                      + expected_state[3]);
         ++calls;
     }
-    CHECK(calls >= 300);
+    CHECK(calls >= 26 * 24); // every method and dtype in each of the 26 sessions
     CHECK(sessions.size() >= 20);
 }
 
