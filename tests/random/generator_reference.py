@@ -13,6 +13,7 @@ Floats are written as the hex of their bits (so the comparison is exact), intege
 the state as `state_hex inc_hex has_uint32 uinteger`. Also `seedseq` lines: the words of
 `SeedSequence(entropy, spawn_key).generate_state(4)` and PCG64 lines for advance/jumped.
 """
+import os
 import sys
 
 import numpy as np
@@ -195,5 +196,6 @@ for seed in [5, 99]:
         bg = np.random.PCG64(seed).jumped(jumps)
         lines.append("jumped %d %d ; %s" % (seed, jumps, " ".join(map(str, bg.random_raw(3)))))
 
+os.makedirs(os.path.dirname(os.path.abspath(sys.argv[1])), exist_ok=True)
 with open(sys.argv[1], "w") as f:
     f.write("\n".join(lines) + "\n")

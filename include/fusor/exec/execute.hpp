@@ -511,9 +511,7 @@ template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {
     using impl = typename reduction<R, C>::impl;
     if constexpr (!impl::has_identity) {
-        // NumPy raises whenever the reduced slices are empty, even when the result is empty
-        // too (max(zeros((0, 0)), axis=0)).
-        if (r.count() == 0) {
+        if (r.size() > 0 && r.count() == 0) {
             const std::string what =
                 R::single_axis ? "attempt to get " + std::string(R::name) + " of an empty sequence"
                                : "zero-size array to reduction operation "
