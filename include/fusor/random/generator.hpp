@@ -241,26 +241,18 @@ public:
     tensor<T> standard_normal(const shape_t& shape) {
         static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>,
                       "fusor: standard_normal<T> makes double or float values");
-        tensor<T> out(shape, uninitialized);
-        T* p = out.data();
-        for (index_t i = 0, n = out.size(); i < n; ++i) {
-            if constexpr (std::is_same_v<T, double>)
-                p[i] = detail::standard_normal(g_);
-            else
-                p[i] = detail::standard_normal_float(g_);
-        }
-        return out;
+        if constexpr (std::is_same_v<T, double>)
+            return filled<T>(shape, [this] { return detail::standard_normal(g_); });
+        else
+            return filled<T>(shape, [this] { return detail::standard_normal_float(g_); });
     }
 
     /// `normal(loc, scale, shape)` (numpy's Generator.normal): `loc + scale * z` for NumPy's
     /// standard normal z; float64. Throws `value_error` for scale < 0 ("scale < 0").
     tensor<double> normal(double loc, double scale, const shape_t& shape) {
         check_scale(scale);
-        tensor<double> out(shape, uninitialized);
-        double* p = out.data();
-        for (index_t i = 0, n = out.size(); i < n; ++i)
-            p[i] = loc + detail::rounded(scale * detail::standard_normal(g_));
-        return out;
+        return filled<double>(
+            shape, [&] { return loc + detail::rounded(scale * detail::standard_normal(g_)); });
     }
     /// One value of `normal(loc, scale)`.
     double normal(double loc = 0.0, double scale = 1.0) {
@@ -276,26 +268,17 @@ public:
     tensor<T> standard_exponential(const shape_t& shape) {
         static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>,
                       "fusor: standard_exponential<T> makes double or float values");
-        tensor<T> out(shape, uninitialized);
-        T* p = out.data();
-        for (index_t i = 0, n = out.size(); i < n; ++i) {
-            if constexpr (std::is_same_v<T, double>)
-                p[i] = detail::standard_exponential(g_);
-            else
-                p[i] = detail::standard_exponential_float(g_);
-        }
-        return out;
+        if constexpr (std::is_same_v<T, double>)
+            return filled<T>(shape, [this] { return detail::standard_exponential(g_); });
+        else
+            return filled<T>(shape, [this] { return detail::standard_exponential_float(g_); });
     }
 
     /// `exponential(scale, shape)` (numpy's Generator.exponential): `scale * e` for NumPy's
     /// standard exponential e; float64. Throws `value_error` for scale < 0 ("scale < 0").
     tensor<double> exponential(double scale, const shape_t& shape) {
         check_scale(scale);
-        tensor<double> out(shape, uninitialized);
-        double* p = out.data();
-        for (index_t i = 0, n = out.size(); i < n; ++i)
-            p[i] = scale * detail::standard_exponential(g_);
-        return out;
+        return filled<double>(shape, [&] { return scale * detail::standard_exponential(g_); });
     }
     /// One value of `exponential(scale)`.
     double exponential(double scale = 1.0) {
@@ -398,6 +381,17 @@ public:
     }
 
 private:
+    // A tensor of `shape` whose elements, in row-major order, are successive `draw()`s: the
+    // serial fill of every method whose values take a variable number of draws.
+    template <class T, class Draw>
+    static tensor<T> filled(const shape_t& shape, Draw draw) {
+        tensor<T> out(shape, uninitialized);
+        T* p = out.data();
+        for (index_t i = 0, n = out.size(); i < n; ++i)
+            p[i] = draw();
+        return out;
+    }
+
     static double checked_range(double low, double high) {
         const double range = high - low;
         if (!std::isfinite(range))
