@@ -11,6 +11,7 @@
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/broadcast.hpp>
+#include <fusor/core/contraction_spec.hpp>
 #include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
@@ -36,7 +37,8 @@
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/expr/views.hpp>
 
-// reduce: reduction nodes
+// reduce: reduction nodes (and contractions: reductions over broadcast products)
+#include <fusor/reduce/contraction.hpp>
 #include <fusor/reduce/moments.hpp>
 #include <fusor/reduce/nan_reductions.hpp>
 #include <fusor/reduce/reduction.hpp>

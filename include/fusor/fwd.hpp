@@ -57,7 +57,11 @@ struct topk_result; // algo/sort.hpp: `values` and int64 `indices` of topk
 template <class Reducer>
 struct reduction_fn; // reduce/reduction.hpp: the function object behind sum, max, ...
 template <bool Sqrt>
-struct moment_fn; // reduce/moments.hpp: the function object behind var and std
+struct moment_fn;        // reduce/moments.hpp: the function object behind var and std
+struct contraction_spec; // core/contraction_spec.hpp: a contraction's labelled iteration space
+struct tensordot_axes;   // reduce/contraction.hpp: the axis lists `tensordot` sums
+// Contractions (reduce/contraction.hpp) are reduction nodes over a broadcast product: einsum,
+// matmul, dot, vdot, inner, outer, tensordot; trace is a sum over a diagonal.
 // Functions that materialise (not nodes): cumsum, cumprod (algo/scan.hpp); sort, argsort,
 // topk (algo/sort.hpp); nancumsum, nancumprod (algo/nan_scan.hpp); partition, argpartition
 // (algo/partition.hpp); median, quantile, percentile and their nan- forms (algo/quantile.hpp);

@@ -353,6 +353,32 @@ struct prod {
     };
 };
 
+namespace detail {
+// A contraction's integer sum: wraps in the product's own type, as numpy.einsum and matmul
+// keep it (int8 @ int8 is int8); accumulated in 64 bits, whose low bits are the same.
+template <class T>
+struct wrapping_sum_impl : integer_sum_impl<T> {
+    using result_type = T;
+    static constexpr result_type finalize(typename integer_sum_impl<T>::acc_type a, index_t) {
+        return static_cast<T>(a);
+    }
+};
+} // namespace detail
+
+/// The sum of a contraction (einsum, matmul, dot, tensordot ...: reduce/contraction.hpp): the
+/// products' own type, as NumPy's contractions keep it. Floats as `sum` (in double, pairwise or
+/// compensated); integers wrap in their type (`int8` stays `int8`); `bool` is logical or (the
+/// sum of logical ands, as `numpy.matmul` on bool).
+struct contract {
+    static constexpr std::string_view name = "contract";
+    static constexpr bool single_axis = false;
+    template <class T>
+    using impl = std::conditional_t<
+        std::is_floating_point_v<T>,
+        detail::float_sum_impl<T>,
+        std::conditional_t<std::is_same_v<T, bool>, any::impl<T>, detail::wrapping_sum_impl<T>>>;
+};
+
 /// numpy.count_nonzero: the number of non-zero (true) elements, int64; identity 0.
 struct count_nonzero {
     static constexpr std::string_view name = "count_nonzero";

@@ -1,0 +1,261 @@
+// fusor/core/contraction_spec.hpp: what a contraction (einsum, matmul, dot, tensordot ...) reads:
+// one iteration space of labelled axes (the result's axes first, then the summed ones) and, per
+// operand, the affine map from that space to the operand's indices. Plain run-time values: the
+// subscripts are parsed here, the nodes are built in reduce/contraction.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fusor/core/affine_map.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/shape.hpp>
+
+namespace fusor {
+
+/// The index space of a contraction: `space` is the iteration space, whose first `out_rank`
+/// axes are the result's and whose other axes are summed; `maps[k]` maps it to operand k's
+/// indices (a label that operand k does not have is a zero column, so the operand is read with
+/// stride 0 there; a label it has twice is the diagonal, both of its axes stepping together).
+struct contraction_spec {
+    shape_t space;
+    index_t out_rank = 0;
+    std::vector<affine_map> maps;
+    std::string label; ///< what explain prints, e.g. `einsum("ij,jk->ik")`
+
+    /// The summed axes of `space`: `out_rank, ..., space.rank() - 1`.
+    shape_t summed_axes() const {
+        shape_t axes;
+        for (index_t a = out_rank; a < space.rank(); ++a)
+            axes.push_back(a);
+        return axes;
+    }
+};
+
+namespace detail {
+
+// Labels are small integers: einsum's letters are their character codes; the ellipsis' axes
+// and the labels matmul, dot and tensordot make up are numbered from here on.
+inline constexpr int first_made_label = 1000;
+
+inline std::string label_text(int label) {
+    if (label < 128)
+        return std::string(1, static_cast<char>(label));
+    return "axis " + std::to_string(label - first_made_label);
+}
+
+// Builds the spec from each operand's axis labels and the result's labels. Extents of one label
+// must agree across operands up to broadcasting (an extent 1 stretches); within one operand a
+// repeated label is a diagonal and its extents must be equal. Throws value_error naming the
+// label, both extents and the operands (as numpy.einsum).
+inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes,
+                                              const std::vector<std::vector<int>>& labels,
+                                              const std::vector<int>& out_labels,
+                                              std::string label) {
+    std::vector<int> order;       // every label: the result's first, then summed ones as met
+    std::vector<index_t> extents; // per label of `order`
+    std::vector<int> owner;       // the operand that fixed the extent (-1: none yet)
+    auto position = [&](int l) {
+        const auto it = std::find(order.begin(), order.end(), l);
+        if (it != order.end())
+            return static_cast<std::size_t>(it - order.begin());
+        order.push_back(l);
+        extents.push_back(1);
+        owner.push_back(-1);
+        return order.size() - 1;
+    };
+    for (int l : out_labels)
+        position(l);
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        for (std::size_t a = 0; a < labels[k].size(); ++a) {
+            const int l = labels[k][a];
+            const index_t n = shapes[k][a];
+            // The diagonal: the same label twice in one operand needs equal extents.
+            for (std::size_t b = 0; b < a; ++b)
+                if (labels[k][b] == l && shapes[k][b] != n)
+                    throw value_error("einsum: dimensions in operand " + std::to_string(k)
+                                      + " for collapsing index '" + label_text(l)
+                                      + "' don't match (" + std::to_string(shapes[k][b])
+                                      + " != " + std::to_string(n) + ")");
+            const std::size_t p = position(l);
+            if (n == 1 || n == extents[p])
+                continue;
+            if (extents[p] != 1)
+                throw value_error("einsum: operands could not be broadcast together: subscript '"
+                                  + label_text(l) + "' has size " + std::to_string(extents[p])
+                                  + " in operand " + std::to_string(owner[p]) + " (shape "
+                                  + to_string(shapes[static_cast<std::size_t>(owner[p])])
+                                  + ") and size " + std::to_string(n) + " in operand "
+                                  + std::to_string(k) + " (shape " + to_string(shapes[k]) + ")");
+            extents[p] = n;
+            owner[p] = static_cast<int>(k);
+        }
+    }
+    contraction_spec s;
+    s.out_rank = static_cast<index_t>(out_labels.size());
+    for (index_t n : extents)
+        s.space.push_back(n);
+    s.label = std::move(label);
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        affine_map m(shapes[k], s.space, s.label);
+        for (std::size_t a = 0; a < labels[k].size(); ++a) {
+            const std::size_t p = position(labels[k][a]);
+            // An extent-1 axis under a longer label is broadcast: it stands still (stride 0).
+            m.at(a, p) = (shapes[k][a] == 1 && s.space[p] != 1) ? 0 : 1;
+        }
+        s.maps.push_back(std::move(m));
+    }
+    return s;
+}
+
+// numpy.einsum's subscripts, checked and split: the labels of each operand's axes (the
+// ellipsis' axes numbered from first_made_label, right-aligned across operands as broadcasting
+// aligns them) and of the result (explicit after `->`, or implicit: the ellipsis' axes, then
+// every letter that appears once, in the order of the character codes, as NumPy).
+inline contraction_spec parse_einsum(std::string_view subscripts,
+                                     const std::vector<shape_t>& shapes) {
+    auto fail = [&](const std::string& why, std::size_t at) {
+        throw value_error("einsum: " + why + " (at position " + std::to_string(at)
+                          + " of the subscripts \"" + std::string(subscripts) + "\")");
+    };
+    struct term {
+        std::vector<int> letters; // -1 marks where the ellipsis stands
+        bool ellipsis = false;
+    };
+    std::vector<term> inputs(1);
+    term output;
+    bool explicit_output = false;
+    term* cur = &inputs.back();
+    for (std::size_t i = 0; i < subscripts.size(); ++i) {
+        const char c = subscripts[i];
+        if (c == ' ')
+            continue;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+            cur->letters.push_back(c);
+        } else if (c == ',') {
+            if (explicit_output)
+                fail("',' after '->': the output is one term", i);
+            inputs.emplace_back();
+            cur = &inputs.back();
+        } else if (c == '-' && i + 1 < subscripts.size() && subscripts[i + 1] == '>'
+                   && !explicit_output) {
+            explicit_output = true;
+            cur = &output;
+            ++i;
+        } else if (c == '.') {
+            if (subscripts.substr(i, 3) != "...")
+                fail("a '.' that is not part of an ellipsis ('...')", i);
+            if (cur->ellipsis)
+                fail("more than one ellipsis ('...') in one term", i);
+            cur->ellipsis = true;
+            cur->letters.push_back(-1);
+            i += 2;
+        } else {
+            fail("invalid subscript '" + std::string(1, c)
+                     + "' in einstein sum subscripts string, subscripts must be letters",
+                 i);
+        }
+    }
+    if (inputs.size() < shapes.size())
+        throw value_error("einsum: more operands provided to einstein sum function than "
+                          "specified in the subscripts string \""
+                          + std::string(subscripts) + "\"");
+    if (inputs.size() > shapes.size())
+        throw value_error("einsum: fewer operands provided to einstein sum function than "
+                          "specified in the subscripts string \""
+                          + std::string(subscripts) + "\"");
+
+    // Each operand's labels, the ellipsis expanded to the axes it covers.
+    index_t ellipsis_rank = 0;
+    std::vector<std::vector<int>> labels(shapes.size());
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        const term& t = inputs[k];
+        const index_t named = static_cast<index_t>(t.letters.size()) - (t.ellipsis ? 1 : 0);
+        const index_t rank = shapes[k].rank();
+        if (named > rank || (!t.ellipsis && named != rank))
+            throw value_error(
+                "einsum: operand " + std::to_string(k) + " has " + std::to_string(rank)
+                + " dimension" + (rank == 1 ? "" : "s") + " (shape " + to_string(shapes[k])
+                + ") but its subscripts name " + std::to_string(named)
+                + (t.ellipsis || named > rank ? ""
+                                              : ", and no '...' ellipsis stands for the rest"));
+        ellipsis_rank = std::max(ellipsis_rank, rank - named);
+    }
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+        const term& t = inputs[k];
+        const index_t covered =
+            shapes[k].rank() - (static_cast<index_t>(t.letters.size()) - (t.ellipsis ? 1 : 0));
+        for (int l : t.letters) {
+            if (l != -1) {
+                labels[k].push_back(l);
+                continue;
+            }
+            for (index_t a = ellipsis_rank - covered; a < ellipsis_rank; ++a)
+                labels[k].push_back(first_made_label + static_cast<int>(a));
+        }
+    }
+
+    std::vector<int> out;
+    if (explicit_output) {
+        bool ellipsis_out = false;
+        for (int l : output.letters) {
+            if (l == -1) {
+                ellipsis_out = true;
+                for (index_t a = 0; a < ellipsis_rank; ++a)
+                    out.push_back(first_made_label + static_cast<int>(a));
+                continue;
+            }
+            if (std::count(out.begin(), out.end(), l) > 0)
+                throw value_error("einsum: einstein sum subscripts string includes output "
+                                  "subscript '"
+                                  + label_text(l) + "' multiple times");
+            bool found = false;
+            for (const auto& ls : labels)
+                found = found || std::count(ls.begin(), ls.end(), l) > 0;
+            if (!found)
+                throw value_error("einsum: einstein sum subscripts string included output "
+                                  "subscript '"
+                                  + label_text(l) + "' which never appeared in an input");
+            out.push_back(l);
+        }
+        if (!ellipsis_out && ellipsis_rank > 0)
+            throw value_error("einsum: output has more dimensions than subscripts given in "
+                              "einstein sum, but no '...' ellipsis provided to broadcast the "
+                              "extra dimensions");
+    } else {
+        for (index_t a = 0; a < ellipsis_rank; ++a)
+            out.push_back(first_made_label + static_cast<int>(a));
+        for (int c = 'A'; c <= 'z'; ++c) {
+            std::size_t uses = 0;
+            for (const auto& ls : labels)
+                uses += static_cast<std::size_t>(std::count(ls.begin(), ls.end(), c));
+            if (uses == 1)
+                out.push_back(c);
+        }
+    }
+    std::string text;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (k)
+            text += ',';
+        for (int l : inputs[k].letters)
+            text += l == -1 ? std::string("...") : std::string(1, static_cast<char>(l));
+    }
+    text += "->";
+    if (explicit_output) {
+        for (int l : output.letters)
+            text += l == -1 ? std::string("...") : std::string(1, static_cast<char>(l));
+    } else {
+        if (ellipsis_rank > 0)
+            text += "...";
+        for (int l : out)
+            if (l < first_made_label)
+                text += static_cast<char>(l);
+    }
+    return make_contraction_spec(shapes, labels, out, "einsum(\"" + text + "\")");
+}
+
+} // namespace detail
+} // namespace fusor

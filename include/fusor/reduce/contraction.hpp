@@ -1,0 +1,326 @@
+// fusor/reduce/contraction.hpp: einsum, matmul, dot, vdot, inner, outer, tensordot and trace.
+// A contraction is a reduction over a broadcast product: every operand is viewed in one
+// iteration space of labelled axes (core/contraction_spec.hpp), the views are multiplied
+// element-wise, and the labels missing from the result are summed (reducers::contract keeps
+// the product's type, as NumPy does). So a contraction is lazy, reads element-wise operands
+// without temporaries, fuses into the expression around it like any reduction, and the planner
+// chooses how to loop over it (a GEMM-shaped float product calls a BLAS: plan/gemm.hpp).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fusor/core/axis.hpp>
+#include <fusor/core/contraction_spec.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
+#include <fusor/expr/operators.hpp>
+#include <fusor/expr/views.hpp>
+#include <fusor/reduce/reducers.hpp>
+#include <fusor/reduce/reduction.hpp>
+
+namespace fusor {
+
+namespace detail {
+
+template <class A>
+auto product_of(A&& a) {
+    return std::forward<A>(a);
+}
+template <class A, class B, class... R>
+auto product_of(A&& a, B&& b, R&&... rest) {
+    return product_of(make_binary<ops::multiply>(std::forward<A>(a), std::forward<B>(b)),
+                      std::forward<R>(rest)...);
+}
+
+// Views every operand through its map of `s` and sums the product over the summed axes.
+template <std::size_t... I, class... E>
+auto make_contraction(const contraction_spec& s, std::index_sequence<I...>, E&&... operands) {
+    return make_reduction<reducers::contract>(
+        product_of(
+            apply_view(std::forward<E>(operands), [&s](const shape_t&) { return s.maps[I]; })...),
+        std::optional<shape_t>(s.summed_axes()),
+        reduce_options{});
+}
+template <class... E>
+auto make_contraction(const contraction_spec& s, E&&... operands) {
+    return make_contraction(s, std::index_sequence_for<E...>{}, std::forward<E>(operands)...);
+}
+
+// Labels made up for matmul, dot, inner and tensordot (einsum's letters are below 128).
+inline constexpr int label_k = first_made_label;            // the summed axis
+inline constexpr int label_a = first_made_label + 100;      // + axis: the first operand's own axes
+inline constexpr int label_b = first_made_label + 1000;     // + axis: the second operand's own axes
+inline constexpr int label_batch = first_made_label + 2000; // + axis: matmul's batch axes
+
+inline std::vector<int> own_labels(index_t rank, int base) {
+    std::vector<int> l;
+    for (index_t i = 0; i < rank; ++i)
+        l.push_back(base + static_cast<int>(i));
+    return l;
+}
+
+// Both operands' axes kept, nothing summed: dot and inner with a 0-d operand (a product).
+inline contraction_spec outer_spec(const shape_t& a, const shape_t& b, std::string label) {
+    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    std::vector<int> out = la;
+    out.insert(out.end(), lb.begin(), lb.end());
+    return make_contraction_spec({a, b}, {la, lb}, out, std::move(label));
+}
+
+inline contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
+    const char* signature = "(n?,k),(k,m?)->(n?,m?)";
+    for (int k = 0; k < 2; ++k)
+        if ((k == 0 ? a : b).rank() == 0)
+            throw value_error("matmul: Input operand " + std::to_string(k)
+                              + " does not have enough dimensions (has 0, gufunc core with "
+                                "signature "
+                              + signature + " requires 1)");
+    const index_t ra = a.rank(), rb = b.rank();
+    const index_t ka = a[static_cast<std::size_t>(ra - 1)];
+    const index_t kb = b[static_cast<std::size_t>(rb == 1 ? 0 : rb - 2)];
+    if (ka != kb)
+        throw value_error("matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                          "gufunc signature "
+                          + std::string(signature) + " (size " + std::to_string(kb)
+                          + " is different from " + std::to_string(ka) + "); shapes "
+                          + to_compact_string(a) + " " + to_compact_string(b));
+    const index_t ba = ra >= 2 ? ra - 2 : 0, bb = rb >= 2 ? rb - 2 : 0;
+    const index_t batch = std::max(ba, bb);
+    for (index_t p = 0; p < batch; ++p) { // right-aligned, as broadcasting aligns
+        const index_t ea = p >= batch - ba ? a[static_cast<std::size_t>(p - (batch - ba))] : 1;
+        const index_t eb = p >= batch - bb ? b[static_cast<std::size_t>(p - (batch - bb))] : 1;
+        if (ea != eb && ea != 1 && eb != 1)
+            throw broadcast_error("matmul: operands could not be broadcast together: batch "
+                                  "shapes of "
+                                  + to_compact_string(a) + " " + to_compact_string(b)
+                                  + " (the axes before the last two)");
+    }
+    const int n = label_a, m = label_b;
+    std::vector<int> la, lb, out;
+    for (index_t p = batch - ba; p < batch; ++p)
+        la.push_back(label_batch + static_cast<int>(p));
+    for (index_t p = batch - bb; p < batch; ++p)
+        lb.push_back(label_batch + static_cast<int>(p));
+    for (index_t p = 0; p < batch; ++p)
+        out.push_back(label_batch + static_cast<int>(p));
+    if (ra >= 2) {
+        la.push_back(n);
+        out.push_back(n);
+    }
+    la.push_back(label_k);
+    lb.push_back(label_k);
+    if (rb >= 2) {
+        lb.push_back(m);
+        out.push_back(m);
+    }
+    return make_contraction_spec({a, b}, {la, lb}, out, "matmul");
+}
+
+inline std::string not_aligned(const shape_t& a, const shape_t& b, index_t da, index_t db) {
+    return "shapes " + to_compact_string(a) + " and " + to_compact_string(b)
+           + " not aligned: " + std::to_string(a[static_cast<std::size_t>(da)]) + " (dim "
+           + std::to_string(da) + ") != " + std::to_string(b[static_cast<std::size_t>(db)])
+           + " (dim " + std::to_string(db) + ")";
+}
+
+// Sums axis `da` of a against axis `db` of b; the result has a's other axes, then b's.
+inline contraction_spec
+pair_spec(const shape_t& a, const shape_t& b, index_t da, index_t db, std::string label) {
+    if (a[static_cast<std::size_t>(da)] != b[static_cast<std::size_t>(db)])
+        throw value_error(label + ": " + not_aligned(a, b, da, db));
+    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    la[static_cast<std::size_t>(da)] = label_k;
+    lb[static_cast<std::size_t>(db)] = label_k;
+    std::vector<int> out;
+    for (int l : la)
+        if (l != label_k)
+            out.push_back(l);
+    for (int l : lb)
+        if (l != label_k)
+            out.push_back(l);
+    return make_contraction_spec({a, b}, {la, lb}, out, std::move(label));
+}
+
+inline contraction_spec dot_spec(const shape_t& a, const shape_t& b) {
+    if (a.rank() == 0 || b.rank() == 0)
+        return outer_spec(a, b, "dot");
+    return pair_spec(a, b, a.rank() - 1, b.rank() == 1 ? 0 : b.rank() - 2, "dot");
+}
+
+inline contraction_spec inner_spec(const shape_t& a, const shape_t& b) {
+    if (a.rank() == 0 || b.rank() == 0)
+        return outer_spec(a, b, "inner");
+    return pair_spec(a, b, a.rank() - 1, b.rank() - 1, "inner");
+}
+
+inline contraction_spec
+tensordot_spec(const shape_t& a, const shape_t& b, shape_t axes_a, shape_t axes_b) {
+    if (axes_a.size() != axes_b.size())
+        throw value_error("tensordot: shape-mismatch for sum: " + std::to_string(axes_a.size())
+                          + " axes of the first operand against " + std::to_string(axes_b.size())
+                          + " of the second");
+    // Normalised in place, not sorted: axes_a[i] pairs with axes_b[i].
+    for (std::size_t i = 0; i < axes_a.size(); ++i) {
+        axes_a[i] = normalize_axis(axes_a[i], a.rank());
+        axes_b[i] = normalize_axis(axes_b[i], b.rank());
+        for (std::size_t j = 0; j < i; ++j)
+            if (axes_a[j] == axes_a[i] || axes_b[j] == axes_b[i])
+                throw value_error("tensordot: repeated axis in the axes to sum");
+    }
+    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    for (std::size_t i = 0; i < axes_a.size(); ++i) {
+        const auto x = static_cast<std::size_t>(axes_a[i]), y = static_cast<std::size_t>(axes_b[i]);
+        if (a[x] != b[y])
+            throw value_error("tensordot: shape-mismatch for sum: axis " + std::to_string(x)
+                              + " of " + to_compact_string(a) + " has size " + std::to_string(a[x])
+                              + ", axis " + std::to_string(y) + " of " + to_compact_string(b)
+                              + " has size " + std::to_string(b[y]));
+        la[x] = label_k + static_cast<int>(i);
+        lb[y] = label_k + static_cast<int>(i);
+    }
+    std::vector<int> out;
+    for (int l : la)
+        if (l >= label_a)
+            out.push_back(l);
+    for (int l : lb)
+        if (l >= label_a)
+            out.push_back(l);
+    return make_contraction_spec({a, b}, {la, lb}, out, "tensordot");
+}
+
+} // namespace detail
+
+/// `einsum(subscripts, operands...)` as numpy.einsum: each operand's axes are named by letters
+/// (`"ij,jk->ik"`); a letter missing from the result is summed over; a letter repeated within
+/// one operand takes its diagonal (`"ii->i"`; `"ii"` is the trace); `...` stands for axes that
+/// broadcast across operands; without `->` the result is the ellipsis' axes then every letter
+/// used once, in alphabetical (character-code) order. Extents of one letter must agree, an
+/// extent 1 broadcasts. Any number of operands; spaces are ignored.
+/// Shapes: `"ij,jk->ik"`: (n, k), (k, m) → (n, m); `"bij,bjk->bik"`: batched; `"i,j->ij"`:
+/// outer; `"ij->ji"`: transpose. Type: the operands' promoted type (`numpy.result_type`);
+/// integer sums wrap in it, `bool` is or-of-and (as NumPy). Lazy: a reduction over the
+/// broadcast product of the operands' views (nothing is stored for the product); three or more
+/// operands run as one loop over every index (NumPy's `optimize=False`). Throws `value_error`
+/// naming the position for a bad subscripts string, naming the letter, both extents and
+/// operands for extents that disagree.
+template <class... E>
+    requires(sizeof...(E) > 0 && (expression<E> && ...))
+auto einsum(std::string_view subscripts, E&&... operands) {
+    const contraction_spec s = detail::parse_einsum(subscripts, {shape_t(operands.shape())...});
+    return detail::make_contraction(s, std::forward<E>(operands)...);
+}
+
+/// `matmul(a, b)` as numpy.matmul (`a @ b`): (..., n, k) × (..., k, m) → (..., n, m); a 1-D
+/// `a` is a row (its axis removed from the result), a 1-D `b` a column; the batch axes (all but
+/// the last two) broadcast. Type: the promoted type (integer sums wrap, `bool` is or-of-and).
+/// Lazy; a float32/float64 product of GEMM layout calls the BLAS when fusor is built with one.
+/// Throws `value_error` for a 0-d operand or core dimensions that differ (naming both sizes
+/// and shapes, as NumPy's gufunc message), `broadcast_error` for batch axes that do not
+/// broadcast.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto matmul(A&& a, B&& b) {
+    const contraction_spec s = detail::matmul_spec(a.shape(), b.shape());
+    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `dot(a, b)` as numpy.dot: 1-D · 1-D is the inner product (0-d), 2-D · 2-D the matrix
+/// product, N-D · 1-D sums a's last axis with b's only one, N-D · M-D (M ≥ 2) sums a's last axis
+/// with b's second-to-last: (a[:-1]..., b[:-2]..., b[-1]); a 0-d operand multiplies. Type as
+/// `matmul`. Throws `value_error` ("shapes (2,3) and (4,5) not aligned: 3 (dim 1) != 4 (dim 0)")
+/// when the summed extents differ.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto dot(A&& a, B&& b) {
+    const contraction_spec s = detail::dot_spec(a.shape(), b.shape());
+    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `inner(a, b)` as numpy.inner: sums the last axes of both: (a[:-1]..., b[:-1]...); a 0-d
+/// operand multiplies. Type as `matmul`. Throws `value_error` when the last extents differ.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto inner(A&& a, B&& b) {
+    const contraction_spec s = detail::inner_spec(a.shape(), b.shape());
+    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `outer(a, b)` as numpy.outer: both flattened (row-major), `r[i, j] = a[i] * b[j]`:
+/// (a.size, b.size). Type as `matmul`. A flattened operand that is not contiguous is
+/// materialised first (as `reshape`).
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto outer(A&& a, B&& b) {
+    auto fa = reshape(std::forward<A>(a), shape_t{-1});
+    auto fb = reshape(std::forward<B>(b), shape_t{-1});
+    const contraction_spec s = detail::outer_spec(fa.shape(), fb.shape(), "outer");
+    return detail::make_contraction(s, std::move(fa), std::move(fb));
+}
+
+/// `vdot(a, b)` as numpy.vdot (real types: no conjugation): both flattened (row-major) and
+/// their inner product taken → 0-d. Type as `matmul`. Throws `value_error` when the sizes
+/// differ.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto vdot(A&& a, B&& b) {
+    if (a.size() != b.size())
+        throw value_error("vdot: cannot reshape array of size " + std::to_string(b.size())
+                          + " into shape (" + std::to_string(a.size()) + ",)");
+    auto fa = reshape(std::forward<A>(a), shape_t{-1});
+    auto fb = reshape(std::forward<B>(b), shape_t{-1});
+    const contraction_spec s = detail::pair_spec(fa.shape(), fb.shape(), 0, 0, "vdot");
+    return detail::make_contraction(s, std::move(fa), std::move(fb));
+}
+
+/// Which axes `tensordot` sums: `axes_a[i]` of the first operand against `axes_b[i]` of the
+/// second, `tensordot(a, b, {{1, 0}, {0, 1}})`.
+struct tensordot_axes {
+    shape_t a;
+    shape_t b;
+};
+
+/// `tensordot(a, b, n)` as numpy.tensordot: sums a's last `n` axes against b's first `n`
+/// (default 2; 0 is the outer product); the result has a's other axes, then b's. Type as
+/// `matmul`. Throws `value_error` when the summed extents differ or `n` exceeds a rank.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto tensordot(A&& a, B&& b, index_t n = 2) {
+    if (n < 0 || n > a.rank() || n > b.rank())
+        throw value_error("tensordot: cannot sum " + std::to_string(n) + " axes of shapes "
+                          + to_compact_string(a.shape()) + " and " + to_compact_string(b.shape()));
+    shape_t axes_a, axes_b;
+    for (index_t i = 0; i < n; ++i) {
+        axes_a.push_back(a.rank() - n + i);
+        axes_b.push_back(i);
+    }
+    const contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes_a, axes_b);
+    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `tensordot(a, b, {axes_a, axes_b})`: sums `axes_a[i]` of a against `axes_b[i]` of b
+/// (negative axes count from the end). Throws `value_error` when the lists differ in length,
+/// an axis repeats or the extents differ, `axis_error` for an axis out of range.
+template <class A, class B>
+    requires(expression<A>&& expression<B>)
+auto tensordot(A&& a, B&& b, const tensordot_axes& axes) {
+    const contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes.a, axes.b);
+    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `trace(a, offset, axis1, axis2)` as numpy.trace: the sum of the diagonal of the 2-D slices
+/// over `axis1` and `axis2` (offset above the main diagonal when positive): a's shape without
+/// those two axes. Type as `sum` (numpy.trace sums: bool and signed integers → int64,
+/// unsigned → uint64). Throws as `diagonal`.
+template <class E>
+    requires expression<E>
+auto trace(E&& a, index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) {
+    return sum(diagonal(std::forward<E>(a), offset, axis1, axis2), -1);
+}
+
+} // namespace fusor
