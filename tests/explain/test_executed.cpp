@@ -5,6 +5,7 @@
 // clang-format off: the trace hooks must be defined before fusor is included
 #include "trace.hpp"
 // clang-format on
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <string>
@@ -79,7 +80,8 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "sequential",
                                             "minmax_simd",
                                             "row",
-                                            "two_rows"};
+                                            "two_rows",
+                                            "gemm"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -170,6 +172,14 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
          [&] {
              out2 = big * 2.0f + big;
          }},
+        {[&] { return explain(matmul(a, at)); },
+         [&] {
+             out = matmul(a, at);
+         }},
+        {[&] { return explain(matmul(transpose(at), transpose(a)) * 2.0f); },
+         [&] {
+             out = matmul(transpose(at), transpose(a)) * 2.0f;
+         }},
     };
     std::set<std::string> ran_somewhere;
     for (std::size_t c = 0; c < cases.size(); ++c) {
@@ -185,8 +195,33 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         }
     }
     for (const std::string& k : every_kernel)
-        if (k != "blocked") // needs SLEEF: its own test case below, skipped without it
+        if (k != "blocked"  // needs SLEEF: its own test case below, skipped without it
+            && k != "gemm") // needs a BLAS: its own test case below, skipped without it
             CHECK_MESSAGE(ran_somewhere.count(k) == 1, "no case runs the kernel " << k);
+}
+
+TEST_CASE("a float matrix product runs the BLAS where explain says it does"
+          * doctest::skip(!FUSOR_BLAS_GEMM)) {
+    using namespace fusor;
+    const tensor<float> a = explain_cases::shaped(arange<float>(32 * 128), {32, 128});
+    const tensor<double> b = explain_cases::shaped(arange<double>(128 * 24), {128, 24});
+    const tensor<double> a64 = cast<double>(a);
+    tensor<float> out;
+    tensor<double> outd;
+    trace::clear();
+    out = matmul(a, transpose(a)); // the transpose is a flag, not a copy
+    CHECK(trace::kernels == std::vector<std::string>{"gemm"});
+    CHECK(explain(matmul(a, transpose(a))).text().find("BLAS sgemm 32 x 32 x 128")
+          != std::string::npos);
+    trace::clear();
+    outd = einsum("ij,jk->ik", a64, b) + 1.0; // a boundary, then the element-wise loop
+    CHECK(trace::kernels == std::vector<std::string>{"gemm", "contiguous"});
+    // Integer products never reach the BLAS.
+    const tensor<int32_t> i = explain_cases::shaped(arange<int32_t>(32 * 128), {32, 128});
+    tensor<int32_t> outi;
+    trace::clear();
+    outi = matmul(i, transpose(i));
+    CHECK(std::count(trace::kernels.begin(), trace::kernels.end(), "gemm") == 0);
 }
 
 TEST_CASE("the blocked vector-math kernel runs where explain says it does"

@@ -16,23 +16,18 @@
 
 namespace fusor {
 
-/// The index space of a contraction: `space` is the iteration space, whose first `out_rank`
-/// axes are the result's and whose other axes are summed; `maps[k]` maps it to operand k's
-/// indices (a label that operand k does not have is a zero column, so the operand is read with
-/// stride 0 there; a label it has twice is the diagonal, both of its axes stepping together).
+/// The index space of a contraction: `space` is the iteration space; its axes not in `summed`
+/// are the result's, in order; `maps[k]` maps it to operand k's indices (a label that operand k
+/// does not have is a zero column, so the operand is read with stride 0 there; a label it has
+/// twice is the diagonal, both of its axes stepping together).
 struct contraction_spec {
     shape_t space;
-    index_t out_rank = 0;
+    shape_t summed; ///< the summed axes of `space`, ascending
     std::vector<affine_map> maps;
     std::string label; ///< what explain prints, e.g. `einsum("ij,jk->ik")`
 
-    /// The summed axes of `space`: `out_rank, ..., space.rank() - 1`.
-    shape_t summed_axes() const {
-        shape_t axes;
-        for (index_t a = out_rank; a < space.rank(); ++a)
-            axes.push_back(a);
-        return axes;
-    }
+    /// The summed axes of `space` (what the reduction collapses).
+    const shape_t& summed_axes() const { return summed; }
 };
 
 namespace detail {
@@ -94,15 +89,37 @@ inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes
             owner[p] = static_cast<int>(k);
         }
     }
+    // The iteration order: the result's labels, then the summed ones, except that the summed
+    // ones go before the result's last label when every operand either lacks that label or has
+    // it as its own last axis (matmul's `j` in "ik,kj->ij"): fusor's loop then runs the summed
+    // axes outside a row of accumulators that every operand reads at unit stride or holds still
+    // (the i-k-j loop), not as dot products over a strided operand. (The BLAS path, which finds
+    // rows, columns and summed axes by their strides, does not depend on it.)
+    const std::size_t outs = out_labels.size();
+    bool last_inside = outs > 0 && order.size() > outs;
+    for (std::size_t k = 0; last_inside && k < shapes.size(); ++k)
+        for (std::size_t a = 0; a + 1 < labels[k].size(); ++a)
+            if (labels[k][a] == out_labels.back())
+                last_inside = false;
+    std::vector<std::size_t> at(order.size()); // label (index into order) -> axis of the space
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i < outs)
+            at[i] = (last_inside && i == outs - 1) ? order.size() - 1 : i;
+        else
+            at[i] = last_inside ? i - 1 : i;
+    }
     contraction_spec s;
-    s.out_rank = static_cast<index_t>(out_labels.size());
-    for (index_t n : extents)
-        s.space.push_back(n);
+    s.space = shape_t(order.size(), 1);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        s.space[at[i]] = extents[i];
+        if (i >= outs)
+            s.summed.push_back(static_cast<index_t>(at[i]));
+    }
     s.label = std::move(label);
     for (std::size_t k = 0; k < shapes.size(); ++k) {
         affine_map m(shapes[k], s.space, s.label);
         for (std::size_t a = 0; a < labels[k].size(); ++a) {
-            const std::size_t p = position(labels[k][a]);
+            const std::size_t p = at[position(labels[k][a])];
             // An extent-1 axis under a longer label is broadcast: it stands still (stride 0).
             m.at(a, p) = (shapes[k][a] == 1 && s.space[p] != 1) ? 0 : 1;
         }

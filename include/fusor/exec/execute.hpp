@@ -15,6 +15,7 @@
 #include <fusor/core/error.hpp>
 #include <fusor/exec/driver.hpp>
 #include <fusor/exec/evaluator.hpp>
+#include <fusor/exec/gemm.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/threads.hpp>
@@ -635,6 +636,52 @@ void finalize_reduction(const loop_plan& p,
         &fc,
         false);
 }
+// A reduction's result computed elsewhere (the BLAS's product, row-major over the result)
+// converted into `out` through the plan's finalize loop.
+template <class T, class D>
+void copy_result(const loop_plan& p, const T* a0, const tensor_view<D>& out) {
+    const loop_plan& f = *p.finalize;
+    struct copy_context {
+        D* out;
+        const T* from;
+        index_t so, sf;
+    } cc{out.data(),
+         a0,
+         f.extents.empty() ? 0 : f.stride(0, f.extents.size() - 1),
+         f.extents.empty() ? 0 : f.stride(1, f.extents.size() - 1)};
+    drive(
+        f,
+        1,
+        0,
+        f.extents.empty() ? 1 : f.extents[0],
+        [](void* c, const block& b) {
+            const auto& x = *static_cast<const copy_context*>(c);
+            D* o = x.out + b.offsets[0];
+            const T* a = x.from + b.offsets[1];
+            for (index_t i = 0; i < b.cols; ++i)
+                o[i * x.so] = convert<D>(a[i * x.sf]);
+        },
+        &cc,
+        false);
+}
+
+// The plan's matrix product (reduce_kernel::gemm): the BLAS writes the result straight into
+// `out` when the plan says it may (`direct`), else into a buffer converted into `out`.
+template <class R, class C, class D>
+void execute_gemm(const reduction<R, C>& r, const loop_plan& p, const tensor_view<D>& out) {
+    using T = typename C::value_type;
+    const T* a = child<0>(r.child).data + p.operands[1].offset;
+    const T* b = child<1>(r.child).data + p.operands[2].offset;
+    if constexpr (std::is_same_v<D, T>) {
+        if (p.gemm.direct) {
+            run_gemm<T>(p.gemm, a, b, out.data());
+            return;
+        }
+    }
+    const auto buffer = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(r.size()));
+    run_gemm<T>(p.gemm, a, b, buffer.get());
+    copy_result(p, buffer.get(), out);
+}
 } // namespace detail
 
 /// Runs a reduction plan: accumulates into a contiguous buffer over the result (operand 0),
@@ -652,6 +699,13 @@ void execute_reduction(const reduction<R, C>& r,
     using acc_t = typename impl::acc_type;
     using value_t = typename C::value_type;
     detail::check_reducible(r);
+    if constexpr (planning::gemm_candidate<R, C>) {
+        if (p.reduction == reduce_kernel::gemm) {
+            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+            detail::execute_gemm(r, p, out);
+            return;
+        }
+    }
     // Accumulators: up to `inline_accumulators` on the stack (a small result allocates
     // nothing), more on the heap. Not std::vector: all/any accumulate bool, and vector<bool>
     // has no data().

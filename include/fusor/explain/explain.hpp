@@ -258,7 +258,29 @@ inline std::string runs_of(const loop_plan& p) {
     return "?";
 }
 
+// The BLAS call of a matrix product (reduce_kernel::gemm): which routine, m x n x k, how each
+// matrix is read, how many calls, where the result goes.
+inline std::string gemm_text(const loop_plan& p, const plan_notes& n) {
+    const gemm_plan& g = p.gemm;
+    const bool single = p.operands[1].dtype == "float32";
+    auto layout = [](bool transposed, index_t ld) {
+        return std::string(transposed ? "column-major (transpose flag, no copy)" : "row-major")
+               + ", ld " + std::to_string(ld);
+    };
+    index_t calls = 1;
+    for (const index_t e : g.batch)
+        calls *= e;
+    return std::string("BLAS ") + (single ? "sgemm " : "dgemm ") + std::to_string(g.m) + " x "
+           + std::to_string(g.n) + " x " + std::to_string(g.k) + " (m x n x k): " + n.names[1] + " "
+           + layout(g.trans_a, g.lda) + "; " + n.names[2] + " " + layout(g.trans_b, g.ldb) + "; "
+           + std::to_string(calls) + (calls == 1 ? " call" : " calls (batch loops)")
+           + (g.direct ? ", writing " + n.names[0] + " directly"
+                       : ", into a buffer converted into " + n.names[0]);
+}
+
 inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
+    if (p.reduction == reduce_kernel::gemm)
+        return gemm_text(p, n);
     if (p.empty || p.extents.empty())
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
@@ -326,6 +348,8 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
 }
 
 inline std::string vector_text(const loop_plan& p) {
+    if (p.reduction == reduce_kernel::gemm)
+        return "the BLAS's own kernels";
     const simd_target target = compiled_simd_target();
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
@@ -380,6 +404,9 @@ inline std::string vector_text(const loop_plan& p) {
 
 inline std::string threads_text(const loop_plan& p) {
     using why = loop_plan::serial_reason;
+    if (p.reduction == reduce_kernel::gemm)
+        return "the BLAS's own (e.g. OPENBLAS_NUM_THREADS); each result element is one dot "
+               "product whatever their number";
     if (p.threads <= 1) {
         switch (p.serial) {
         case why::no_openmp:
@@ -468,7 +495,9 @@ inline void print_loop(text_builder& os,
             os << "    reads " << planning::temporary_name(b.temporary) << " again (loop "
                << loop_number(loops, b.temporary) << " computed it; not recomputed)\n";
     print_nest(os, p, n);
-    if (!p.reducer.empty())
+    if (p.reduction == reduce_kernel::gemm)
+        os << "    (the loops above are what the BLAS computes; it runs them in its own order)\n";
+    else if (!p.reducer.empty())
         os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
     os << "    kernel:  " << kernel_text(p, n) << '\n';
     os << "    vectors: " << vector_text(p) << '\n';

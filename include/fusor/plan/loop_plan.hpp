@@ -115,7 +115,8 @@ enum class reduce_kernel : std::uint8_t {
     sequential,  ///< register accumulator: one, in index order (arg-reductions, rows < 16)
     minmax_simd, ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
     row,         ///< a row of accumulators, one per result element, updated element-wise
-    two_rows     ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    two_rows,    ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    gemm         ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
 };
 
 /// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.
@@ -137,6 +138,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "row";
     case reduce_kernel::two_rows:
         return "two_rows";
+    case reduce_kernel::gemm:
+        return "gemm";
     }
     return "?";
 }
@@ -168,6 +171,26 @@ constexpr simd_target compiled_simd_target() {
     return {0, "none"};
 #endif
 }
+
+/// A contraction run as the BLAS's matrix product (reduce_kernel::gemm, plan/gemm.hpp):
+/// `C[i, j] = sum_k A[i, k] * B[k, j]`, row-major C, with A read row-major (`lda` elements
+/// between rows) or transposed (`trans_a`: column-major, `lda` between columns), B likewise,
+/// once per element of the batch loops (an odometer over `batch`, each operand advancing by its
+/// `batch_*` stride). Strides and offsets are in elements; offsets come from the loop's
+/// operands (A is operand 1, B operand 2, C the accumulator layout of operand 0).
+struct gemm_plan {
+    index_t m = 0, n = 0, k = 0;
+    bool trans_a = false, trans_b = false;
+    index_t lda = 0, ldb = 0, ldc = 0;
+    shape_t batch;                       ///< extents of the batch loops, outermost first
+    strides_t batch_a, batch_b, batch_c; ///< per batch loop
+    /// The product is written straight into the destination (row-major, of the product's
+    /// type, sharing no byte with A or B); otherwise into a buffer that the finalize loop
+    /// converts into the destination.
+    bool direct = false;
+
+    friend bool operator==(const gemm_plan&, const gemm_plan&) = default;
+};
 
 /// A fused loop nest over an iteration space: a plain value holding every decision the
 /// evaluator follows and explain prints. Inline storage for rank <= 6 and up to 6 operands.
@@ -242,6 +265,8 @@ struct loop_plan {
     boost::container::small_vector<std::string_view, 4> vector_functions;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
+    /// reduce_kernel::gemm: the matrix product the BLAS runs.
+    gemm_plan gemm;
 
     index_t levels() const { return extents.rank(); }
     /// Stride of operand `k` at loop level `level` (1 in a flat plan).
@@ -305,7 +330,7 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
            && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
-           && a.reduction == b.reduction;
+           && a.reduction == b.reduction && a.gemm == b.gemm;
 }
 
 /// One line of the expression tree as explain prints it.

@@ -29,6 +29,7 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/plan/coalesce.hpp>
+#include <fusor/plan/gemm.hpp>
 #include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -515,6 +516,8 @@ void plan_reduction(loop_plan& p,
     }
     order_and_coalesce(p);
     choose_reduction_kernel<R, C>(p, r.child);
+    if constexpr (gemm_candidate<R, C>)
+        choose_gemm(p, d); // a matrix product: the BLAS's (plan/gemm.hpp)
     // The finalize loop: over the result, the destination at its strides, the accumulators
     // row-major (one per result element, in row-major order).
     auto f = std::make_shared<loop_plan>();

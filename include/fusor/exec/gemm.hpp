@@ -1,0 +1,63 @@
+// fusor/exec/gemm.hpp: runs a plan's matrix product (reduce_kernel::gemm, plan/gemm.hpp) through
+// the BLAS: one cblas_sgemm / cblas_dgemm per element of the batch loops. The only file that
+// names the BLAS.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <fusor/plan/gemm.hpp>
+#include <fusor/plan/loop_plan.hpp>
+
+#if FUSOR_BLAS_GEMM
+#include <cblas.h>
+#endif
+
+namespace fusor::exec {
+
+/// `C = A B` as `g` says, for every element of its batch loops (row-major C; A and B row- or
+/// column-major; pointers at each operand's first element). The BLAS splits the product across
+/// its own threads (OpenBLAS: OPENBLAS_NUM_THREADS); each result element is one dot product in
+/// the BLAS's order whatever the thread count.
+template <class T>
+void run_gemm([[maybe_unused]] const gemm_plan& g,
+              [[maybe_unused]] const T* a,
+              [[maybe_unused]] const T* b,
+              [[maybe_unused]] T* c) {
+#if FUSOR_BLAS_GEMM
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+    const auto m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
+    const auto lda = static_cast<int>(g.lda), ldb = static_cast<int>(g.ldb),
+               ldc = static_cast<int>(g.ldc);
+    const CBLAS_TRANSPOSE ta = g.trans_a ? CblasTrans : CblasNoTrans;
+    const CBLAS_TRANSPOSE tb = g.trans_b ? CblasTrans : CblasNoTrans;
+    // The batch loops: an odometer over g.batch, each operand advancing by its stride.
+    const std::size_t levels = g.batch.size();
+    index_t total = 1;
+    for (const index_t e : g.batch)
+        total *= e;
+    shape_t idx(levels, 0);
+    index_t oa = 0, ob = 0, oc = 0;
+    for (index_t t = 0; t < total; ++t) {
+        if constexpr (std::is_same_v<T, float>)
+            cblas_sgemm(
+                CblasRowMajor, ta, tb, m, n, k, 1.0f, a + oa, lda, b + ob, ldb, 0.0f, c + oc, ldc);
+        else
+            cblas_dgemm(
+                CblasRowMajor, ta, tb, m, n, k, 1.0, a + oa, lda, b + ob, ldb, 0.0, c + oc, ldc);
+        for (std::size_t L = levels; L-- > 0;) {
+            oa += g.batch_a[L];
+            ob += g.batch_b[L];
+            oc += g.batch_c[L];
+            if (++idx[L] < g.batch[L])
+                break;
+            oa -= g.batch_a[L] * g.batch[L];
+            ob -= g.batch_b[L] * g.batch[L];
+            oc -= g.batch_c[L] * g.batch[L];
+            idx[L] = 0;
+        }
+    }
+#endif
+}
+
+} // namespace fusor::exec

@@ -1,0 +1,171 @@
+// fusor/plan/gemm.hpp: when a contraction is a matrix product, the planner hands it to the BLAS.
+// A contraction (reduce/contraction.hpp) of two float32 or float64 tensors whose iteration space
+// splits into rows (only A moves), columns (only B moves), summed axes (both move) and batch
+// axes (both move, kept), each operand a row- or column-major matrix in its two axes, is
+// exactly `C = A B` per batch element: sgemm/dgemm, with a transpose a flag rather than a copy.
+// The decision is stored in the plan (loop_plan::gemm); exec/gemm.hpp runs it; explain prints it.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <type_traits>
+
+#include <fusor/core/expression.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/expr/elementwise.hpp>
+#include <fusor/ops/arithmetic.hpp>
+#include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reducers.hpp>
+
+// FUSOR_HAS_BLAS=1 (CMake's FUSOR_BLAS, on when a BLAS with cblas.h is found): float products
+// of GEMM layout call cblas_sgemm / cblas_dgemm. Without it every contraction runs fusor's loop.
+#if defined(FUSOR_HAS_BLAS) && FUSOR_HAS_BLAS
+#define FUSOR_BLAS_GEMM 1
+#else
+#define FUSOR_BLAS_GEMM 0
+#endif
+
+namespace fusor::planning {
+
+/// Products smaller than this many multiply-adds (m·n·k) run fusor's own loop: a BLAS call
+/// costs a few hundred nanoseconds before its first multiply, more than a 16³ product.
+inline constexpr index_t gemm_min_work = 16 * 16 * 16;
+
+/// True for the node types the BLAS can take: the contraction sum over the product of two
+/// tensors (or views of them) of one float type, in a build with a BLAS.
+template <class R, class C>
+inline constexpr bool gemm_candidate = false;
+template <class L0, class L1>
+inline constexpr bool gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> =
+    FUSOR_BLAS_GEMM&& tag_of<
+        L0> == node_tag::leaf&& tag_of<L1> == node_tag::leaf&& std::is_same_v<typename L0::value_type, typename L1::value_type> && (std::is_same_v<typename L0::value_type, float> || std::is_same_v<typename L0::value_type, double>);
+
+namespace gemm_detail {
+// One axis of the iteration space with each operand's stride (A, B, and C the accumulator).
+struct gemm_axis {
+    index_t n = 1, a = 0, b = 0, c = 0;
+};
+using gemm_axes = boost::container::small_vector<gemm_axis, 4>;
+
+// Merges consecutive axes of one role into one when every operand that moves along them walks
+// them as one (outer stride == inner stride * inner extent); true when at most one is left.
+inline bool merge_into_one(gemm_axes& axes) {
+    while (axes.size() > 1) {
+        const gemm_axis& x = axes[axes.size() - 2];
+        const gemm_axis& y = axes.back();
+        auto joins = [&](index_t sx, index_t sy) {
+            return sx == sy * y.n;
+        };
+        if (!joins(x.a, y.a) || !joins(x.b, y.b) || !joins(x.c, y.c))
+            return false;
+        const gemm_axis merged{x.n * y.n, y.a, y.b, y.c};
+        axes.pop_back();
+        axes.back() = merged;
+    }
+    return true;
+}
+
+// A (rows × cols) matrix with strides (sr, sc) as the BLAS reads it: row-major (`sc == 1`, rows
+// `ld` apart) or column-major (`transposed`: `sr == 1`, columns `ld` apart). False otherwise.
+inline bool
+as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transposed, index_t& ld) {
+    if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols)) {
+        transposed = false;
+        ld = rows == 1 ? cols : sr;
+        return ld >= 1;
+    }
+    if ((rows == 1 || sr == 1) && (cols == 1 || sc >= rows)) {
+        transposed = true;
+        ld = cols == 1 ? rows : sc;
+        return ld >= 1;
+    }
+    return false;
+}
+
+inline bool fits_int(index_t v) {
+    return v >= 0 && v <= INT_MAX;
+}
+} // namespace gemm_detail
+
+/// Decides whether reduction loop `p` (planned, operands 1 and 2 the two tensors, operand 0 the
+/// accumulator) is a matrix product the BLAS runs, and fills `p.gemm`: the iteration space's
+/// axes of extent > 1 are classed rows (only A moves), columns (only B), summed (both; the
+/// accumulator stands still) or batch (both, kept); consecutive axes of one class merge where
+/// their strides allow; at most one axis of each of the first three classes, A and B row- or
+/// column-major in theirs, C row-major, no negative stride, `gemm_min_work` or more
+/// multiply-adds with at least 2 rows and 2 columns. `direct` when the destination `d` is
+/// row-major, of the product's type and shares no byte with A or B.
+template <class Destination> // destination_layout (plan/make_plan.hpp)
+bool choose_gemm(loop_plan& p, const Destination& d) {
+    if (p.operands.size() != 3 || shape_size(p.iter_shape) == 0)
+        return false;
+    const operand_plan &C = p.operands[0], &A = p.operands[1], &B = p.operands[2];
+    gemm_detail::gemm_axes rows, cols, sums, batch;
+    for (std::size_t j = 0; j < p.iter_shape.size(); ++j) {
+        const gemm_detail::gemm_axis x{
+            p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
+        if (x.n == 1)
+            continue;
+        if (x.a < 0 || x.b < 0)
+            return false;
+        if (x.c == 0) {
+            if (x.a == 0 || x.b == 0)
+                return false; // a summed axis one operand does not move along: not a product
+            sums.push_back(x);
+        } else if (x.a != 0 && x.b == 0) {
+            rows.push_back(x);
+        } else if (x.a == 0 && x.b != 0) {
+            cols.push_back(x);
+        } else if (x.a != 0 && x.b != 0) {
+            batch.push_back(x);
+        } else {
+            return false; // the result varies where neither operand does
+        }
+    }
+    if (!gemm_detail::merge_into_one(rows) || !gemm_detail::merge_into_one(cols)
+        || !gemm_detail::merge_into_one(sums))
+        return false;
+    gemm_plan g;
+    g.m = rows.empty() ? 1 : rows[0].n;
+    g.n = cols.empty() ? 1 : cols[0].n;
+    g.k = sums.empty() ? 1 : sums[0].n;
+    if (g.m < 2 || g.n < 2 || g.m * g.n * g.k < gemm_min_work)
+        return false;
+    const index_t am = rows.empty() ? 0 : rows[0].a, ak = sums.empty() ? 0 : sums[0].a;
+    const index_t bk = sums.empty() ? 0 : sums[0].b, bn = cols.empty() ? 0 : cols[0].b;
+    const index_t cm = rows[0].c, cn = cols[0].c;
+    if (!gemm_detail::as_blas_matrix(g.m, g.k, am, ak, g.trans_a, g.lda)
+        || !gemm_detail::as_blas_matrix(g.k, g.n, bk, bn, g.trans_b, g.ldb) || cn != 1 || cm < g.n)
+        return false;
+    g.ldc = cm;
+    for (const index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
+        if (!gemm_detail::fits_int(v))
+            return false;
+    for (const gemm_detail::gemm_axis& x : batch) {
+        g.batch.push_back(x.n);
+        g.batch_a.push_back(x.a);
+        g.batch_b.push_back(x.b);
+        g.batch_c.push_back(x.c);
+    }
+    // Straight into the destination when it is laid out as the accumulators (row-major over
+    // the result) and of the product's type, and A and B do not overlap it.
+    g.direct = d.dtype == A.dtype && is_row_major(d.shape, d.strides);
+    if (g.direct && d.address) {
+        const char* lo = static_cast<const char*>(d.address);
+        const char* hi = lo + shape_size(d.shape) * d.itemsize;
+        for (const operand_plan* o : {&A, &B}) {
+            index_t first = o->offset, last = o->offset;
+            for (std::size_t j = 0; j < p.iter_shape.size(); ++j)
+                last += (p.iter_shape[j] - 1) * o->iter_strides[j];
+            const char* olo = static_cast<const char*>(o->address) + first * o->itemsize;
+            const char* ohi = static_cast<const char*>(o->address) + (last + 1) * o->itemsize;
+            if (olo < hi && lo < ohi)
+                g.direct = false;
+        }
+    }
+    p.gemm = std::move(g);
+    p.reduction = reduce_kernel::gemm;
+    return true;
+}
+
+} // namespace fusor::planning
