@@ -132,8 +132,13 @@ inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes
 // ellipsis' axes numbered from first_made_label, right-aligned across operands as broadcasting
 // aligns them) and of the result (explicit after `->`, or implicit: the ellipsis' axes, then
 // every letter that appears once, in the order of the character codes, as NumPy).
-inline contraction_spec parse_einsum(std::string_view subscripts,
-                                     const std::vector<shape_t>& shapes) {
+struct einsum_labels {
+    std::vector<std::vector<int>> in; ///< per operand, per axis
+    std::vector<int> out;             ///< the result's axes
+    std::string text;                 ///< the subscripts with the output made explicit
+};
+inline einsum_labels parse_einsum_labels(std::string_view subscripts,
+                                         const std::vector<shape_t>& shapes) {
     auto fail = [&](const std::string& why, std::size_t at) {
         throw value_error("einsum: " + why + " (at position " + std::to_string(at)
                           + " of the subscripts \"" + std::string(subscripts) + "\")");
@@ -271,7 +276,132 @@ inline contraction_spec parse_einsum(std::string_view subscripts,
             if (l < first_made_label)
                 text += static_cast<char>(l);
     }
-    return make_contraction_spec(shapes, labels, out, "einsum(\"" + text + "\")");
+    return {std::move(labels), std::move(out), std::move(text)};
+}
+
+inline contraction_spec parse_einsum(std::string_view subscripts,
+                                     const std::vector<shape_t>& shapes) {
+    einsum_labels l = parse_einsum_labels(subscripts, shapes);
+    return make_contraction_spec(shapes, l.in, l.out, "einsum(\"" + l.text + "\")");
+}
+
+// The extent of each label of `l` (after broadcasting), for the contraction order below.
+inline index_t label_extent(const einsum_labels& l, const std::vector<shape_t>& shapes, int label) {
+    index_t n = 1;
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+        for (std::size_t a = 0; a < l.in[k].size(); ++a)
+            if (l.in[k][a] == label && shapes[k][a] != 1)
+                n = shapes[k][a];
+    return n;
+}
+
+// One pairwise step of a contraction order: the labels the intermediate keeps.
+struct contraction_step {
+    std::size_t operand;    ///< the operand contracted into the intermediate at this step
+    std::vector<int> keeps; ///< the intermediate's labels after it (the result's at the end)
+};
+
+// A left-deep contraction order for three or more operands, greedy by intermediate size (as
+// numpy.einsum's `optimize="greedy"` minimises what it stores): first the pair whose result is
+// smallest (ties: fewer multiply-adds, then the earlier pair), then, step by step, the operand
+// whose contraction into the intermediate leaves the smallest one. An intermediate keeps the
+// labels still needed by a later operand or by the result. `first` receives the first pair's
+// first operand; the steps list the operand added at each step (the first step's is the pair's
+// second), with what it keeps.
+inline std::vector<contraction_step>
+greedy_order(const einsum_labels& l, const std::vector<shape_t>& shapes, std::size_t& first) {
+    const std::size_t n = shapes.size();
+    auto extent = [&](int label) {
+        return label_extent(l, shapes, label);
+    };
+    auto has = [](const std::vector<int>& v, int x) {
+        return std::find(v.begin(), v.end(), x) != v.end();
+    };
+    // What the intermediate of `held` + `next` keeps, with `done` the operands used after it.
+    auto keeps =
+        [&](const std::vector<int>& held, std::size_t next, const std::vector<bool>& done) {
+            std::vector<int> out;
+            auto consider = [&](int x) {
+                if (has(out, x))
+                    return;
+                bool needed = has(l.out, x);
+                for (std::size_t k = 0; !needed && k < n; ++k)
+                    needed = !done[k] && has(l.in[k], x);
+                if (needed)
+                    out.push_back(x);
+            };
+            for (int x : held)
+                consider(x);
+            for (int x : l.in[next])
+                consider(x);
+            return out;
+        };
+    auto size_of = [&](const std::vector<int>& labels) {
+        index_t s = 1;
+        for (int x : labels)
+            s *= extent(x);
+        return s;
+    };
+    auto work_of = [&](const std::vector<int>& a, const std::vector<int>& b) {
+        std::vector<int> all = a;
+        for (int x : b)
+            if (!has(all, x))
+                all.push_back(x);
+        return size_of(all);
+    };
+    std::vector<contraction_step> steps;
+    std::vector<bool> done(n, false);
+    index_t best_size = -1, best_work = -1;
+    std::size_t bi = 0, bj = 1;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            std::vector<bool> d(n, false);
+            d[i] = d[j] = true;
+            std::vector<int> held;
+            for (int x : l.in[i])
+                if (!has(held, x))
+                    held.push_back(x);
+            const std::vector<int> k = keeps(held, j, d);
+            const index_t s = size_of(k), w = work_of(l.in[i], l.in[j]);
+            if (best_size < 0 || s < best_size || (s == best_size && w < best_work)) {
+                best_size = s;
+                best_work = w;
+                bi = i;
+                bj = j;
+            }
+        }
+    first = bi;
+    done[bi] = done[bj] = true;
+    std::vector<int> held;
+    for (int x : l.in[bi])
+        if (!has(held, x))
+            held.push_back(x);
+    held = keeps(held, bj, done);
+    steps.push_back({bj, held});
+    for (std::size_t step = 2; step < n; ++step) {
+        index_t bs = -1, bw = -1;
+        std::size_t pick = 0;
+        std::vector<int> pick_keeps;
+        for (std::size_t j = 0; j < n; ++j) {
+            if (done[j])
+                continue;
+            std::vector<bool> d = done;
+            d[j] = true;
+            std::vector<int> k = keeps(held, j, d);
+            const index_t s = size_of(k), w = work_of(held, l.in[j]);
+            if (bs < 0 || s < bs || (s == bs && w < bw)) {
+                bs = s;
+                bw = w;
+                pick = j;
+                pick_keeps = std::move(k);
+            }
+        }
+        done[pick] = true;
+        held = std::move(pick_keeps);
+        steps.push_back({pick, held});
+    }
+    steps.back().keeps = l.out; // the last step makes the result, in the result's order
+    return steps;
 }
 
 } // namespace detail

@@ -666,12 +666,20 @@ void copy_result(const loop_plan& p, const T* a0, const tensor_view<D>& out) {
 }
 
 // The plan's matrix product (reduce_kernel::gemm): the BLAS writes the result straight into
-// `out` when the plan says it may (`direct`), else into a buffer converted into `out`.
+// `out` when the plan says it may (`direct`), else into a buffer converted into `out`. The
+// operands' first elements come from their evaluators (a temporary is computed on the way).
 template <class R, class C, class D>
-void execute_gemm(const reduction<R, C>& r, const loop_plan& p, const tensor_view<D>& out) {
+void execute_gemm(const reduction<R, C>& r,
+                  const loop_plan& p,
+                  const tensor_view<D>& out,
+                  temporary_cache& cache) {
     using T = typename C::value_type;
-    const T* a = child<0>(r.child).data + p.operands[1].offset;
-    const T* b = child<1>(r.child).data + p.operands[2].offset;
+    scratch buffers;
+    const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
+    const T* first = boost::hana::at_c<0>(ev.children).base;
+    const T* second = boost::hana::at_c<1>(ev.children).base;
+    const T* a = p.gemm.swapped ? second : first;
+    const T* b = p.gemm.swapped ? first : second;
     if constexpr (std::is_same_v<D, T>) {
         if (p.gemm.direct) {
             run_gemm<T>(p.gemm, a, b, out.data());
@@ -702,7 +710,7 @@ void execute_reduction(const reduction<R, C>& r,
     if constexpr (planning::gemm_candidate<R, C>) {
         if (p.reduction == reduce_kernel::gemm) {
             FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
-            detail::execute_gemm(r, p, out);
+            detail::execute_gemm(r, p, out, cache);
             return;
         }
     }

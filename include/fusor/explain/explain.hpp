@@ -271,8 +271,9 @@ inline std::string gemm_text(const loop_plan& p, const plan_notes& n) {
     for (const index_t e : g.batch)
         calls *= e;
     return std::string("BLAS ") + (single ? "sgemm " : "dgemm ") + std::to_string(g.m) + " x "
-           + std::to_string(g.n) + " x " + std::to_string(g.k) + " (m x n x k): " + n.names[1] + " "
-           + layout(g.trans_a, g.lda) + "; " + n.names[2] + " " + layout(g.trans_b, g.ldb) + "; "
+           + std::to_string(g.n) + " x " + std::to_string(g.k)
+           + " (m x n x k): " + n.names[g.swapped ? 2 : 1] + " " + layout(g.trans_a, g.lda) + "; "
+           + n.names[g.swapped ? 1 : 2] + " " + layout(g.trans_b, g.ldb) + "; "
            + std::to_string(calls) + (calls == 1 ? " call" : " calls (batch loops)")
            + (g.direct ? ", writing " + n.names[0] + " directly"
                        : ", into a buffer converted into " + n.names[0]);

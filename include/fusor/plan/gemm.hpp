@@ -13,6 +13,7 @@
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/expr/elementwise.hpp>
+#include <fusor/expr/remap.hpp>
 #include <fusor/ops/arithmetic.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reducers.hpp>
@@ -31,14 +32,33 @@ namespace fusor::planning {
 /// costs a few hundred nanoseconds before its first multiply, more than a 16³ product.
 inline constexpr index_t gemm_min_work = 16 * 16 * 16;
 
+/// True in a build with a BLAS (FUSOR_BLAS_GEMM).
+inline constexpr bool blas_available = FUSOR_BLAS_GEMM != 0;
+
+/// Node types that are one operand of a loop, read from memory: a tensor or view (a leaf), or a
+/// reduction, or a view of one (a temporary: an earlier step of an einsum chain).
+template <class N>
+inline constexpr bool gemm_operand =
+    tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::reduction;
+template <class C>
+inline constexpr bool gemm_operand<remap<C>> = tag_of<C> == node_tag::reduction;
+
 /// True for the node types the BLAS can take: the contraction sum over the product of two
-/// tensors (or views of them) of one float type, in a build with a BLAS.
+/// operands read from memory (gemm_operand) of one float type, in a build with a BLAS.
 template <class R, class C>
 inline constexpr bool gemm_candidate = false;
 template <class L0, class L1>
-inline constexpr bool gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> =
-    FUSOR_BLAS_GEMM&& tag_of<
-        L0> == node_tag::leaf&& tag_of<L1> == node_tag::leaf&& std::is_same_v<typename L0::value_type, typename L1::value_type> && (std::is_same_v<typename L0::value_type, float> || std::is_same_v<typename L0::value_type, double>);
+constexpr bool gemm_pair() {
+    using T = typename L0::value_type;
+    if (!blas_available || !std::is_same_v<T, typename L1::value_type>)
+        return false;
+    if (!std::is_same_v<T, float> && !std::is_same_v<T, double>)
+        return false;
+    return gemm_operand<L0> && gemm_operand<L1>;
+}
+template <class L0, class L1>
+inline constexpr bool
+    gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> = gemm_pair<L0, L1>();
 
 namespace gemm_detail {
 // One axis of the iteration space with each operand's stride (A, B, and C the accumulator).
@@ -87,23 +107,14 @@ inline bool fits_int(index_t v) {
 }
 } // namespace gemm_detail
 
-/// Decides whether reduction loop `p` (planned, operands 1 and 2 the two tensors, operand 0 the
-/// accumulator) is a matrix product the BLAS runs, and fills `p.gemm`: the iteration space's
-/// axes of extent > 1 are classed rows (only A moves), columns (only B), summed (both; the
-/// accumulator stands still) or batch (both, kept); consecutive axes of one class merge where
-/// their strides allow; at most one axis of each of the first three classes, A and B row- or
-/// column-major in theirs, C row-major, no negative stride, `gemm_min_work` or more
-/// multiply-adds with at least 2 rows and 2 columns. `direct` when the destination `d` is
-/// row-major, of the product's type and shares no byte with A or B.
-template <class Destination> // destination_layout (plan/make_plan.hpp)
-bool choose_gemm(loop_plan& p, const Destination& d) {
-    if (p.operands.size() != 3 || shape_size(p.iter_shape) == 0)
-        return false;
-    const operand_plan &C = p.operands[0], &A = p.operands[1], &B = p.operands[2];
-    gemm_detail::gemm_axes rows, cols, sums, batch;
+namespace gemm_detail {
+// Whether loop `p` is `C = A B` with A operand `ia` and B operand `ib` (C the accumulator,
+// operand 0), and if so its matrix product, not yet `direct`.
+inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
+    const operand_plan &C = p.operands[0], &A = p.operands[ia], &B = p.operands[ib];
+    gemm_axes rows, cols, sums, batch;
     for (std::size_t j = 0; j < p.iter_shape.size(); ++j) {
-        const gemm_detail::gemm_axis x{
-            p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
+        const gemm_axis x{p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
         if (x.n == 1)
             continue;
         if (x.a < 0 || x.b < 0)
@@ -122,31 +133,53 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
             return false; // the result varies where neither operand does
         }
     }
-    if (!gemm_detail::merge_into_one(rows) || !gemm_detail::merge_into_one(cols)
-        || !gemm_detail::merge_into_one(sums))
+    if (!merge_into_one(rows) || !merge_into_one(cols) || !merge_into_one(sums))
         return false;
-    gemm_plan g;
     g.m = rows.empty() ? 1 : rows[0].n;
     g.n = cols.empty() ? 1 : cols[0].n;
     g.k = sums.empty() ? 1 : sums[0].n;
     if (g.m < 2 || g.n < 2 || g.m * g.n * g.k < gemm_min_work)
         return false;
-    const index_t am = rows.empty() ? 0 : rows[0].a, ak = sums.empty() ? 0 : sums[0].a;
-    const index_t bk = sums.empty() ? 0 : sums[0].b, bn = cols.empty() ? 0 : cols[0].b;
-    const index_t cm = rows[0].c, cn = cols[0].c;
-    if (!gemm_detail::as_blas_matrix(g.m, g.k, am, ak, g.trans_a, g.lda)
-        || !gemm_detail::as_blas_matrix(g.k, g.n, bk, bn, g.trans_b, g.ldb) || cn != 1 || cm < g.n)
+    const index_t ak = sums.empty() ? 0 : sums[0].a, bk = sums.empty() ? 0 : sums[0].b;
+    if (!as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda)
+        || !as_blas_matrix(g.k, g.n, bk, cols[0].b, g.trans_b, g.ldb) || cols[0].c != 1
+        || rows[0].c < g.n)
         return false;
-    g.ldc = cm;
+    g.ldc = rows[0].c;
     for (const index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
-        if (!gemm_detail::fits_int(v))
+        if (!fits_int(v))
             return false;
-    for (const gemm_detail::gemm_axis& x : batch) {
+    for (const gemm_axis& x : batch) {
         g.batch.push_back(x.n);
         g.batch_a.push_back(x.a);
         g.batch_b.push_back(x.b);
         g.batch_c.push_back(x.c);
     }
+    return true;
+}
+} // namespace gemm_detail
+
+/// Decides whether reduction loop `p` (planned, operands 1 and 2 the two factors, operand 0 the
+/// accumulator) is a matrix product the BLAS runs, and fills `p.gemm`: the iteration space's
+/// axes of extent > 1 are classed rows (only A moves), columns (only B), summed (both; the
+/// accumulator stands still) or batch (both, kept); consecutive axes of one class merge where
+/// their strides allow; at most one axis of each of the first three classes, A and B row- or
+/// column-major in theirs, C row-major, no negative stride, `gemm_min_work` or more
+/// multiply-adds with at least 2 rows and 2 columns. A is operand 1, or operand 2 (`swapped`)
+/// when only that makes C row-major (`C = Bᵀ Aᵀ` read the other way). `direct` when the
+/// destination `d` is row-major, of the product's type and shares no byte with A or B.
+template <class Destination> // destination_layout (plan/make_plan.hpp)
+bool choose_gemm(loop_plan& p, const Destination& d) {
+    if (p.operands.size() != 3 || shape_size(p.iter_shape) == 0)
+        return false;
+    gemm_plan g;
+    if (!gemm_detail::as_product(p, 1, 2, g)) {
+        g = gemm_plan{};
+        if (!gemm_detail::as_product(p, 2, 1, g))
+            return false;
+        g.swapped = true;
+    }
+    const operand_plan &A = p.operands[1], &B = p.operands[2];
     // Straight into the destination when it is laid out as the accumulators (row-major over
     // the result) and of the product's type, and A and B do not overlap it.
     g.direct = d.dtype == A.dtype && is_row_major(d.shape, d.strides);
@@ -154,6 +187,8 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
         const char* lo = static_cast<const char*>(d.address);
         const char* hi = lo + shape_size(d.shape) * d.itemsize;
         for (const operand_plan* o : {&A, &B}) {
+            if (o->kind == operand_plan::role::temporary)
+                continue; // computed by this evaluation: never the destination's memory
             index_t first = o->offset, last = o->offset;
             for (std::size_t j = 0; j < p.iter_shape.size(); ++j)
                 last += (p.iter_shape[j] - 1) * o->iter_strides[j];

@@ -177,7 +177,8 @@ constexpr simd_target compiled_simd_target() {
 /// between rows) or transposed (`trans_a`: column-major, `lda` between columns), B likewise,
 /// once per element of the batch loops (an odometer over `batch`, each operand advancing by its
 /// `batch_*` stride). Strides and offsets are in elements; offsets come from the loop's
-/// operands (A is operand 1, B operand 2, C the accumulator layout of operand 0).
+/// operands (A is operand 1 and B operand 2, or the reverse when `swapped`; C has the
+/// accumulator layout of operand 0).
 struct gemm_plan {
     index_t m = 0, n = 0, k = 0;
     bool trans_a = false, trans_b = false;
@@ -188,6 +189,8 @@ struct gemm_plan {
     /// type, sharing no byte with A or B); otherwise into a buffer that the finalize loop
     /// converts into the destination.
     bool direct = false;
+    /// A is operand 2 and B operand 1 (the product read the other way round: C = Bᵀ Aᵀ).
+    bool swapped = false;
 
     friend bool operator==(const gemm_plan&, const gemm_plan&) = default;
 };

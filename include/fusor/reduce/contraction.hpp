@@ -7,10 +7,12 @@
 // chooses how to loop over it (a GEMM-shaped float product calls a BLAS: plan/gemm.hpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -194,6 +196,76 @@ tensordot_spec(const shape_t& a, const shape_t& b, shape_t axes_a, shape_t axes_
     return make_contraction_spec({a, b}, {la, lb}, out, "tensordot");
 }
 
+// Three or more operands that are all tensors or views of one element type contract pairwise
+// (greedy_order): every operand is then a `tensor_view<const T>`, so the left-deep chain's type
+// depends only on how many there are, whatever order the run-time sizes choose.
+template <class T, class... U>
+inline constexpr bool all_same_value_type = (std::is_same_v<T, U> && ...);
+template <class E>
+inline constexpr bool
+    chain_operand = (tensor_like<E> && std::is_lvalue_reference_v<E>) || view_like<E>;
+template <class... E>
+inline constexpr bool chainable = sizeof...(E) >= 3 && (chain_operand<E> && ...)
+                                  && all_same_value_type<std::remove_cv_t<value_type_t<E>>...>;
+
+template <class T, class E>
+tensor_view<const T> as_const_view(const E& e) {
+    if constexpr (tensor_like<E>)
+        return e.view();
+    else
+        return tensor_view<const T>(e);
+}
+
+// Contracts `acc` (the intermediate, labelled `held`) with the operands of steps `Step`, ...
+template <std::size_t Step, std::size_t N, class Node, class T>
+auto contract_chain(Node&& acc,
+                    const std::vector<int>& held,
+                    const std::array<tensor_view<const T>, N>& ops,
+                    const einsum_labels& l,
+                    const std::vector<contraction_step>& steps,
+                    const std::string& order) {
+    if constexpr (Step == N - 1) {
+        return std::forward<Node>(acc);
+    } else {
+        const contraction_step& st = steps[Step];
+        const tensor_view<const T>& next = ops[st.operand];
+        const contraction_spec s =
+            make_contraction_spec({acc.shape(), next.shape()},
+                                  {held, l.in[st.operand]},
+                                  st.keeps,
+                                  "einsum(\"" + l.text + "\") step " + std::to_string(Step + 1)
+                                      + " of " + std::to_string(N - 1) + ", order " + order);
+        return contract_chain<Step + 1, N>(
+            make_contraction(s, std::forward<Node>(acc), next), st.keeps, ops, l, steps, order);
+    }
+}
+
+template <class T, std::size_t N>
+auto einsum_chain(std::string_view subscripts, const std::array<tensor_view<const T>, N>& ops) {
+    std::vector<shape_t> shapes;
+    for (const auto& o : ops)
+        shapes.push_back(o.shape());
+    const einsum_labels l = parse_einsum_labels(subscripts, shapes);
+    make_contraction_spec(shapes, l.in, l.out, ""); // every extent checked against every other
+    std::size_t first = 0;
+    const std::vector<contraction_step> steps = greedy_order(l, shapes, first);
+    std::string order = "(" + std::to_string(first);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        order =
+            (i == 0 ? order + ", " : "(" + order + ", ") + std::to_string(steps[i].operand) + ")";
+    const contraction_spec s = make_contraction_spec(
+        {shapes[first], shapes[steps[0].operand]},
+        {l.in[first], l.in[steps[0].operand]},
+        steps[0].keeps,
+        "einsum(\"" + l.text + "\") step 1 of " + std::to_string(N - 1) + ", order " + order);
+    return contract_chain<1, N>(make_contraction(s, ops[first], ops[steps[0].operand]),
+                                steps[0].keeps,
+                                ops,
+                                l,
+                                steps,
+                                order);
+}
+
 } // namespace detail
 
 /// `einsum(subscripts, operands...)` as numpy.einsum: each operand's axes are named by letters
@@ -205,15 +277,26 @@ tensordot_spec(const shape_t& a, const shape_t& b, shape_t axes_a, shape_t axes_
 /// Shapes: `"ij,jk->ik"`: (n, k), (k, m) → (n, m); `"bij,bjk->bik"`: batched; `"i,j->ij"`:
 /// outer; `"ij->ji"`: transpose. Type: the operands' promoted type (`numpy.result_type`);
 /// integer sums wrap in it, `bool` is or-of-and (as NumPy). Lazy: a reduction over the
-/// broadcast product of the operands' views (nothing is stored for the product); three or more
-/// operands run as one loop over every index (NumPy's `optimize=False`). Throws `value_error`
+/// broadcast product of the operands' views (nothing is stored for the product). Three or more
+/// operands that are all tensors or views of one element type contract pairwise, in a
+/// left-deep order chosen greedily by intermediate size (as `numpy.einsum(optimize="greedy")`):
+/// each intermediate is a contraction node the next one reads (a temporary when evaluated;
+/// explain prints the order, e.g. `order ((0, 1), 2)`); other operand lists run as one loop
+/// over every index (NumPy's `optimize=False`). Throws `value_error`
 /// naming the position for a bad subscripts string, naming the letter, both extents and
 /// operands for extents that disagree.
 template <class... E>
     requires(sizeof...(E) > 0 && (expression<E> && ...))
 auto einsum(std::string_view subscripts, E&&... operands) {
-    const contraction_spec s = detail::parse_einsum(subscripts, {shape_t(operands.shape())...});
-    return detail::make_contraction(s, std::forward<E>(operands)...);
+    if constexpr (detail::chainable<E...>) {
+        using T = std::remove_cv_t<
+            value_type_t<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<E...>>>>>;
+        return detail::einsum_chain<T, sizeof...(E)>(subscripts,
+                                                     {detail::as_const_view<T>(operands)...});
+    } else {
+        const contraction_spec s = detail::parse_einsum(subscripts, {shape_t(operands.shape())...});
+        return detail::make_contraction(s, std::forward<E>(operands)...);
+    }
 }
 
 /// `matmul(a, b)` as numpy.matmul (`a @ b`): (..., n, k) × (..., k, m) → (..., n, m); a 1-D

@@ -1,0 +1,184 @@
+// The BLAS path of contractions (plan/gemm.hpp, exec/gemm.hpp): which products reach it, and
+// that it gives the product fusor's own loop gives, whatever the layout (transposes, batch
+// axes, broadcast batches, strided destinations, an aliased destination). Results are checked
+// against a long double loop written here; the tolerance is the textbook bound for a dot
+// product of k terms in precision eps, k * eps * sum |a_ik b_kj| (Higham, Accuracy and
+// Stability, 3.1), with k + 2 to cover the final rounding to the result type.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using namespace fusor;
+
+namespace {
+template <class T>
+tensor<T> filled(const shape_t& s, std::uint64_t seed) {
+    auto rng = random::default_rng(seed);
+    return eval(cast<T>(rng.uniform(-1.0, 1.0, s)));
+}
+
+// C[..., i, j] = sum_k A[..., i, k] B[..., k, j] for 3-d (batch, m, k) x (batch or 1, k, n)
+// tensors given as any expressions, checked element by element against long double sums.
+template <class R, class A, class B>
+void check_product(const R& result, const A& a_in, const B& b_in) {
+    using T = value_type_t<R>;
+    const auto a = eval(a_in);
+    const auto b = eval(b_in);
+    REQUIRE(a.rank() == 3);
+    REQUIRE(b.rank() == 3);
+    const index_t batch = a.shape()[0], m = a.shape()[1], k = a.shape()[2], n = b.shape()[2];
+    REQUIRE(result.shape() == shape_t{batch, m, n});
+    const long double eps = std::numeric_limits<T>::epsilon();
+    int bad = 0;
+    for (index_t p = 0; p < batch; ++p)
+        for (index_t i = 0; i < m; ++i)
+            for (index_t j = 0; j < n; ++j) {
+                long double exact = 0, magnitude = 0;
+                const index_t q = b.shape()[0] == 1 ? 0 : p;
+                for (index_t t = 0; t < k; ++t) {
+                    const long double x = static_cast<long double>(a(p, i, t))
+                                          * static_cast<long double>(b(q, t, j));
+                    exact += x;
+                    magnitude += std::fabs(x);
+                }
+                const long double tol = static_cast<long double>(k + 2) * eps * magnitude;
+                if (std::fabs(static_cast<long double>(result(p, i, j)) - exact) > tol)
+                    ++bad;
+            }
+    CHECK(bad == 0);
+}
+
+std::string kernel_of(const explanation& e) {
+    const std::string t = e.text();
+    return t.find("BLAS sgemm") != std::string::npos   ? "sgemm"
+           : t.find("BLAS dgemm") != std::string::npos ? "dgemm"
+                                                       : "loop";
+}
+} // namespace
+
+TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop"
+          * doctest::skip(!FUSOR_BLAS_GEMM)) {
+    const auto a = filled<float>({64, 48}, 1), b = filled<float>({48, 40}, 2);
+    const auto ad = filled<double>({64, 48}, 3), bd = filled<double>({48, 40}, 4);
+    CHECK(kernel_of(explain(matmul(a, b))) == "sgemm");
+    CHECK(kernel_of(explain(matmul(ad, bd))) == "dgemm");
+    CHECK(kernel_of(explain(matmul(transpose(b), transpose(a)))) == "sgemm");
+    CHECK(kernel_of(explain(einsum("ik,kj->ij", a, b))) == "sgemm");
+    CHECK(kernel_of(explain(einsum("ki,kj->ij", a, a))) == "sgemm"); // a^T a: A transposed
+    CHECK(kernel_of(explain(tensordot(a, b, 1))) == "sgemm");
+    CHECK(kernel_of(explain(dot(a, b))) == "sgemm");
+    // Not the BLAS: mixed types (a cast in the product), an element-wise operand, a strided
+    // (every second column) operand, a matrix-vector product, a tiny product, integers.
+    CHECK(kernel_of(explain(matmul(a, bd))) == "loop");
+    CHECK(kernel_of(explain(matmul(a * 2.0f, b))) == "loop");
+    CHECK(kernel_of(explain(matmul(view(a, all, slice(0, 48, 2)), view(b, slice(0, 48, 2), all))))
+          == "loop");
+    CHECK(kernel_of(explain(matmul(a, view(b, all, 0)))) == "loop");
+    const auto s = filled<float>({4, 4}, 5);
+    CHECK(kernel_of(explain(matmul(s, s))) == "loop");
+    const tensor<int32_t> i = cast<int32_t>(a * 100.0f);
+    CHECK(kernel_of(explain(matmul(i, transpose(i)))) == "loop");
+}
+
+TEST_CASE("the BLAS path gives the product within the dot-product bound, in every layout") {
+    // (Without a BLAS the same expressions run fusor's loop: the checks hold there too.)
+    const auto a = filled<float>({3, 40, 56}, 11), b = filled<float>({3, 56, 24}, 12);
+    const auto bt = eval(transpose(b, {0, 2, 1}));    // (3, 24, 56), read transposed
+    const auto at = eval(transpose(a, {0, 2, 1}));    // (3, 56, 40)
+    const auto b1 = filled<float>({1, 56, 24}, 13);   // a broadcast batch
+    const auto ad = filled<double>({2, 33, 65}, 14), bd = filled<double>({2, 65, 17}, 15);
+    SUBCASE("batched, row-major") {
+        tensor<float> c = matmul(a, b);
+        check_product(c, a, b);
+    }
+    SUBCASE("batched, both operands transposed views") {
+        tensor<float> c = matmul(transpose(at, {0, 2, 1}), transpose(bt, {0, 2, 1}));
+        check_product(c, a, b);
+    }
+    SUBCASE("a broadcast batch (stride 0)") {
+        tensor<float> c = matmul(a, b1);
+        check_product(c, a, b1);
+    }
+    SUBCASE("einsum with batch letters") {
+        tensor<float> c = einsum("bik,bkj->bij", a, b);
+        check_product(c, a, b);
+    }
+    SUBCASE("float64") {
+        tensor<double> c = matmul(ad, bd);
+        check_product(c, ad, bd);
+    }
+    SUBCASE("into a float64 destination (a buffer, then converted)") {
+        tensor<double> c = matmul(a, b);
+        check_product(eval(cast<float>(c)), a, b);
+    }
+    SUBCASE("into a strided view of a larger tensor") {
+        tensor<float> big = zeros<float>({3, 40, 48});
+        view(big, all, all, slice(0, 48, 2)) = matmul(a, b);
+        check_product(eval(view(big, all, all, slice(0, 48, 2))), a, b);
+        CHECK(eval(sum(abs(view(big, all, all, slice(1, 48, 2))))).item() == 0.0f);
+    }
+    SUBCASE("inside an element-wise expression (a boundary, then the epilogue)") {
+        const auto bias = filled<float>({24}, 16);
+        tensor<float> c = maximum(matmul(a, b) + bias, 0.0f);
+        tensor<float> plain = matmul(a, b);
+        tensor<float> expected = maximum(plain + bias, 0.0f);
+        CHECK(array_equal(c, expected));
+    }
+    SUBCASE("the destination is an operand (NumPy's overlap rule: as if evaluated first)") {
+        tensor<double> x = filled<double>({1, 48, 48}, 17);
+        const tensor<double> x0 = x;
+        x = matmul(x, x);
+        check_product(x, x0, x0);
+    }
+    SUBCASE("an empty summed axis gives zeros") {
+        const auto e0 = zeros<float>({2, 30, 0}), e1 = zeros<float>({2, 0, 20});
+        tensor<float> c = matmul(e0, e1);
+        CHECK(c.shape() == shape_t{2, 30, 20});
+        CHECK(eval(sum(abs(c))).item() == 0.0f);
+    }
+}
+
+TEST_CASE("a contraction is lazy: it reads its operands' values when evaluated") {
+    auto a = filled<float>({32, 32}, 21);
+    const auto b = filled<float>({32, 32}, 22);
+    auto e = matmul(a, b);
+    a = a * 2.0f; // same size: the storage is kept, the expression sees the new values
+    tensor<float> c = e;
+    tensor<float> twice = matmul(a, b);
+    CHECK(array_equal(c, twice));
+}
+
+TEST_CASE("three or more operands contract pairwise in a greedy order that explain prints") {
+    const auto a = filled<double>({30, 40}, 31), b = filled<double>({40, 50}, 32),
+               c = filled<double>({50, 20}, 33), v = filled<double>({20}, 34);
+    // (b c) first: its (40, 20) intermediate is the smallest of the three pairs.
+    const std::string text = explain(einsum("ij,jk,kl->il", a, b, c)).text();
+    CHECK(text.find("order ((1, 2), 0)") != std::string::npos);
+    tensor<double> chain = einsum("ij,jk,kl->il", a, b, c);
+    tensor<double> ab = matmul(a, b);
+    tensor<double> pairwise = matmul(ab, c);
+    CHECK(chain.shape() == shape_t{30, 20});
+    CHECK(eval(max(abs(chain - pairwise))).item() < 1e-12);
+    // The same operands as an expression cannot chain (one operand is not a tensor): one loop
+    // over every index, the same values.
+    tensor<double> naive = einsum("ij,jk,kl->il", a * 1.0, b, c);
+    CHECK(eval(max(abs(naive - pairwise))).item() < 1e-12);
+    CHECK(explain(einsum("ij,jk,kl->il", a * 1.0, b, c)).text().find("order") == std::string::npos);
+    // Four operands, the last a vector; a diagonal in a chain.
+    tensor<double> four = einsum("ij,jk,kl,l->i", a, b, c, v);
+    tensor<double> abc = matmul(pairwise, v);
+    CHECK(four.shape() == shape_t{30});
+    CHECK(eval(max(abs(four - abc))).item() < 1e-12);
+    const auto sq = filled<double>({40, 40}, 35);
+    tensor<double> diag_chain = einsum("ii,ij,jk->k", sq, b, c);
+    tensor<double> d = diagonal(sq);
+    tensor<double> bc = matmul(b, c);
+    tensor<double> expected = einsum("i,ik->k", d, bc);
+    CHECK(eval(max(abs(diag_chain - expected))).item() < 1e-12);
+    // Every extent is checked before an order is chosen.
+    CHECK_THROWS_AS(einsum("ij,jk,kl->il", a, b, a), value_error);
+}
