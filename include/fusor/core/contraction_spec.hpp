@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
@@ -23,7 +25,7 @@ namespace fusor {
 struct contraction_spec {
     shape_t space;
     shape_t summed; ///< the summed axes of `space`, ascending
-    std::vector<affine_map> maps;
+    boost::container::small_vector<affine_map, 4> maps;
     std::string label; ///< what explain prints, e.g. `einsum("ij,jk->ik")`
 
     /// The summed axes of `space` (what the reduction collapses).
@@ -31,6 +33,12 @@ struct contraction_spec {
 };
 
 namespace detail {
+
+// Inline storage for the usual handful of operands and axes: building a contraction of small
+// tensors is paid on every call, and a heap allocation costs more than the arithmetic.
+using label_list = boost::container::small_vector<int, 8>;
+using label_lists = boost::container::small_vector<label_list, 4>;
+using shape_list = boost::container::small_vector<shape_t, 4>;
 
 // Labels are small integers: einsum's letters are their character codes; the ellipsis' axes
 // and the labels matmul, dot and tensordot make up are numbered from here on.
@@ -46,13 +54,13 @@ inline std::string label_text(int label) {
 // must agree across operands up to broadcasting (an extent 1 stretches); within one operand a
 // repeated label is a diagonal and its extents must be equal. Throws value_error naming the
 // label, both extents and the operands (as numpy.einsum).
-inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes,
-                                              const std::vector<std::vector<int>>& labels,
-                                              const std::vector<int>& out_labels,
+inline contraction_spec make_contraction_spec(const shape_list& shapes,
+                                              const label_lists& labels,
+                                              const label_list& out_labels,
                                               std::string label) {
-    std::vector<int> order;       // every label: the result's first, then summed ones as met
-    std::vector<index_t> extents; // per label of `order`
-    std::vector<int> owner;       // the operand that fixed the extent (-1: none yet)
+    label_list order; // every label: the result's first, then summed ones as met
+    boost::container::small_vector<index_t, 8> extents; // per label of `order`
+    label_list owner; // the operand that fixed the extent (-1: none yet)
     auto position = [&](int l) {
         const auto it = std::find(order.begin(), order.end(), l);
         if (it != order.end())
@@ -101,7 +109,8 @@ inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes
         for (std::size_t a = 0; a + 1 < labels[k].size(); ++a)
             if (labels[k][a] == out_labels.back())
                 last_inside = false;
-    std::vector<std::size_t> at(order.size()); // label (index into order) -> axis of the space
+    boost::container::small_vector<std::size_t, 8> at(
+        order.size()); // label (index into order) -> axis of the space
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (i < outs)
             at[i] = (last_inside && i == outs - 1) ? order.size() - 1 : i;
@@ -133,18 +142,17 @@ inline contraction_spec make_contraction_spec(const std::vector<shape_t>& shapes
 // aligns them) and of the result (explicit after `->`, or implicit: the ellipsis' axes, then
 // every letter that appears once, in the order of the character codes, as NumPy).
 struct einsum_labels {
-    std::vector<std::vector<int>> in; ///< per operand, per axis
-    std::vector<int> out;             ///< the result's axes
-    std::string text;                 ///< the subscripts with the output made explicit
+    label_lists in;   ///< per operand, per axis
+    label_list out;   ///< the result's axes
+    std::string text; ///< the subscripts with the output made explicit
 };
-inline einsum_labels parse_einsum_labels(std::string_view subscripts,
-                                         const std::vector<shape_t>& shapes) {
+inline einsum_labels parse_einsum_labels(std::string_view subscripts, const shape_list& shapes) {
     auto fail = [&](const std::string& why, std::size_t at) {
         throw value_error("einsum: " + why + " (at position " + std::to_string(at)
                           + " of the subscripts \"" + std::string(subscripts) + "\")");
     };
     struct term {
-        std::vector<int> letters; // -1 marks where the ellipsis stands
+        label_list letters; // -1 marks where the ellipsis stands
         bool ellipsis = false;
     };
     std::vector<term> inputs(1);
@@ -192,7 +200,7 @@ inline einsum_labels parse_einsum_labels(std::string_view subscripts,
 
     // Each operand's labels, the ellipsis expanded to the axes it covers.
     index_t ellipsis_rank = 0;
-    std::vector<std::vector<int>> labels(shapes.size());
+    label_lists labels(shapes.size());
     for (std::size_t k = 0; k < shapes.size(); ++k) {
         const term& t = inputs[k];
         const index_t named = static_cast<index_t>(t.letters.size()) - (t.ellipsis ? 1 : 0);
@@ -220,7 +228,7 @@ inline einsum_labels parse_einsum_labels(std::string_view subscripts,
         }
     }
 
-    std::vector<int> out;
+    label_list out;
     if (explicit_output) {
         bool ellipsis_out = false;
         for (int l : output.letters) {
@@ -279,14 +287,13 @@ inline einsum_labels parse_einsum_labels(std::string_view subscripts,
     return {std::move(labels), std::move(out), std::move(text)};
 }
 
-inline contraction_spec parse_einsum(std::string_view subscripts,
-                                     const std::vector<shape_t>& shapes) {
+inline contraction_spec parse_einsum(std::string_view subscripts, const shape_list& shapes) {
     einsum_labels l = parse_einsum_labels(subscripts, shapes);
     return make_contraction_spec(shapes, l.in, l.out, "einsum(\"" + l.text + "\")");
 }
 
 // The extent of each label of `l` (after broadcasting), for the contraction order below.
-inline index_t label_extent(const einsum_labels& l, const std::vector<shape_t>& shapes, int label) {
+inline index_t label_extent(const einsum_labels& l, const shape_list& shapes, int label) {
     index_t n = 1;
     for (std::size_t k = 0; k < shapes.size(); ++k)
         for (std::size_t a = 0; a < l.in[k].size(); ++a)
@@ -297,8 +304,8 @@ inline index_t label_extent(const einsum_labels& l, const std::vector<shape_t>& 
 
 // One pairwise step of a contraction order: the labels the intermediate keeps.
 struct contraction_step {
-    std::size_t operand;    ///< the operand contracted into the intermediate at this step
-    std::vector<int> keeps; ///< the intermediate's labels after it (the result's at the end)
+    std::size_t operand; ///< the operand contracted into the intermediate at this step
+    label_list keeps;    ///< the intermediate's labels after it (the result's at the end)
 };
 
 // A left-deep contraction order for three or more operands, greedy by intermediate size (as
@@ -309,59 +316,60 @@ struct contraction_step {
 // first operand; the steps list the operand added at each step (the first step's is the pair's
 // second), with what it keeps.
 inline std::vector<contraction_step>
-greedy_order(const einsum_labels& l, const std::vector<shape_t>& shapes, std::size_t& first) {
+greedy_order(const einsum_labels& l, const shape_list& shapes, std::size_t& first) {
     const std::size_t n = shapes.size();
     auto extent = [&](int label) {
         return label_extent(l, shapes, label);
     };
-    auto has = [](const std::vector<int>& v, int x) {
+    auto has = [](const label_list& v, int x) {
         return std::find(v.begin(), v.end(), x) != v.end();
     };
     // What the intermediate of `held` + `next` keeps, with `done` the operands used after it.
-    auto keeps =
-        [&](const std::vector<int>& held, std::size_t next, const std::vector<bool>& done) {
-            std::vector<int> out;
-            auto consider = [&](int x) {
-                if (has(out, x))
-                    return;
-                bool needed = has(l.out, x);
-                for (std::size_t k = 0; !needed && k < n; ++k)
-                    needed = !done[k] && has(l.in[k], x);
-                if (needed)
-                    out.push_back(x);
-            };
-            for (int x : held)
-                consider(x);
-            for (int x : l.in[next])
-                consider(x);
-            return out;
+    auto keeps = [&](const label_list& held,
+                     std::size_t next,
+                     const boost::container::small_vector<bool, 8>& done) {
+        label_list out;
+        auto consider = [&](int x) {
+            if (has(out, x))
+                return;
+            bool needed = has(l.out, x);
+            for (std::size_t k = 0; !needed && k < n; ++k)
+                needed = !done[k] && has(l.in[k], x);
+            if (needed)
+                out.push_back(x);
         };
-    auto size_of = [&](const std::vector<int>& labels) {
+        for (int x : held)
+            consider(x);
+        for (int x : l.in[next])
+            consider(x);
+        return out;
+    };
+    auto size_of = [&](const label_list& labels) {
         index_t s = 1;
         for (int x : labels)
             s *= extent(x);
         return s;
     };
-    auto work_of = [&](const std::vector<int>& a, const std::vector<int>& b) {
-        std::vector<int> all = a;
+    auto work_of = [&](const label_list& a, const label_list& b) {
+        label_list all = a;
         for (int x : b)
             if (!has(all, x))
                 all.push_back(x);
         return size_of(all);
     };
     std::vector<contraction_step> steps;
-    std::vector<bool> done(n, false);
+    boost::container::small_vector<bool, 8> done(n, false);
     index_t best_size = -1, best_work = -1;
     std::size_t bi = 0, bj = 1;
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
-            std::vector<bool> d(n, false);
+            boost::container::small_vector<bool, 8> d(n, false);
             d[i] = d[j] = true;
-            std::vector<int> held;
+            label_list held;
             for (int x : l.in[i])
                 if (!has(held, x))
                     held.push_back(x);
-            const std::vector<int> k = keeps(held, j, d);
+            const label_list k = keeps(held, j, d);
             const index_t s = size_of(k), w = work_of(l.in[i], l.in[j]);
             if (best_size < 0 || s < best_size || (s == best_size && w < best_work)) {
                 best_size = s;
@@ -372,7 +380,7 @@ greedy_order(const einsum_labels& l, const std::vector<shape_t>& shapes, std::si
         }
     first = bi;
     done[bi] = done[bj] = true;
-    std::vector<int> held;
+    label_list held;
     for (int x : l.in[bi])
         if (!has(held, x))
             held.push_back(x);
@@ -381,13 +389,13 @@ greedy_order(const einsum_labels& l, const std::vector<shape_t>& shapes, std::si
     for (std::size_t step = 2; step < n; ++step) {
         index_t bs = -1, bw = -1;
         std::size_t pick = 0;
-        std::vector<int> pick_keeps;
+        label_list pick_keeps;
         for (std::size_t j = 0; j < n; ++j) {
             if (done[j])
                 continue;
-            std::vector<bool> d = done;
+            boost::container::small_vector<bool, 8> d = done;
             d[j] = true;
-            std::vector<int> k = keeps(held, j, d);
+            label_list k = keeps(held, j, d);
             const index_t s = size_of(k), w = work_of(held, l.in[j]);
             if (bs < 0 || s < bs || (s == bs && w < bw)) {
                 bs = s;

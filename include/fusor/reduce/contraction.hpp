@@ -40,17 +40,18 @@ auto product_of(A&& a, B&& b, R&&... rest) {
                       std::forward<R>(rest)...);
 }
 
-// Views every operand through its map of `s` and sums the product over the summed axes.
+// Views every operand through its map of `s` and sums the product over the summed axes. (Each
+// map is moved into its view: building a small product is a cost users pay on every call.)
 template <std::size_t... I, class... E>
-auto make_contraction(const contraction_spec& s, std::index_sequence<I...>, E&&... operands) {
+auto make_contraction(contraction_spec& s, std::index_sequence<I...>, E&&... operands) {
     return make_reduction<reducers::contract>(
-        product_of(
-            apply_view(std::forward<E>(operands), [&s](const shape_t&) { return s.maps[I]; })...),
+        product_of(apply_view(std::forward<E>(operands),
+                              [&s](const shape_t&) { return std::move(s.maps[I]); })...),
         std::optional<shape_t>(s.summed_axes()),
         reduce_options{});
 }
 template <class... E>
-auto make_contraction(const contraction_spec& s, E&&... operands) {
+auto make_contraction(contraction_spec s, E&&... operands) {
     return make_contraction(s, std::index_sequence_for<E...>{}, std::forward<E>(operands)...);
 }
 
@@ -60,8 +61,8 @@ inline constexpr int label_a = first_made_label + 100;      // + axis: the first
 inline constexpr int label_b = first_made_label + 1000;     // + axis: the second operand's own axes
 inline constexpr int label_batch = first_made_label + 2000; // + axis: matmul's batch axes
 
-inline std::vector<int> own_labels(index_t rank, int base) {
-    std::vector<int> l;
+inline label_list own_labels(index_t rank, int base) {
+    label_list l;
     for (index_t i = 0; i < rank; ++i)
         l.push_back(base + static_cast<int>(i));
     return l;
@@ -69,8 +70,8 @@ inline std::vector<int> own_labels(index_t rank, int base) {
 
 // Both operands' axes kept, nothing summed: dot and inner with a 0-d operand (a product).
 inline contraction_spec outer_spec(const shape_t& a, const shape_t& b, std::string label) {
-    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
-    std::vector<int> out = la;
+    label_list la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    label_list out = la;
     out.insert(out.end(), lb.begin(), lb.end());
     return make_contraction_spec({a, b}, {la, lb}, out, std::move(label));
 }
@@ -104,7 +105,7 @@ inline contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
                                   + " (the axes before the last two)");
     }
     const int n = label_a, m = label_b;
-    std::vector<int> la, lb, out;
+    label_list la, lb, out;
     for (index_t p = batch - ba; p < batch; ++p)
         la.push_back(label_batch + static_cast<int>(p));
     for (index_t p = batch - bb; p < batch; ++p)
@@ -136,10 +137,10 @@ inline contraction_spec
 pair_spec(const shape_t& a, const shape_t& b, index_t da, index_t db, std::string label) {
     if (a[static_cast<std::size_t>(da)] != b[static_cast<std::size_t>(db)])
         throw value_error(label + ": " + not_aligned(a, b, da, db));
-    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    label_list la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
     la[static_cast<std::size_t>(da)] = label_k;
     lb[static_cast<std::size_t>(db)] = label_k;
-    std::vector<int> out;
+    label_list out;
     for (int l : la)
         if (l != label_k)
             out.push_back(l);
@@ -175,7 +176,7 @@ tensordot_spec(const shape_t& a, const shape_t& b, shape_t axes_a, shape_t axes_
             if (axes_a[j] == axes_a[i] || axes_b[j] == axes_b[i])
                 throw value_error("tensordot: repeated axis in the axes to sum");
     }
-    std::vector<int> la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
+    label_list la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
     for (std::size_t i = 0; i < axes_a.size(); ++i) {
         const auto x = static_cast<std::size_t>(axes_a[i]), y = static_cast<std::size_t>(axes_b[i]);
         if (a[x] != b[y])
@@ -186,7 +187,7 @@ tensordot_spec(const shape_t& a, const shape_t& b, shape_t axes_a, shape_t axes_
         la[x] = label_k + static_cast<int>(i);
         lb[y] = label_k + static_cast<int>(i);
     }
-    std::vector<int> out;
+    label_list out;
     for (int l : la)
         if (l >= label_a)
             out.push_back(l);
@@ -219,7 +220,7 @@ tensor_view<const T> as_const_view(const E& e) {
 // Contracts `acc` (the intermediate, labelled `held`) with the operands of steps `Step`, ...
 template <std::size_t Step, std::size_t N, class Node, class T>
 auto contract_chain(Node&& acc,
-                    const std::vector<int>& held,
+                    const label_list& held,
                     const std::array<tensor_view<const T>, N>& ops,
                     const einsum_labels& l,
                     const std::vector<contraction_step>& steps,
@@ -229,20 +230,25 @@ auto contract_chain(Node&& acc,
     } else {
         const contraction_step& st = steps[Step];
         const tensor_view<const T>& next = ops[st.operand];
-        const contraction_spec s =
+        contraction_spec s =
             make_contraction_spec({acc.shape(), next.shape()},
                                   {held, l.in[st.operand]},
                                   st.keeps,
                                   "einsum(\"" + l.text + "\") step " + std::to_string(Step + 1)
                                       + " of " + std::to_string(N - 1) + ", order " + order);
         return contract_chain<Step + 1, N>(
-            make_contraction(s, std::forward<Node>(acc), next), st.keeps, ops, l, steps, order);
+            make_contraction(std::move(s), std::forward<Node>(acc), next),
+            st.keeps,
+            ops,
+            l,
+            steps,
+            order);
     }
 }
 
 template <class T, std::size_t N>
 auto einsum_chain(std::string_view subscripts, const std::array<tensor_view<const T>, N>& ops) {
-    std::vector<shape_t> shapes;
+    shape_list shapes;
     for (const auto& o : ops)
         shapes.push_back(o.shape());
     const einsum_labels l = parse_einsum_labels(subscripts, shapes);
@@ -253,12 +259,12 @@ auto einsum_chain(std::string_view subscripts, const std::array<tensor_view<cons
     for (std::size_t i = 0; i < steps.size(); ++i)
         order =
             (i == 0 ? order + ", " : "(" + order + ", ") + std::to_string(steps[i].operand) + ")";
-    const contraction_spec s = make_contraction_spec(
-        {shapes[first], shapes[steps[0].operand]},
-        {l.in[first], l.in[steps[0].operand]},
-        steps[0].keeps,
-        "einsum(\"" + l.text + "\") step 1 of " + std::to_string(N - 1) + ", order " + order);
-    return contract_chain<1, N>(make_contraction(s, ops[first], ops[steps[0].operand]),
+    contraction_spec s = make_contraction_spec({shapes[first], shapes[steps[0].operand]},
+                                               {l.in[first], l.in[steps[0].operand]},
+                                               steps[0].keeps,
+                                               "einsum(\"" + l.text + "\") step 1 of "
+                                                   + std::to_string(N - 1) + ", order " + order);
+    return contract_chain<1, N>(make_contraction(std::move(s), ops[first], ops[steps[0].operand]),
                                 steps[0].keeps,
                                 ops,
                                 l,
@@ -294,8 +300,8 @@ auto einsum(std::string_view subscripts, E&&... operands) {
         return detail::einsum_chain<T, sizeof...(E)>(subscripts,
                                                      {detail::as_const_view<T>(operands)...});
     } else {
-        const contraction_spec s = detail::parse_einsum(subscripts, {shape_t(operands.shape())...});
-        return detail::make_contraction(s, std::forward<E>(operands)...);
+        contraction_spec s = detail::parse_einsum(subscripts, {shape_t(operands.shape())...});
+        return detail::make_contraction(std::move(s), std::forward<E>(operands)...);
     }
 }
 
@@ -309,8 +315,8 @@ auto einsum(std::string_view subscripts, E&&... operands) {
 template <class A, class B>
     requires(expression<A>&& expression<B>)
 auto matmul(A&& a, B&& b) {
-    const contraction_spec s = detail::matmul_spec(a.shape(), b.shape());
-    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+    contraction_spec s = detail::matmul_spec(a.shape(), b.shape());
+    return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
 }
 
 /// `dot(a, b)` as numpy.dot: 1-D · 1-D is the inner product (0-d), 2-D · 2-D the matrix
@@ -321,8 +327,8 @@ auto matmul(A&& a, B&& b) {
 template <class A, class B>
     requires(expression<A>&& expression<B>)
 auto dot(A&& a, B&& b) {
-    const contraction_spec s = detail::dot_spec(a.shape(), b.shape());
-    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+    contraction_spec s = detail::dot_spec(a.shape(), b.shape());
+    return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
 }
 
 /// `inner(a, b)` as numpy.inner: sums the last axes of both: (a[:-1]..., b[:-1]...); a 0-d
@@ -330,8 +336,8 @@ auto dot(A&& a, B&& b) {
 template <class A, class B>
     requires(expression<A>&& expression<B>)
 auto inner(A&& a, B&& b) {
-    const contraction_spec s = detail::inner_spec(a.shape(), b.shape());
-    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+    contraction_spec s = detail::inner_spec(a.shape(), b.shape());
+    return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
 }
 
 /// `outer(a, b)` as numpy.outer: both flattened (row-major), `r[i, j] = a[i] * b[j]`:
@@ -342,8 +348,8 @@ template <class A, class B>
 auto outer(A&& a, B&& b) {
     auto fa = reshape(std::forward<A>(a), shape_t{-1});
     auto fb = reshape(std::forward<B>(b), shape_t{-1});
-    const contraction_spec s = detail::outer_spec(fa.shape(), fb.shape(), "outer");
-    return detail::make_contraction(s, std::move(fa), std::move(fb));
+    contraction_spec s = detail::outer_spec(fa.shape(), fb.shape(), "outer");
+    return detail::make_contraction(std::move(s), std::move(fa), std::move(fb));
 }
 
 /// `vdot(a, b)` as numpy.vdot (real types: no conjugation): both flattened (row-major) and
@@ -357,8 +363,8 @@ auto vdot(A&& a, B&& b) {
                           + " into shape (" + std::to_string(a.size()) + ",)");
     auto fa = reshape(std::forward<A>(a), shape_t{-1});
     auto fb = reshape(std::forward<B>(b), shape_t{-1});
-    const contraction_spec s = detail::pair_spec(fa.shape(), fb.shape(), 0, 0, "vdot");
-    return detail::make_contraction(s, std::move(fa), std::move(fb));
+    contraction_spec s = detail::pair_spec(fa.shape(), fb.shape(), 0, 0, "vdot");
+    return detail::make_contraction(std::move(s), std::move(fa), std::move(fb));
 }
 
 /// Which axes `tensordot` sums: `axes_a[i]` of the first operand against `axes_b[i]` of the
@@ -382,8 +388,8 @@ auto tensordot(A&& a, B&& b, index_t n = 2) {
         axes_a.push_back(a.rank() - n + i);
         axes_b.push_back(i);
     }
-    const contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes_a, axes_b);
-    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+    contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes_a, axes_b);
+    return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
 }
 
 /// `tensordot(a, b, {axes_a, axes_b})`: sums `axes_a[i]` of a against `axes_b[i]` of b
@@ -392,8 +398,8 @@ auto tensordot(A&& a, B&& b, index_t n = 2) {
 template <class A, class B>
     requires(expression<A>&& expression<B>)
 auto tensordot(A&& a, B&& b, const tensordot_axes& axes) {
-    const contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes.a, axes.b);
-    return detail::make_contraction(s, std::forward<A>(a), std::forward<B>(b));
+    contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes.a, axes.b);
+    return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
 }
 
 /// `trace(a, offset, axis1, axis2)` as numpy.trace: the sum of the diagonal of the 2-D slices
