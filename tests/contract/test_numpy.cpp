@@ -1,0 +1,495 @@
+// Contractions against NumPy 1.24: einsum (one loop and the pairwise chain of three or more
+// tensors), matmul, dot, vdot, inner, outer, tensordot and trace.
+// tests/contract/contract_reference.py (the ctest fixture contract.numpy_reference) draws several
+// hundred random cases over every dtype (and a few mixed pairs), runs NumPy on them and writes
+// inputs and answers (or the fusor exception NumPy's error maps to, with words its message must
+// contain) to contract_expected.txt; this test reads them as data. Subscripts, axes and offsets are
+// run-time values, so each function is instantiated once per dtype (or mixed pair) and operand
+// count, dispatched on the dtype names. Integer and bool results are compared exactly (NumPy's
+// wrap-around included); float results against the exact value within the per-element bound the
+// script writes and justifies.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using namespace fusor;
+
+namespace {
+
+// ---- the data file ---------------------------------------------------------------------------
+
+struct array_data {
+    std::string dtype;
+    shape_t shape;
+    std::vector<std::string> values;
+};
+
+struct test_case {
+    std::string func;
+    int id = 0;
+    std::string subscripts;
+    std::map<std::string, std::vector<std::string>> params;
+    std::vector<array_data> operands;
+    std::optional<array_data> out;
+    std::vector<double> tol;
+    std::string error;
+    std::vector<std::string> needles;
+
+    bool has(const std::string& p) const { return params.count(p) != 0; }
+    index_t integer(const std::string& p) const { return std::stoll(params.at(p).at(0)); }
+    shape_t axes(const std::string& p) const {
+        shape_t a;
+        for (const std::string& v : params.at(p))
+            a.push_back(std::stoll(v));
+        return a;
+    }
+    std::string name() const {
+        std::string n = func + " case " + std::to_string(id);
+        if (func == "einsum")
+            n += " \"" + subscripts + "\"";
+        for (const auto& [p, v] : params) {
+            n += " " + p + "=";
+            for (const std::string& t : v)
+                n += t + ",";
+        }
+        for (const array_data& a : operands)
+            n += " " + a.dtype + to_string(a.shape);
+        return n;
+    }
+};
+
+std::string data_path() {
+    if (const char* p = std::getenv("FUSOR_CONTRACT_EXPECTED"))
+        return p;
+    return std::string(FUSOR_BINARY_DIR) + "/tests/contract/contract_expected.txt";
+}
+
+// The rest of `line` after its kind and one space: subscripts and message needles may hold
+// spaces (or be empty).
+std::string rest_of(const std::string& line) {
+    return line.size() > 2 ? line.substr(2) : std::string();
+}
+
+array_data read_array(std::istringstream& s) {
+    array_data a;
+    index_t rank = 0;
+    s >> a.dtype >> rank;
+    for (index_t k = 0; k < rank; ++k) {
+        index_t d = 0;
+        s >> d;
+        a.shape.push_back(d);
+    }
+    for (std::string v; s >> v;)
+        a.values.push_back(v);
+    REQUIRE(static_cast<index_t>(a.values.size()) == shape_size(a.shape));
+    return a;
+}
+
+const std::vector<test_case>& cases() {
+    static const std::vector<test_case> all = [] {
+        std::vector<test_case> out;
+        std::ifstream in(data_path());
+        REQUIRE_MESSAGE(in.good(),
+                        "run the ctest fixture contract.numpy_reference first (or set "
+                        "FUSOR_CONTRACT_EXPECTED to the file contract_reference.py wrote)");
+        std::string line;
+        test_case c;
+        while (std::getline(in, line)) {
+            std::istringstream s(line);
+            std::string kind, name;
+            s >> kind;
+            if (kind == "case") {
+                c = test_case{};
+                s >> c.func >> c.id;
+            } else if (kind == "s") {
+                c.subscripts = rest_of(line);
+            } else if (kind == "p") {
+                s >> name;
+                auto& values = c.params[name]; // present even when empty (tensordot's axes)
+                for (std::string v; s >> v;)
+                    values.push_back(v);
+            } else if (kind == "a") {
+                s >> name;
+                REQUIRE(name == std::to_string(c.operands.size()));
+                c.operands.push_back(read_array(s));
+            } else if (kind == "e") {
+                s >> name;
+                c.out = read_array(s);
+            } else if (kind == "t") {
+                for (std::string v; s >> v;)
+                    c.tol.push_back(std::strtod(v.c_str(), nullptr));
+            } else if (kind == "x") {
+                s >> c.error;
+            } else if (kind == "m") {
+                c.needles.push_back(rest_of(line));
+            } else if (kind == "end") {
+                out.push_back(c);
+            }
+        }
+        return out;
+    }();
+    return all;
+}
+
+template <class T>
+T parse_value(const std::string& v) {
+    if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(std::strtod(v.c_str(), nullptr));
+    else if constexpr (std::is_same_v<T, bool>)
+        return v == "1";
+    else if constexpr (std::is_signed_v<T>)
+        return static_cast<T>(std::stoll(v));
+    else
+        return static_cast<T>(std::stoull(v));
+}
+
+template <class T>
+tensor<T> to_tensor(const array_data& a) {
+    REQUIRE(a.dtype == dtype_name<T>());
+    tensor<T> t(a.shape, uninitialized);
+    for (std::size_t i = 0; i < a.values.size(); ++i)
+        t.data()[i] = parse_value<T>(a.values[i]);
+    return t;
+}
+
+template <class T>
+std::string show(T v) {
+    std::ostringstream s;
+    s.precision(17);
+    if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
+        s << v;
+    else if constexpr (std::is_signed_v<T>)
+        s << static_cast<long long>(v);
+    else
+        s << static_cast<unsigned long long>(v);
+    return s.str();
+}
+
+// ---- checking ---------------------------------------------------------------------------------
+
+// Evaluates the contraction `e` and checks it against the case's result: dtype, shape, values
+// (integers and bool exactly; floats within the case's tolerance of the exact value).
+template <class E>
+void check_result(const test_case& c, const E& e) {
+    using R = typename std::remove_cvref_t<E>::value_type;
+    REQUIRE_MESSAGE(c.out.has_value(), "no expected result");
+    const array_data& want = *c.out;
+    CHECK_MESSAGE(dtype_name<R>() == want.dtype,
+                  "fusor's dtype ",
+                  std::string(dtype_name<R>()),
+                  ", NumPy's ",
+                  want.dtype);
+    const tensor<R> got = e;
+    CHECK_MESSAGE(got.shape() == want.shape,
+                  "fusor's shape ",
+                  to_string(got.shape()),
+                  ", NumPy's ",
+                  to_string(want.shape));
+    if (dtype_name<R>() != want.dtype || !(got.shape() == want.shape))
+        return;
+    if constexpr (std::is_floating_point_v<R>)
+        REQUIRE(c.tol.size() == want.values.size());
+    for (index_t i = 0; i < got.size(); ++i) {
+        const R g = got.data()[i];
+        const auto k = static_cast<std::size_t>(i);
+        bool same = false;
+        std::string expected;
+        if constexpr (std::is_floating_point_v<R>) {
+            const double w = std::strtod(want.values[k].c_str(), nullptr);
+            same = std::abs(static_cast<double>(g) - w) <= c.tol[k];
+            expected = show(w) + " (exact) within " + show(c.tol[k]);
+        } else {
+            same = g == parse_value<R>(want.values[k]);
+            expected = want.values[k];
+        }
+        if (!same) {
+            FAIL_CHECK("element ", i, ": fusor ", show(g), ", expected ", expected);
+            return;
+        }
+    }
+}
+
+// Runs `f` (which builds and checks the contraction). When NumPy raised, checks that `f` throws
+// the fusor exception the case names and that its message holds every needle.
+template <class F>
+void run_case(const test_case& c, F&& f) {
+    INFO(c.name());
+    if (c.error.empty()) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            FAIL_CHECK("threw \"", std::string(e.what()), "\" where NumPy did not raise");
+        }
+        return;
+    }
+    std::string thrown = "nothing", what;
+    try {
+        f();
+    } catch (const value_error& e) {
+        thrown = "value_error";
+        what = e.what();
+    } catch (const broadcast_error& e) {
+        thrown = "broadcast_error";
+        what = e.what();
+    } catch (const axis_error& e) {
+        thrown = "axis_error";
+        what = e.what();
+    } catch (const index_error& e) {
+        thrown = "index_error";
+        what = e.what();
+    } catch (const std::exception& e) {
+        thrown = "another exception";
+        what = e.what();
+    }
+    CHECK_MESSAGE(thrown == c.error,
+                  "NumPy raised (as fusor) ",
+                  c.error,
+                  "; fusor threw ",
+                  thrown,
+                  ": \"",
+                  what,
+                  "\"");
+    for (const std::string& n : c.needles) {
+        const bool named = what.find(n) != std::string::npos;
+        CHECK_MESSAGE(named, "the message \"", what, "\" does not name \"", n, "\"");
+    }
+}
+
+// ---- dtype dispatch -----------------------------------------------------------------------------
+
+template <class A, class B = A>
+struct types {
+    using first = A;
+    using second = B;
+};
+
+// Calls `f(types<A, B>{})` for the one entry of Ps whose dtypes are named `a` and `b`.
+template <class... Ps, class F>
+void with_dtypes(const std::string& a, const std::string& b, F&& f) {
+    bool found = false;
+    (
+        [&] {
+            if (!found && dtype_name<typename Ps::first>() == a
+                && dtype_name<typename Ps::second>() == b) {
+                found = true;
+                f(Ps{});
+            }
+        }(),
+        ...);
+    REQUIRE_MESSAGE(found, "dtypes ", a, " and ", b, " are not dispatched here");
+}
+
+// Every dtype, all operands alike.
+#define FUSOR_SAME_DTYPES                                                                          \
+    types<bool>, types<std::int8_t>, types<std::int16_t>, types<std::int32_t>,                     \
+        types<std::int64_t>, types<std::uint8_t>, types<std::uint16_t>, types<std::uint32_t>,      \
+        types<std::uint64_t>, types<float>, types<double>
+// The mixed pairs contract_reference.py draws (MIXED there), in this order of operands.
+#define FUSOR_MIXED_DTYPES                                                                         \
+    types<std::int8_t, std::uint8_t>, types<std::int32_t, float>, types<bool, std::int32_t>,       \
+        types<std::uint64_t, std::int64_t>, types<std::int16_t, float>,                            \
+        types<std::uint16_t, std::int8_t>, types<bool, double>, types<float, double>
+
+// Every two-operand form: einsum, matmul, dot, vdot, inner, outer, tensordot (n or axes).
+template <class A, class B>
+void run_pair(const test_case& c) {
+    const tensor<A> a = to_tensor<A>(c.operands.at(0));
+    const tensor<B> b = to_tensor<B>(c.operands.at(1));
+    run_case(c, [&] {
+        if (c.func == "einsum")
+            check_result(c, einsum(c.subscripts, a, b));
+        else if (c.func == "matmul")
+            check_result(c, matmul(a, b));
+        else if (c.func == "dot")
+            check_result(c, dot(a, b));
+        else if (c.func == "vdot")
+            check_result(c, vdot(a, b));
+        else if (c.func == "inner")
+            check_result(c, inner(a, b));
+        else if (c.func == "outer")
+            check_result(c, outer(a, b));
+        else if (c.func == "tensordot" && c.has("n"))
+            check_result(c, tensordot(a, b, c.integer("n")));
+        else if (c.func == "tensordot")
+            check_result(c, tensordot(a, b, tensordot_axes{c.axes("axes_a"), c.axes("axes_b")}));
+        else
+            FAIL("unknown function ", c.func);
+    });
+}
+
+// einsum over ops[0] as an rvalue copy (owned by the node, so not chainable) and ops[1...].
+template <class T, std::size_t N, std::size_t... J>
+auto einsum_one_loop(const std::string& subscripts,
+                     const std::array<tensor<T>, N>& ops,
+                     std::index_sequence<J...>) {
+    return einsum(subscripts, tensor<T>(ops[0]), ops[J + 1]...);
+}
+
+// einsum with one, three or four operands of type T (two go through run_pair). Three or more
+// tensors of one type contract pairwise in a greedy order; with the first operand an rvalue
+// the same case runs as one loop over every index: both paths are checked.
+template <class T, std::size_t... I>
+void run_einsum(const test_case& c, std::index_sequence<I...>) {
+    constexpr std::size_t n = sizeof...(I);
+    const std::array<tensor<T>, n> ops{to_tensor<T>(c.operands.at(I))...};
+    run_case(c, [&] { check_result(c, einsum(c.subscripts, ops[I]...)); });
+    if constexpr (n >= 3) {
+        INFO("one loop: the first operand an rvalue tensor");
+        run_case(c, [&] {
+            check_result(c, einsum_one_loop(c.subscripts, ops, std::make_index_sequence<n - 1>{}));
+        });
+    }
+}
+
+template <class T>
+void run_trace(const test_case& c) {
+    const tensor<T> a = to_tensor<T>(c.operands.at(0));
+    run_case(c, [&] {
+        check_result(c, trace(a, c.integer("offset"), c.integer("axis1"), c.integer("axis2")));
+    });
+}
+
+// One case, dispatched on its operands' dtypes and count.
+void run(const test_case& c) {
+    const std::size_t n = c.operands.size();
+    const std::string& d0 = c.operands.at(0).dtype;
+    bool same = true;
+    for (const array_data& a : c.operands)
+        same = same && a.dtype == d0;
+    if (c.func == "trace") {
+        with_dtypes<FUSOR_SAME_DTYPES>(
+            d0, d0, [&](auto t) { run_trace<typename decltype(t)::first>(c); });
+    } else if (n == 2 && same) {
+        with_dtypes<FUSOR_SAME_DTYPES>(d0, d0, [&](auto t) {
+            using T = typename decltype(t)::first;
+            run_pair<T, T>(c);
+        });
+    } else if (n == 2) {
+        with_dtypes<FUSOR_MIXED_DTYPES>(d0, c.operands[1].dtype, [&](auto t) {
+            run_pair<typename decltype(t)::first, typename decltype(t)::second>(c);
+        });
+    } else {
+        REQUIRE_MESSAGE(same, c.name(), ": mixed dtypes are drawn for two operands only");
+        REQUIRE(c.func == "einsum");
+        with_dtypes<FUSOR_SAME_DTYPES>(d0, d0, [&](auto t) {
+            using T = typename decltype(t)::first;
+            if (n == 1)
+                run_einsum<T>(c, std::make_index_sequence<1>{});
+            else if (n == 3)
+                run_einsum<T>(c, std::make_index_sequence<3>{});
+            else if (n == 4)
+                run_einsum<T>(c, std::make_index_sequence<4>{});
+            else
+                FAIL(c.name(), ": ", n, " operands");
+        });
+    }
+}
+
+// Runs every case of the functions `funcs`; returns how many ran.
+int run_all(std::initializer_list<std::string> funcs) {
+    int ran = 0;
+    for (const test_case& c : cases())
+        for (const std::string& f : funcs)
+            if (c.func == f) {
+                run(c);
+                ++ran;
+            }
+    return ran;
+}
+
+} // namespace
+
+TEST_CASE("the NumPy reference holds at least 600 cases of every function") {
+    std::map<std::string, int> n;
+    int errors = 0;
+    for (const test_case& c : cases()) {
+        ++n[c.func];
+        errors += !c.error.empty();
+    }
+    CHECK(cases().size() >= 600);
+    for (const char* f :
+         {"einsum", "matmul", "dot", "vdot", "inner", "outer", "tensordot", "trace"})
+        CHECK_MESSAGE(n[f] >= 20, f, ": ", n[f], " cases");
+    CHECK(errors >= 40);
+}
+
+TEST_CASE("einsum, as numpy.einsum") {
+    CHECK(run_all({"einsum"}) >= 300);
+}
+
+TEST_CASE("matmul, as numpy.matmul") {
+    CHECK(run_all({"matmul"}) >= 80);
+}
+
+TEST_CASE("dot, vdot, inner and outer, as NumPy's") {
+    CHECK(run_all({"dot", "vdot", "inner", "outer"}) >= 150);
+}
+
+TEST_CASE("tensordot, as numpy.tensordot (axis count and axis lists)") {
+    CHECK(run_all({"tensordot"}) >= 80);
+}
+
+TEST_CASE("trace, as numpy.trace") {
+    CHECK(run_all({"trace"}) >= 50);
+}
+
+TEST_CASE("a contraction is lazy: it reads its operands' values when evaluated") {
+    tensor<double> a = {{1.0, 2.0}, {3.0, 4.0}};
+    tensor<double> b = {{5.0, 6.0}, {7.0, 8.0}};
+    auto product = matmul(a, b);
+    auto summed = einsum("ij,ij->", a, b);
+    auto diagonal_sum = trace(a);
+    a(0, 0) = 10.0;
+    b(1, 1) = -1.0;
+    const tensor<double> r = product;
+    CHECK(r(0, 0) == 10.0 * 5.0 + 2.0 * 7.0);
+    CHECK(r(0, 1) == 10.0 * 6.0 + 2.0 * -1.0);
+    CHECK(r(1, 0) == 3.0 * 5.0 + 4.0 * 7.0);
+    CHECK(r(1, 1) == 3.0 * 6.0 + 4.0 * -1.0);
+    CHECK(summed.item() == 10.0 * 5.0 + 2.0 * 6.0 + 3.0 * 7.0 + 4.0 * -1.0);
+    CHECK(diagonal_sum.item() == 14.0);
+    // Evaluated again after another change: the new values again.
+    a(1, 1) = 0.0;
+    CHECK(diagonal_sum.item() == 10.0);
+    CHECK(eval(product)(1, 1) == 18.0);
+}
+
+TEST_CASE("a contraction that throws leaves the destination untouched") {
+    const tensor<double> a = {{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}};
+    const tensor<double> bad = {{1.0, 2.0}, {3.0, 4.0}};
+    tensor<double> c = {{-1.0, -2.0}, {-3.0, -4.0}};
+    const tensor<double> before = c;
+    const auto untouched = [&] {
+        CHECK(c.shape() == before.shape());
+        CHECK(eval(all(c == before)).item());
+    };
+    CHECK_THROWS_AS(c = matmul(a, bad), value_error);
+    untouched();
+    CHECK_THROWS_AS(c = dot(a, bad), value_error);
+    untouched();
+    CHECK_THROWS_AS(c = einsum("ij,jk->ik", a, bad), value_error);
+    untouched();
+    CHECK_THROWS_AS(c = tensordot(a, bad, 1), value_error);
+    untouched();
+    const tensor<double> batch_a(shape_t{2, 2, 3}), batch_b(shape_t{3, 3, 2});
+    CHECK_THROWS_AS(c = matmul(batch_a, batch_b), broadcast_error);
+    untouched();
+    // A valid contraction whose result does not fit the destination view: checked before the
+    // first store.
+    CHECK_THROWS_AS(view(c, all, slice(0, 1)) = matmul(bad, bad), broadcast_error);
+    untouched();
+}
