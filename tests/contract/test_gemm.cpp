@@ -40,8 +40,8 @@ void check_product(const R& result, const A& a_in, const B& b_in) {
                 long double exact = 0, magnitude = 0;
                 const index_t q = b.shape()[0] == 1 ? 0 : p;
                 for (index_t t = 0; t < k; ++t) {
-                    const long double x = static_cast<long double>(a(p, i, t))
-                                          * static_cast<long double>(b(q, t, j));
+                    const long double x =
+                        static_cast<long double>(a(p, i, t)) * static_cast<long double>(b(q, t, j));
                     exact += x;
                     magnitude += std::fabs(x);
                 }
@@ -87,9 +87,9 @@ TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop
 TEST_CASE("the BLAS path gives the product within the dot-product bound, in every layout") {
     // (Without a BLAS the same expressions run fusor's loop: the checks hold there too.)
     const auto a = filled<float>({3, 40, 56}, 11), b = filled<float>({3, 56, 24}, 12);
-    const auto bt = eval(transpose(b, {0, 2, 1}));    // (3, 24, 56), read transposed
-    const auto at = eval(transpose(a, {0, 2, 1}));    // (3, 56, 40)
-    const auto b1 = filled<float>({1, 56, 24}, 13);   // a broadcast batch
+    const auto bt = eval(transpose(b, {0, 2, 1}));  // (3, 24, 56), read transposed
+    const auto at = eval(transpose(a, {0, 2, 1}));  // (3, 56, 40)
+    const auto b1 = filled<float>({1, 56, 24}, 13); // a broadcast batch
     const auto ad = filled<double>({2, 33, 65}, 14), bd = filled<double>({2, 65, 17}, 15);
     SUBCASE("batched, row-major") {
         tensor<float> c = matmul(a, b);
@@ -181,4 +181,14 @@ TEST_CASE("three or more operands contract pairwise in a greedy order that expla
     CHECK(eval(max(abs(diag_chain - expected))).item() < 1e-12);
     // Every extent is checked before an order is chosen.
     CHECK_THROWS_AS(einsum("ij,jk,kl->il", a, b, a), value_error);
+}
+
+TEST_CASE("explain's JSON holds the BLAS call" * doctest::skip(!FUSOR_BLAS_GEMM)) {
+    const auto a = filled<float>({3, 64, 32}, 41), b = filled<float>({3, 48, 32}, 42);
+    const std::string json = explain(einsum("bik,bjk->bij", a, b)).json();
+    CHECK(json.find("\"runs\":\"gemm\"") != std::string::npos);
+    CHECK(json.find("\"gemm\":{\"routine\":\"sgemm\",\"m\":64,\"n\":48,\"k\":32")
+          != std::string::npos);
+    CHECK(json.find("\"trans_a\":false,\"trans_b\":true,\"calls\":3,\"direct\":true")
+          != std::string::npos);
 }

@@ -736,7 +736,22 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + "]" + ",\"empty\":" + (p.empty ? "true" : "false") + ",\"alias_copy\":"
          + (p.alias_copy ? "true" : "false") + ",\"flat\":" + (p.flat ? "true" : "false")
          + ",\"flat_rows\":" + (p.flat_rows ? "true" : "false") + ",\"flat_reduction\":"
-         + (p.flat_reduction ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p)) + "}";
+         + (p.flat_reduction ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p));
+    if (p.reduction == reduce_kernel::gemm) {
+        const gemm_plan& g = p.gemm;
+        index_t calls = 1;
+        for (const index_t e : g.batch)
+            calls *= e;
+        s += ",\"gemm\":{\"routine\":"
+             + json_string(p.operands[1].dtype == "float32" ? "sgemm" : "dgemm")
+             + ",\"m\":" + std::to_string(g.m) + ",\"n\":" + std::to_string(g.n)
+             + ",\"k\":" + std::to_string(g.k) + ",\"a\":" + json_string(n.names[g.swapped ? 2 : 1])
+             + ",\"b\":" + json_string(n.names[g.swapped ? 1 : 2]) + ",\"trans_a\":"
+             + (g.trans_a ? "true" : "false") + ",\"trans_b\":" + (g.trans_b ? "true" : "false")
+             + ",\"calls\":" + std::to_string(calls)
+             + ",\"direct\":" + (g.direct ? "true" : "false") + "}";
+    }
+    s += "}";
     return s;
 }
 
