@@ -728,7 +728,8 @@ void execute_reduction(const reduction<R, C>& r,
     scratch buffers;
     FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if constexpr (planning::pairwise_reducer<impl>) {
-        if (p.kernel == inner_kernel::broadcast || !p.vector_functions.empty()) {
+        if ((p.kernel == inner_kernel::broadcast && p.reduction != reduce_kernel::row)
+            || !p.vector_functions.empty()) {
             detail::blocked_reduction<impl, has_vector_math<C>>(p, r.child, a0, cache, buffers);
             detail::finalize_reduction<impl>(p, r, a0, out);
             return;
@@ -741,7 +742,20 @@ void execute_reduction(const reduction<R, C>& r,
     const std::size_t idx_op = p.operand_count - 1; // the index operand, when there is one
     const index_t si = levels ? p.stride(idx_op, levels - 1) : 0;
 
-    if (p.reduction == reduce_kernel::two_rows) {
+    if (p.reduction == reduce_kernel::row && p.kernel == inner_kernel::broadcast) {
+        // A row of accumulators (unit stride) over operands at unit stride or splatted, in
+        // blocks of broadcast_block: the contiguous row loop, vectorised.
+        auto kernel = [a0](Ev& ev, const block& b) {
+            acc_t* a = a0 + b.offsets[0];
+            for (index_t start = 0; start < b.cols; start += broadcast_block) {
+                const index_t len = std::min(broadcast_block, b.cols - start);
+                ev.bind_block(b.offsets, start, len);
+                for (index_t i = 0; i < len; ++i)
+                    a[start + i] = impl::step(a[start + i], ev.template get<true>(i), 0);
+            }
+        };
+        run_loop_nest(p, 1, ev, kernel);
+    } else if (p.reduction == reduce_kernel::two_rows) {
         if constexpr (!impl::needs_index) {
             detail::evaluator_pair<Ev> pair{ev, ev};
             pair.second.own_buffers(buffers);

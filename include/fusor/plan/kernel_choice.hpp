@@ -189,7 +189,8 @@ reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
 ///    over a contiguous row of `minmax_min_row` or more in SIMD lanes; arg-reductions and rows
 ///    under 16 one accumulator in index order; otherwise eight interleaved accumulators (eight
 ///    independent chains run at the speed of the loads);
-///  - otherwise a row of accumulators, one per result element.
+///  - otherwise a row of accumulators, one per result element (its still operands splatted,
+///    kernel broadcast, when every operand moves by 1 or stands still in the row).
 /// A register accumulator of an additive reducer whose run reads every operand at unit stride
 /// or standing still (softmax's `sum(exp(x - m), 1)`: `m` stands still) reads it in blocks
 /// (`p.kernel` broadcast: the still operands splatted, as the element-wise broadcast kernel),
@@ -210,6 +211,19 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
     const bool register_accumulator = levels == 0 || p.operands[0].strides[levels - 1] == 0;
     if (!register_accumulator) {
         p.reduction = reduce_kernel::row;
+        // A row whose operands each move by 1 or stand still (a contraction's i-k-j loop: one
+        // factor held for the row, the other streamed): the still ones splatted, as in the
+        // element-wise broadcast kernel, make the row loop contiguous (each accumulator takes
+        // the same terms in the same order: the same bits).
+        bool still_or_unit = !impl::needs_index && p.kernel == inner_kernel::strided && !p.empty
+                             && p.operands[0].strides[levels - 1] == 1;
+        for (std::size_t k = 1; still_or_unit && k < p.operands.size(); ++k) {
+            const operand_plan& o = p.operands[k];
+            const index_t s = o.strides[levels - 1];
+            still_or_unit = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
+        }
+        if (still_or_unit)
+            p.kernel = inner_kernel::broadcast;
         return;
     }
     p.reduction =
