@@ -79,7 +79,8 @@ enum class inner_kernel {
     contiguous, ///< every operand at unit stride (or a scalar): `out[i] = f(a[i], b[i])`
     broadcast,  ///< element-wise, every operand at unit stride or stride 0: the stride-0 ones
                 ///< are splatted into a block buffer once per inner loop, and the contiguous
-                ///< kernel runs over blocks of `broadcast_block` elements
+                ///< kernel runs over blocks of `broadcast_block` elements; also a reduction's
+                ///< register run or row of accumulators read that way (kernel_choice.hpp)
     tiled,      ///< element-wise, the destination at unit stride and some operand moving far
                 ///< in the innermost loop but by 1 one level out (a transposed operand): the
                 ///< two inner levels run in `tile_rows` x `tile_cols` tiles, each operand off
