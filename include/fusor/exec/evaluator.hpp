@@ -75,13 +75,15 @@ struct leaf_evaluator {
     }
 
     /// Broadcast kernel: point at elements [start, start + len) of the inner loop at `offsets`
-    /// (unit stride), or at the splat buffer, refilled at the start of each inner loop.
-    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t) {
+    /// (unit stride), or at the splat buffer, refilled at the start of each inner loop with as
+    /// many copies as its first block is long (no later block of that loop is longer; an inner
+    /// loop of 4 elements fills 4, not `broadcast_block`).
+    FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
         if (!splat) {
             cur = base + offsets[operand] + start;
         } else {
             if (start == 0)
-                std::fill(splat, splat + broadcast_block, base[offsets[operand]]);
+                std::fill(splat, splat + len, base[offsets[operand]]);
             cur = splat;
         }
     }
