@@ -354,6 +354,13 @@ struct prod {
 };
 
 namespace detail {
+// A contraction's float sum: as `sum`'s, but free of NumPy's float32 bits for short rows (NumPy's
+// einsum and matmul sum differently anyway), so every register run of 64 terms or more takes 32
+// lanes (exec/execute.hpp, pairwise_terms): four chains of adds instead of one.
+template <class T>
+struct contract_float_impl : float_sum_impl<T> {
+    static constexpr bool wide_lanes = true;
+};
 // A contraction's integer sum: wraps in the product's own type, as numpy.einsum and matmul
 // keep it (int8 @ int8 is int8); accumulated in 64 bits, whose low bits are the same.
 template <class T>
@@ -375,7 +382,7 @@ struct contract {
     template <class T>
     using impl = std::conditional_t<
         std::is_floating_point_v<T>,
-        detail::float_sum_impl<T>,
+        detail::contract_float_impl<T>,
         std::conditional_t<std::is_same_v<T, bool>, any::impl<T>, detail::wrapping_sum_impl<T>>>;
 };
 
