@@ -369,8 +369,50 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
     return s;
 }
 
+// A contraction's float32 run (`float_lanes`): 32 float lanes, each adding at most
+// `float_lane_depth` products before its partial sum joins a double lane, so the adds run at
+// float32's SIMD width while every term is summed in float with at most 15 others (NumPy's
+// einsum adds all of them in float). The double lanes are then added as a balanced tree.
+inline constexpr index_t float_lane_depth = 16;
+template <bool Contiguous, class Ev, class Run>
+double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
+    constexpr index_t L = 32;
+    double d[L] = {};
+    double tail = 0.0;
+    auto consume = [&](index_t at, index_t len) FUSOR_INLINE_LAMBDA {
+        const index_t groups_end = len - len % L;
+        index_t i = 0;
+        while (i < groups_end) {
+            float f[L] = {};
+            const index_t stop = std::min(groups_end, i + L * float_lane_depth);
+            for (; i < stop; i += L)
+                for (index_t j = 0; j < L; ++j)
+                    f[j] += ev.template get<Contiguous>(at + i + j);
+            for (index_t j = 0; j < L; ++j)
+                d[j] += static_cast<double>(f[j]);
+        }
+        for (; i < len; ++i)
+            tail += static_cast<double>(ev.template get<Contiguous>(at + i));
+    };
+    if constexpr (std::is_same_v<Run, whole_run>) {
+        consume(begin, n);
+    } else {
+        for (index_t start = 0; start < n; start += Run::block) {
+            const index_t len = std::min(Run::block, n - start);
+            consume(run(begin + start, len), len);
+        }
+    }
+    for (index_t width = L / 2; width > 0; width /= 2)
+        for (index_t j = 0; j < width; ++j)
+            d[j] += d[j + width];
+    return d[0] + tail;
+}
+
 template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
+    if constexpr (requires { requires Impl::float_lanes; })
+        if (n >= 64)
+            return float_lane_sum<Contiguous>(ev, begin, n, run);
     if (n < 8) {
         const index_t at = run(begin, n);
         double s = 0.0;

@@ -356,10 +356,12 @@ struct prod {
 namespace detail {
 // A contraction's float sum: as `sum`'s, but free of NumPy's float32 bits for short rows (NumPy's
 // einsum and matmul sum differently anyway), so every register run of 64 terms or more takes 32
-// lanes (exec/execute.hpp, pairwise_terms): four chains of adds instead of one.
+// lanes (exec/execute.hpp, pairwise_terms): four chains of adds instead of one; float32 runs add
+// 16 products per lane in float before each partial sum joins the double lanes (float_lane_sum).
 template <class T>
 struct contract_float_impl : float_sum_impl<T> {
     static constexpr bool wide_lanes = true;
+    static constexpr bool float_lanes = std::is_same_v<T, float>;
 };
 // A contraction's integer sum: wraps in the product's own type, as numpy.einsum and matmul
 // keep it (int8 @ int8 is int8); accumulated in 64 bits, whose low bits are the same.
