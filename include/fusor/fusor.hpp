@@ -27,14 +27,20 @@
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
-// expr: BUILD, the expression nodes and the functions that make them
+// expr: BUILD, the expression nodes and the functions that make them (and the shape helpers
+// built from them: flipud ... atleast_3d, diff, tril/triu, meshgrid, split)
+#include <fusor/expr/diff.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/functions.hpp>
+#include <fusor/expr/grids.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
+#include <fusor/expr/shaping.hpp>
+#include <fusor/expr/splitting.hpp>
+#include <fusor/expr/triangular.hpp>
 #include <fusor/expr/views.hpp>
 
 // reduce: reduction nodes (and contractions: reductions over broadcast products)
@@ -59,10 +65,15 @@
 #include <fusor/exec/scratch.hpp>
 
 // algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons,
-// selection, quantiles, histograms, searching)
+// selection, quantiles, histograms, searching, joining, masks, index arrays, interpolation)
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/equality.hpp>
 #include <fusor/algo/histogram.hpp>
+#include <fusor/algo/index_arrays.hpp>
+#include <fusor/algo/interp.hpp>
+#include <fusor/algo/joining.hpp>
+#include <fusor/algo/masks.hpp>
+#include <fusor/algo/multi_index.hpp>
 #include <fusor/algo/nan_scan.hpp>
 #include <fusor/algo/partition.hpp>
 #include <fusor/algo/quantile.hpp>

@@ -44,7 +44,12 @@ struct elementwise; // expr/elementwise.hpp: Op over broadcast children
 template <class C>
 struct remap; // expr/remap.hpp: a view of an expression (lazy index remapping)
 template <class C>
-struct reshaped; // expr/reshaped.hpp: reshape of an expression (index remap or materialised)
+struct reshaped;     // expr/reshaped.hpp: reshape of an expression (index remap or materialised)
+enum class indexing; // expr/grids.hpp: meshgrid's indexing::xy (default) or indexing::ij
+// Shape helpers built from the nodes above (views or lazy nodes, no node kinds of their own):
+// flipud, fliplr, rot90, ravel, atleast_1d/2d/3d, flatten (expr/shaping.hpp); diff
+// (expr/diff.hpp); tril, triu (expr/triangular.hpp); meshgrid, indices (expr/grids.hpp);
+// split, array_split, hsplit, vsplit, dsplit (expr/splitting.hpp).
 
 // reduce/ -------------------------------------------------------------------------------
 template <class Reducer, class C>
@@ -73,6 +78,12 @@ struct histogram_result; // algo/histogram.hpp: `hist` and `edges` of histogram
 enum class side;         // algo/searching.hpp: searchsorted's side::left / side::right
 template <class R>
 struct average_result; // algo/statistics.hpp: `average` and `sum_of_weights` (returned)
+// Joining (algo/joining.hpp: concatenate, stack, hstack, vstack, dstack, column_stack,
+// function objects), masks (algo/masks.hpp: nonzero, where(m), argwhere, flatnonzero, compress,
+// extract, putmask, place), index arrays (algo/index_arrays.hpp: take, take_along_axis, put,
+// put_along_axis, choose), unravel_index, ravel_multi_index (algo/multi_index.hpp) and interp
+// (algo/interp.hpp) materialise too.
+class ndindex; // algo/multi_index.hpp: the range of a shape's multi-indices, row-major
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;     // plan/loop_plan.hpp: one operand's strides per loop level

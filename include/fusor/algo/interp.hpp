@@ -1,0 +1,167 @@
+// fusor/algo/interp.hpp: interp, NumPy's 1-d piecewise-linear interpolation, computed as
+// numpy.interp computes it (compiled_base.c's arr_interp), so results agree bit for bit.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/exec/assign.hpp>
+#include <fusor/ops/cast.hpp>
+#include <fusor/tensor/tensor.hpp>
+
+namespace fusor {
+
+namespace detail {
+
+// The last j with xp[j] <= x (-1 when x < xp[0]; n when x > xp[n - 1]; n - 1 when x equals
+// it), as NumPy's binary_search_with_guess for ascending xp.
+inline index_t interp_interval(double x, const std::vector<double>& xp) {
+    const auto n = static_cast<index_t>(xp.size());
+    if (x > xp.back())
+        return n;
+    if (x < xp.front())
+        return -1;
+    return static_cast<index_t>(std::upper_bound(xp.begin(), xp.end(), x) - xp.begin()) - 1;
+}
+
+// numpy.mod of floats: the remainder with the divisor's sign (here p > 0), +0.0 for none.
+inline double floored_mod(double a, double p) {
+    double m = std::fmod(a, p);
+    if (m != 0.0) {
+        if (m < 0.0)
+            m += p;
+    } else {
+        m = std::copysign(0.0, p);
+    }
+    return m;
+}
+
+// One value, as arr_interp's loop: NaN stays NaN, outside the samples `left`/`right`, on the
+// last sample or exactly on a sample that sample's value, else `slope * (x - xp[j]) + fp[j]`
+// (retried from the right end when it is NaN, as NumPy does for infinite samples).
+inline double interp_one(double x,
+                         const std::vector<double>& xp,
+                         const std::vector<double>& fp,
+                         double left,
+                         double right) {
+    const auto n = static_cast<index_t>(xp.size());
+    if (n == 1) // NumPy's separate one-sample branch (a NaN x gives fp[0] there)
+        return x < xp[0] ? left : (x > xp[0] ? right : fp[0]);
+    if (std::isnan(x))
+        return x;
+    const index_t j = interp_interval(x, xp);
+    const auto u = static_cast<std::size_t>(j);
+    if (j == -1)
+        return left;
+    if (j == n)
+        return right;
+    if (j == n - 1 || xp[u] == x)
+        return fp[u];
+    const double slope = (fp[u + 1] - fp[u]) / (xp[u + 1] - xp[u]);
+    double r = slope * (x - xp[u]) + fp[u];
+    if (std::isnan(r)) {
+        r = slope * (x - xp[u + 1]) + fp[u + 1];
+        if (std::isnan(r) && fp[u] == fp[u + 1])
+            r = fp[u];
+    }
+    return r;
+}
+
+template <class E>
+std::vector<double> doubles_of(const E& e, const char* what) {
+    if (checked_shape_of(e).rank() != 1)
+        throw value_error(std::string("interp: ") + what + " must be a 1-d sequence, got shape "
+                          + to_string(e.shape()));
+    const tensor<double> t = cast<double>(e);
+    return std::vector<double>(t.begin(), t.end());
+}
+
+} // namespace detail
+
+/// `interp(x, xp, fp, left, right, period)` as numpy.interp: the piecewise-linear interpolant
+/// through the points `(xp[i], fp[i])` at each `x`, a `tensor<double>` of `x`'s shape (float64
+/// whatever the inputs' types, as NumPy; a C++ number `x` gives a `double`). `xp` must be
+/// increasing (not checked, as NumPy). Below `xp[0]` the result is `left` (default `fp[0]`),
+/// above `xp[-1]` it is `right` (default `fp[-1]`); NaN stays NaN. With `period`, `x` and `xp`
+/// are taken modulo `|period|`, `xp` sorted (stable) and wrapped one sample each way, and
+/// `left`/`right` are ignored. Throws `value_error` for `xp` or `fp` not 1-d ("Data points must
+/// be 1-D sequences"), lengths that differ ("fp and xp are not of the same length"), empty `xp`
+/// ("array of sample points is empty"), or `period` 0 ("period must be a non-zero value").
+template <class X, class XP, class FP>
+    requires(expression<X>&& expression<XP>&& expression<FP>)
+tensor<double> interp(const X& x,
+                      const XP& xp,
+                      const FP& fp,
+                      std::optional<double> left = std::nullopt,
+                      std::optional<double> right = std::nullopt,
+                      std::optional<double> period = std::nullopt) {
+    if (period && *period == 0.0)
+        throw value_error("interp: period must be a non-zero value");
+    std::vector<double> xs = detail::doubles_of(xp, "xp (Data points must be 1-D sequences)");
+    std::vector<double> fs = detail::doubles_of(fp, "fp (Data points must be 1-D sequences)");
+    // NumPy's order: without a period the compiled loop checks emptiness first.
+    if (!period && xs.empty())
+        throw value_error("interp: array of sample points is empty");
+    if (xs.size() != fs.size())
+        throw value_error("interp: fp and xp are not of the same length ("
+                          + std::to_string(fs.size()) + " and " + std::to_string(xs.size()) + ")");
+    tensor<double> out = cast<double>(x);
+    if (period) {
+        const double p = std::abs(*period);
+        left.reset();
+        right.reset();
+        for (double& v : out)
+            v = detail::floored_mod(v, p);
+        for (double& v : xs)
+            v = detail::floored_mod(v, p);
+        std::vector<std::size_t> order(xs.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return xs[a] < xs[b];
+        });
+        std::vector<double> sx, sf;
+        if (!xs.empty()) {
+            sx.push_back(xs[order.back()] - p);
+            sf.push_back(fs[order.back()]);
+        }
+        for (std::size_t i : order) {
+            sx.push_back(xs[i]);
+            sf.push_back(fs[i]);
+        }
+        if (!xs.empty()) {
+            sx.push_back(xs[order.front()] + p);
+            sf.push_back(fs[order.front()]);
+        }
+        xs = std::move(sx);
+        fs = std::move(sf);
+    }
+    if (xs.empty())
+        throw value_error("interp: array of sample points is empty");
+    const double lo = left.value_or(fs.front()), hi = right.value_or(fs.back());
+    for (double& v : out)
+        v = detail::interp_one(v, xs, fs, lo, hi);
+    return out;
+}
+template <class X, class XP, class FP>
+    requires(std::is_arithmetic_v<X>&& expression<XP>&& expression<FP>)
+double interp(X x,
+              const XP& xp,
+              const FP& fp,
+              std::optional<double> left = std::nullopt,
+              std::optional<double> right = std::nullopt,
+              std::optional<double> period = std::nullopt) {
+    tensor<double> one(shape_t{}, uninitialized);
+    one.data()[0] = static_cast<double>(x);
+    return interp(one, xp, fp, left, right, period).item();
+}
+
+} // namespace fusor

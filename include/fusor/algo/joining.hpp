@@ -1,0 +1,363 @@
+// fusor/algo/joining.hpp: concatenate, stack, hstack, vstack, dstack and column_stack, as
+// NumPy's. Each checks every part's shape first (nothing is allocated or written before every
+// check passed), allocates the result once, then writes each part through a view of its slab
+// of the result: one fused loop per part, an expression part evaluated straight into place.
+//
+// Eager for now, as NumPy (which copies too); a later step may make them lazy segments of one
+// plan. The run-time-length forms take a braced list or a std::vector of tensors and views of
+// one element type; a std::tuple takes expressions of different types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fusor/core/affine_map.hpp>
+#include <fusor/core/axis.hpp>
+#include <fusor/core/dtype.hpp>
+#include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/core/slice.hpp>
+#include <fusor/exec/assign.hpp>
+#include <fusor/expr/lifetime_check.hpp>
+#include <fusor/tensor/tensor.hpp>
+#include <fusor/tensor/tensor_view.hpp>
+
+namespace fusor {
+
+namespace detail {
+
+/// Which NumPy joining function a plan follows: how each part's shape is adjusted before the
+/// parts are concatenated (numpy.stack inserts the new axis, hstack/vstack/dstack apply
+/// atleast_1d/2d/3d, column_stack turns 0-d and 1-d parts into columns).
+enum class join_kind { concatenate, stack, hstack, vstack, dstack, column_stack };
+
+inline const char* join_name(join_kind k) {
+    switch (k) {
+    case join_kind::concatenate:
+        return "concatenate";
+    case join_kind::stack:
+        return "stack";
+    case join_kind::hstack:
+        return "hstack";
+    case join_kind::vstack:
+        return "vstack";
+    case join_kind::dstack:
+        return "dstack";
+    default:
+        return "column_stack";
+    }
+}
+
+/// The result's shape and where each part goes: part i fills `[offsets[i], offsets[i] +
+/// extents[i])` of `axis` (of the flat result when `flat`); `inserted[i]` are the extent-1 axes of
+/// its adjusted shape that its own shape lacks (the slab is viewed without them, so the part is
+/// written with its own shape). `flat`: numpy.concatenate(axis=None), every part raveled and laid
+/// end to end.
+struct join_plan {
+    shape_t shape;
+    index_t axis = 0;
+    bool flat = false;
+    std::vector<index_t> offsets, extents;
+    std::vector<shape_t> inserted;
+};
+
+// The adjusted shape of one part and the axes inserted into it.
+inline std::pair<shape_t, shape_t> adjusted_part(join_kind kind, const shape_t& s, index_t axis) {
+    const index_t r = s.rank();
+    auto insert = [&](const shape_t& axes) {
+        shape_t out = s;
+        for (index_t a : axes)
+            out.insert(out.begin() + a, 1);
+        return std::pair{out, axes};
+    };
+    switch (kind) {
+    case join_kind::stack:
+        return insert(shape_t{axis});
+    case join_kind::hstack:
+        return insert(r == 0 ? shape_t{0} : shape_t{});
+    case join_kind::vstack:
+        return insert(r == 0 ? shape_t{0, 1} : r == 1 ? shape_t{0} : shape_t{});
+    case join_kind::dstack:
+        return insert(r == 0   ? shape_t{0, 1, 2}
+                      : r == 1 ? shape_t{0, 2}
+                      : r == 2 ? shape_t{2}
+                               : shape_t{});
+    case join_kind::column_stack:
+        return insert(r == 0 ? shape_t{0, 1} : r == 1 ? shape_t{1} : shape_t{});
+    default:
+        return {s, shape_t{}};
+    }
+}
+
+/// Checks the parts' shapes as NumPy does, in NumPy's order, and plans the join. Throws
+/// `value_error` for no parts, a 0-d first part (concatenate), parts of different ranks or
+/// extents that differ off the joining axis (naming both shapes and the axis), stack's parts
+/// of different shapes; `axis_error` for an axis out of range.
+inline join_plan
+plan_join(join_kind kind, const std::vector<shape_t>& shapes, std::optional<index_t> axis_in) {
+    const char* name = join_name(kind);
+    if (shapes.empty())
+        throw value_error(std::string(name) + ": need at least one array to "
+                          + (kind == join_kind::stack ? "stack" : "concatenate"));
+    join_plan p;
+    if (!axis_in) { // numpy.concatenate(axis=None): raveled parts, end to end
+        p.flat = true;
+        index_t total = 0;
+        for (const shape_t& s : shapes) {
+            p.offsets.push_back(total);
+            p.extents.push_back(shape_size(s));
+            p.inserted.emplace_back();
+            total += shape_size(s);
+        }
+        p.shape = shape_t{total};
+        return p;
+    }
+    index_t axis = *axis_in;
+    if (kind == join_kind::stack) {
+        for (std::size_t i = 1; i < shapes.size(); ++i)
+            if (!(shapes[i] == shapes[0]))
+                throw value_error("stack: all input arrays must have the same shape, but the "
+                                  "tensor at index 0 has shape "
+                                  + to_string(shapes[0]) + " and the tensor at index "
+                                  + std::to_string(i) + " has shape " + to_string(shapes[i]));
+        axis = normalize_axis(axis, shapes[0].rank() + 1);
+    } else if (kind == join_kind::hstack) {
+        axis = shapes[0].rank() <= 1 ? 0 : 1; // numpy.hstack: 1-d (after atleast_1d) joins on 0
+    } else if (kind == join_kind::vstack) {
+        axis = 0;
+    } else if (kind == join_kind::dstack) {
+        axis = 2;
+    } else if (kind == join_kind::column_stack) {
+        axis = 1;
+    }
+    std::vector<shape_t> adjusted;
+    for (const shape_t& s : shapes) {
+        auto [a, ins] = adjusted_part(kind, s, axis);
+        adjusted.push_back(std::move(a));
+        p.inserted.push_back(std::move(ins));
+    }
+    const shape_t& first = adjusted[0];
+    const index_t r = first.rank();
+    if (r == 0)
+        throw value_error("concatenate: zero-dimensional arrays cannot be concatenated");
+    axis = normalize_axis(axis, r);
+    const auto ax = static_cast<std::size_t>(axis);
+    index_t total = 0;
+    for (std::size_t i = 0; i < adjusted.size(); ++i) {
+        const shape_t& s = adjusted[i];
+        if (s.rank() != r)
+            throw value_error(std::string(name)
+                              + ": all the input arrays must have same number of dimensions, but "
+                                "the array at index 0 has "
+                              + std::to_string(r) + " dimension(s) and the array at index "
+                              + std::to_string(i) + " has " + std::to_string(s.rank())
+                              + " dimension(s) (shapes " + to_string(shapes[0]) + " and "
+                              + to_string(shapes[i]) + ")");
+        for (std::size_t d = 0; d < s.size(); ++d)
+            if (d != ax && s[d] != first[d])
+                throw value_error(
+                    std::string(name) + " on axis " + std::to_string(axis)
+                    + ": all the input array dimensions except for the concatenation axis must "
+                      "match exactly, but along dimension "
+                    + std::to_string(d) + ", the array at index 0 has size "
+                    + std::to_string(first[d]) + " and the array at index " + std::to_string(i)
+                    + " has size " + std::to_string(s[d]) + " (shapes " + to_string(shapes[0])
+                    + " and " + to_string(shapes[i]) + ")");
+        p.offsets.push_back(total);
+        p.extents.push_back(s[ax]);
+        total += s[ax];
+    }
+    p.shape = first;
+    p.shape[ax] = total;
+    p.axis = axis;
+    return p;
+}
+
+/// Where part i goes: a writable view of its slab of `out`, with the part's own shape.
+template <class R>
+tensor_view<R>
+part_destination(const join_plan& p, tensor<R>& out, std::size_t i, const shape_t& part_shape) {
+    if (p.flat)
+        return tensor_view<R>(out.data() + p.offsets[i], part_shape);
+    std::vector<view_index> idx(out.shape().size(), slice(none, none));
+    const index_t start = p.offsets[i];
+    idx[static_cast<std::size_t>(p.axis)] = slice(start, start + p.extents[i]);
+    tensor_view<R> slab = out.view().remap(view_map(out.shape(), idx));
+    return slab.remap(squeeze_map(slab.shape(), p.inserted[i]));
+}
+
+/// Joins `n` parts of one element type T, read through `part(i)` (a tensor_view<const T>).
+template <class T, class Part>
+tensor<T> join_views(join_kind kind, std::size_t n, const Part& part, std::optional<index_t> axis) {
+    std::vector<shape_t> shapes;
+    shapes.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        shapes.push_back(checked_shape_of(part(i)));
+    const join_plan p = plan_join(kind, shapes, axis);
+    tensor<T> out(p.shape, uninitialized);
+    for (std::size_t i = 0; i < n; ++i)
+        part_destination(p, out, i, shapes[i]) = part(i);
+    return out;
+}
+
+// numpy.result_type of several element types (promote_t, folded left to right).
+template <class T, class... Rest>
+struct promote_all {
+    using type = T;
+};
+template <class T, class U, class... Rest>
+struct promote_all<T, U, Rest...> : promote_all<promote_t<T, U>, Rest...> {};
+
+// A std::tuple of expressions of any types: the result type promotes over all of them.
+template <class... Es>
+using joined_type_t = typename promote_all<value_type_t<Es>...>::type;
+
+template <class... Es>
+auto join_tuple(join_kind kind, const std::tuple<Es...>& parts, std::optional<index_t> axis) {
+    static_assert(sizeof...(Es) > 0, "fusor: joining an empty std::tuple (need at least one part)");
+    using R = joined_type_t<Es...>;
+    std::vector<shape_t> shapes;
+    std::apply([&](const auto&... e) { (shapes.push_back(checked_shape_of(e)), ...); }, parts);
+    const join_plan p = plan_join(kind, shapes, axis);
+    tensor<R> out(p.shape, uninitialized);
+    std::size_t i = 0;
+    std::apply([&](const auto&... e) { ((part_destination(p, out, i, shapes[i]) = e, ++i), ...); },
+               parts);
+    return out;
+}
+
+template <class P>
+concept tensor_or_view = tensor_like<P> || view_like<P>;
+
+// The overloads of one element type T: a braced list of tensors and views of T, read in
+// place (each converts to a tensor_view<const T>; no part is copied before it is written).
+template <join_kind K, class T>
+struct join_overload {
+    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts, index_t axis) const
+        requires(K == join_kind::concatenate || K == join_kind::stack) {
+        return join_views<T>(
+            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
+    }
+    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts) const {
+        std::optional<index_t> axis = index_t{0};
+        return join_views<T>(
+            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
+    }
+    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts, none_t) const
+        requires(K == join_kind::concatenate) {
+        return join_views<T>(
+            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, std::nullopt);
+    }
+};
+
+/// The function object behind concatenate, stack, hstack, vstack, dstack and column_stack:
+/// one braced-list overload per element type, plus std::vector and std::tuple forms.
+template <join_kind K, class... Ts>
+struct join_fn : join_overload<K, Ts>... {
+    using join_overload<K, Ts>::operator()...;
+
+    template <tensor_or_view P>
+    auto operator()(const std::vector<P>& parts, index_t axis) const
+        requires(K == join_kind::concatenate || K == join_kind::stack) {
+        return from_vector(parts, axis);
+    }
+    template <tensor_or_view P>
+    auto operator()(const std::vector<P>& parts) const {
+        return from_vector(parts, index_t{0});
+    }
+    template <tensor_or_view P>
+    auto operator()(const std::vector<P>& parts, none_t) const
+        requires(K == join_kind::concatenate) {
+        return from_vector(parts, std::nullopt);
+    }
+    template <class... Es>
+        requires(expression<Es>&&...)
+    auto operator()(const std::tuple<Es...>& parts, index_t axis) const
+        requires(K == join_kind::concatenate || K == join_kind::stack) {
+        return join_tuple(K, parts, axis);
+    }
+    template <class... Es>
+        requires(expression<Es>&&...)
+    auto operator()(const std::tuple<Es...>& parts) const {
+        return join_tuple(K, parts, index_t{0});
+    }
+    template <class... Es>
+        requires(expression<Es>&&...)
+    auto operator()(const std::tuple<Es...>& parts, none_t) const
+        requires(K == join_kind::concatenate) {
+        return join_tuple(K, parts, std::nullopt);
+    }
+
+private:
+    template <class P>
+    static auto from_vector(const std::vector<P>& parts, std::optional<index_t> axis) {
+        using T = typename P::value_type;
+        return join_views<T>(
+            K, parts.size(), [&](std::size_t i) -> tensor_view<const T> { return parts[i]; }, axis);
+    }
+};
+
+template <join_kind K>
+using join_fn_all_types = join_fn<K,
+                                  bool,
+                                  std::int8_t,
+                                  std::int16_t,
+                                  std::int32_t,
+                                  std::int64_t,
+                                  std::uint8_t,
+                                  std::uint16_t,
+                                  std::uint32_t,
+                                  std::uint64_t,
+                                  float,
+                                  double>;
+
+} // namespace detail
+
+/// `concatenate(parts, axis = 0)` as numpy.concatenate: the parts joined along an existing
+/// axis; every other extent must match: (2, 3) and (4, 3) on axis 0 → (6, 3). `parts` is a
+/// braced list or `std::vector` of tensors and views of one element type (read in place, the
+/// result has that type), or a `std::tuple` of any expressions (the result type promotes as
+/// numpy.result_type: `concatenate(std::tuple{a + 1, b}, 0)`). `concatenate(parts, none)`
+/// joins the raveled parts (NumPy's `axis=None`), any shapes, 0-d included.
+/// Returns a new `tensor` (eager, as NumPy); each part is written by one fused loop.
+/// Throws `value_error` for no parts ("need at least one array to concatenate"), a 0-d part
+/// ("zero-dimensional arrays cannot be concatenated"), parts of different ranks, or an extent
+/// that differs off the axis (the message names both shapes, the axis and the dimension);
+/// `axis_error` for an axis out of range.
+inline constexpr detail::join_fn_all_types<detail::join_kind::concatenate> concatenate{};
+
+/// `stack(parts, axis = 0)` as numpy.stack: the parts, which must all have one shape, joined
+/// along a new axis at position `axis` of the result (in `[-(r + 1), r]`): two (2, 3) → (2, 2, 3)
+/// on axis 0, (2, 3, 2) on axis -1; 0-d parts give a 1-d result. Parts as `concatenate`.
+/// Throws `value_error` for no parts or different shapes ("all input arrays must have the same
+/// shape", naming both), `axis_error` for an axis out of range.
+inline constexpr detail::join_fn_all_types<detail::join_kind::stack> stack{};
+
+/// `hstack(parts)` as numpy.hstack: each part through `atleast_1d`, then concatenated on
+/// axis 0 when the first is 1-d, else on axis 1: (2,) and (3,) → (5,); (2, 1) and (2, 3) →
+/// (2, 4). Parts and errors as `concatenate`.
+inline constexpr detail::join_fn_all_types<detail::join_kind::hstack> hstack{};
+
+/// `vstack(parts)` as numpy.vstack: each part through `atleast_2d`, then concatenated on
+/// axis 0: (3,) and (3,) → (2, 3); (2, 3) and (3,) → (3, 3). Parts and errors as `concatenate`.
+inline constexpr detail::join_fn_all_types<detail::join_kind::vstack> vstack{};
+
+/// `dstack(parts)` as numpy.dstack: each part through `atleast_3d`, then concatenated on
+/// axis 2: (2, 3) and (2, 3) → (2, 3, 2); (3,) and (3,) → (1, 3, 2). Parts and errors as
+/// `concatenate`.
+inline constexpr detail::join_fn_all_types<detail::join_kind::dstack> dstack{};
+
+/// `column_stack(parts)` as numpy.column_stack: 0-d parts become (1, 1) and 1-d parts (n,)
+/// columns (n, 1), then all are concatenated on axis 1: (3,) and (3, 2) → (3, 3). Parts and
+/// errors as `concatenate`.
+inline constexpr detail::join_fn_all_types<detail::join_kind::column_stack> column_stack{};
+
+} // namespace fusor
