@@ -1,0 +1,1142 @@
+// NumPy's everyday toolbox against NumPy 1.24: the views and lazy expressions (flipud, fliplr,
+// rot90, ravel, flatten, atleast_1d/2d/3d, diff, tril, triu, meshgrid, indices), the mask and
+// index-array functions (nonzero, where, argwhere, flatnonzero, compress, extract, take,
+// take_along_axis, put, put_along_axis, putmask, place, choose, unravel_index,
+// ravel_multi_index, ndindex, interp) and joining and splitting (concatenate, stack, hstack,
+// vstack, dstack, column_stack, split, array_split, hsplit, vsplit, dsplit).
+// tests/toolbox/toolbox_reference.py (the ctest fixture toolbox.numpy_reference) draws the
+// cases over every dtype, runs NumPy on them and writes inputs and answers (or the fusor
+// exception NumPy's error maps to, with words its message must contain) to
+// toolbox_expected.txt; this test reads them as data. Axes, counts and forms are run-time
+// values, so each function is instantiated once per dtype (and index dtype, and operand form:
+// a tensor, a view, an expression), dispatched on the dtype names. Every result is compared
+// exactly (floats too: NaN equals NaN).
+//
+// Below the NumPy cases: laziness and views (writes through, later changes followed, no
+// allocation of the operand's size until evaluated), and destinations untouched on errors.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+#include "../counting_new.hpp"
+
+using namespace fusor;
+
+namespace {
+
+// ---- allocation counting (tests/counting_new.hpp calls record_allocation) --------------------
+
+std::size_t largest_allocation = 0;
+std::size_t total_allocated = 0;
+bool counting = false;
+
+void start_counting() {
+    largest_allocation = total_allocated = 0;
+    counting = true;
+}
+
+} // namespace
+
+void record_allocation(std::size_t n) {
+    if (counting) {
+        total_allocated += n;
+        largest_allocation = n > largest_allocation ? n : largest_allocation;
+    }
+}
+
+namespace {
+
+// ---- the data file ---------------------------------------------------------------------------
+
+struct array_data {
+    std::string dtype;
+    shape_t shape;
+    std::vector<std::string> values;
+};
+
+struct test_case {
+    std::string func;
+    int id = 0;
+    std::map<std::string, std::vector<std::string>> params;
+    std::vector<std::pair<std::string, array_data>> operands;
+    std::vector<array_data> out;
+    std::string error;
+    std::vector<std::string> needles;
+
+    bool has(const std::string& p) const { return params.count(p) != 0; }
+    const std::string& str(const std::string& p) const {
+        const auto it = params.find(p);
+        REQUIRE_MESSAGE(it != params.end(), name(), ": no parameter ", p);
+        REQUIRE_MESSAGE(!it->second.empty(), name(), ": parameter ", p, " is empty");
+        return it->second.front();
+    }
+    index_t integer(const std::string& p) const { return std::stoll(str(p)); }
+    std::optional<index_t> axis() const {
+        if (str("axis") == "none")
+            return std::nullopt;
+        return integer("axis");
+    }
+    shape_t list(const std::string& p) const {
+        shape_t s;
+        for (const std::string& v : params.at(p))
+            s.push_back(std::stoll(v));
+        return s;
+    }
+    std::optional<double> real(const std::string& p) const {
+        if (str(p) == "none")
+            return std::nullopt;
+        return std::strtod(str(p).c_str(), nullptr);
+    }
+    bool has_operand(const std::string& n) const {
+        for (const auto& [k, a] : operands)
+            if (k == n)
+                return true;
+        return false;
+    }
+    const array_data& operand(const std::string& n) const {
+        for (const auto& [k, a] : operands)
+            if (k == n)
+                return a;
+        FAIL(name(), ": no operand ", n);
+        return operands.front().second;
+    }
+    std::string name() const {
+        std::string n = func + " case " + std::to_string(id);
+        for (const auto& [p, v] : params) {
+            n += " " + p + "=";
+            for (const std::string& t : v)
+                n += t + ",";
+        }
+        for (const auto& [k, a] : operands)
+            n += " " + k + ":" + a.dtype + to_string(a.shape);
+        return n;
+    }
+};
+
+std::string data_path() {
+    if (const char* p = std::getenv("FUSOR_TOOLBOX_EXPECTED"))
+        return p;
+    return std::string(FUSOR_BINARY_DIR) + "/tests/toolbox/toolbox_expected.txt";
+}
+
+std::string rest_of(const std::string& line) {
+    return line.size() > 2 ? line.substr(2) : std::string();
+}
+
+array_data read_array(std::istringstream& s) {
+    array_data a;
+    index_t rank = 0;
+    s >> a.dtype >> rank;
+    for (index_t k = 0; k < rank; ++k) {
+        index_t d = 0;
+        s >> d;
+        a.shape.push_back(d);
+    }
+    for (std::string v; s >> v;)
+        a.values.push_back(v);
+    REQUIRE(static_cast<index_t>(a.values.size()) == shape_size(a.shape));
+    return a;
+}
+
+const std::vector<test_case>& cases() {
+    static const std::vector<test_case> all = [] {
+        std::vector<test_case> out;
+        std::ifstream in(data_path());
+        REQUIRE_MESSAGE(in.good(),
+                        "run the ctest fixture toolbox.numpy_reference first (or set "
+                        "FUSOR_TOOLBOX_EXPECTED to the file toolbox_reference.py wrote)");
+        std::string line;
+        test_case c;
+        while (std::getline(in, line)) {
+            std::istringstream s(line);
+            std::string kind, name;
+            s >> kind;
+            if (kind == "case") {
+                c = test_case{};
+                s >> c.func >> c.id;
+            } else if (kind == "p") {
+                s >> name;
+                auto& values = c.params[name];
+                for (std::string v; s >> v;)
+                    values.push_back(v);
+            } else if (kind == "a") {
+                s >> name;
+                c.operands.emplace_back(name, read_array(s));
+            } else if (kind == "e") {
+                s >> name;
+                REQUIRE(name == std::to_string(c.out.size()));
+                c.out.push_back(read_array(s));
+            } else if (kind == "x") {
+                s >> c.error;
+            } else if (kind == "m") {
+                c.needles.push_back(rest_of(line));
+            } else if (kind == "end") {
+                out.push_back(c);
+            }
+        }
+        return out;
+    }();
+    return all;
+}
+
+template <class T>
+T parse_value(const std::string& v) {
+    if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(std::strtod(v.c_str(), nullptr));
+    else if constexpr (std::is_same_v<T, bool>)
+        return v == "1";
+    else if constexpr (std::is_signed_v<T>)
+        return static_cast<T>(std::stoll(v));
+    else
+        return static_cast<T>(std::stoull(v));
+}
+
+template <class T>
+tensor<T> to_tensor(const array_data& a) {
+    REQUIRE(a.dtype == dtype_name<T>());
+    tensor<T> t(a.shape, uninitialized);
+    for (std::size_t i = 0; i < a.values.size(); ++i)
+        t.data()[i] = parse_value<T>(a.values[i]);
+    return t;
+}
+
+template <class T>
+std::string show(T v) {
+    std::ostringstream s;
+    s.precision(17);
+    if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
+        s << v;
+    else if constexpr (std::is_signed_v<T>)
+        s << static_cast<long long>(v);
+    else
+        s << static_cast<unsigned long long>(v);
+    return s.str();
+}
+
+// ---- checking ----------------------------------------------------------------------------------
+
+int assertions = 0; // elements compared, for the summary
+
+// Evaluates `e` (a tensor, a view or an expression) and checks it against result k: dtype,
+// shape and every value (NaN equals NaN; -0.0 equals 0.0, as NumPy's array_equal).
+template <class E>
+void check_result(const test_case& c, std::size_t k, const E& e) {
+    using R = value_type_t<E>;
+    REQUIRE_MESSAGE(k < c.out.size(), "result ", k, " was not expected");
+    const array_data& want = c.out[k];
+    INFO("result ", k);
+    CHECK_MESSAGE(dtype_name<R>() == want.dtype,
+                  "fusor's dtype ",
+                  std::string(dtype_name<R>()),
+                  ", NumPy's ",
+                  want.dtype);
+    const tensor<R> got = e;
+    CHECK_MESSAGE(got.shape() == want.shape,
+                  "fusor's shape ",
+                  to_string(got.shape()),
+                  ", NumPy's ",
+                  to_string(want.shape));
+    if (dtype_name<R>() != want.dtype || !(got.shape() == want.shape))
+        return;
+    for (index_t i = 0; i < got.size(); ++i) {
+        const R g = got.data()[i];
+        const R w = parse_value<R>(want.values[static_cast<std::size_t>(i)]);
+        bool same = g == w;
+        if constexpr (std::is_floating_point_v<R>)
+            same = same || (std::isnan(g) && std::isnan(w));
+        ++assertions;
+        if (!same) {
+            FAIL_CHECK("element ", i, ": fusor ", show(g), ", NumPy ", show(w));
+            return;
+        }
+    }
+}
+
+// Checks a list of results (nonzero, split, unravel_index): their count and each.
+template <class V>
+void check_results(const test_case& c, const V& results) {
+    CHECK_MESSAGE(results.size() == c.out.size(),
+                  "fusor gave ",
+                  results.size(),
+                  " results, NumPy ",
+                  c.out.size());
+    for (std::size_t k = 0; k < results.size() && k < c.out.size(); ++k)
+        check_result(c, k, results[k]);
+}
+
+// Runs `f` (which computes and checks). When NumPy raised, checks that `f` throws the fusor
+// exception the case names and that its message holds every needle.
+template <class F>
+void run_case(const test_case& c, F&& f) {
+    INFO(c.name());
+    if (c.error.empty()) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            FAIL_CHECK("threw \"", std::string(e.what()), "\" where NumPy did not raise");
+        }
+        return;
+    }
+    std::string thrown = "nothing", what;
+    try {
+        f();
+    } catch (const value_error& e) {
+        thrown = "value_error";
+        what = e.what();
+    } catch (const broadcast_error& e) {
+        thrown = "broadcast_error";
+        what = e.what();
+    } catch (const axis_error& e) {
+        thrown = "axis_error";
+        what = e.what();
+    } catch (const index_error& e) {
+        thrown = "index_error";
+        what = e.what();
+    } catch (const std::exception& e) {
+        thrown = "another exception";
+        what = e.what();
+    }
+    ++assertions;
+    CHECK_MESSAGE(thrown == c.error,
+                  "NumPy raised (as fusor) ",
+                  c.error,
+                  "; fusor threw ",
+                  thrown,
+                  ": \"",
+                  what,
+                  "\"");
+    for (const std::string& n : c.needles) {
+        const bool named = what.find(n) != std::string::npos;
+        CHECK_MESSAGE(named, "the message \"", what, "\" does not name \"", n, "\"");
+    }
+}
+
+// ---- dtype dispatch
+// ------------------------------------------------------------------------------
+
+template <class T>
+struct type_tag {
+    using type = T;
+};
+
+// Calls `f(type_tag<T>{})` for the one T of Ts named `name`.
+template <class... Ts, class F>
+void dispatch(const std::string& name, F&& f) {
+    bool found = false;
+    (
+        [&] {
+            if (!found && dtype_name<Ts>() == name) {
+                found = true;
+                f(type_tag<Ts>{});
+            }
+        }(),
+        ...);
+    REQUIRE_MESSAGE(found, "dtype ", name, " is not dispatched here");
+}
+
+template <class F>
+void with_dtype(const std::string& name, F&& f) {
+    dispatch<bool,
+             std::int8_t,
+             std::int16_t,
+             std::int32_t,
+             std::int64_t,
+             std::uint8_t,
+             std::uint16_t,
+             std::uint32_t,
+             std::uint64_t,
+             float,
+             double>(name, std::forward<F>(f));
+}
+
+// The index dtypes toolbox_reference.py draws (INDEX_DTYPES there).
+template <class F>
+void with_index_dtype(const std::string& name, F&& f) {
+    dispatch<std::int64_t,
+             std::int32_t,
+             std::int16_t,
+             std::int8_t,
+             std::uint8_t,
+             std::uint16_t,
+             std::uint32_t>(name, std::forward<F>(f));
+}
+
+// Calls `f(x')` with the operand in the case's form: the tensor, its transpose (a view; NumPy's
+// answer is for a.T), or an expression of the same values.
+template <class T, class F>
+void with_form(const test_case& c, const tensor<T>& x, F&& f) {
+    const std::string& form = c.str("form");
+    if (form == "tensor")
+        f(x);
+    else if (form == "view")
+        f(transpose(x));
+    else if (form == "expr") {
+        // Held const: a non-const lvalue one-operand node is copied by elementwise's child
+        // constructor instead of its copy constructor (a fusor bug, see the report).
+        const auto e = cast<T>(x);
+        f(e);
+    } else
+        FAIL("unknown form ", form);
+}
+
+// ---- the functions, one group each
+// ---------------------------------------------------------------
+
+// flipud, fliplr, rot90, ravel, flatten, atleast_*, diff, tril, triu, nonzero, where.
+template <class T>
+void run_shaping(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    run_case(c, [&] {
+        with_form(c, x, [&](auto&& v) {
+            const std::string& f = c.func;
+            if (f == "flipud")
+                check_result(c, 0, flipud(v));
+            else if (f == "fliplr")
+                check_result(c, 0, fliplr(v));
+            else if (f == "rot90")
+                check_result(c, 0, rot90(v, c.integer("k"), c.list("axes")));
+            else if (f == "ravel")
+                check_result(c, 0, ravel(v));
+            else if (f == "flatten")
+                check_result(c, 0, flatten(v));
+            else if (f == "atleast_1d")
+                check_result(c, 0, atleast_1d(v));
+            else if (f == "atleast_2d")
+                check_result(c, 0, atleast_2d(v));
+            else if (f == "atleast_3d")
+                check_result(c, 0, atleast_3d(v));
+            else if (f == "diff")
+                check_result(c, 0, diff(v, c.integer("n"), c.integer("axis")));
+            else if (f == "tril")
+                check_result(c, 0, tril(v, c.integer("k")));
+            else if (f == "triu")
+                check_result(c, 0, triu(v, c.integer("k")));
+            else if (f == "nonzero")
+                check_results(c, nonzero(v));
+            else if (f == "where1")
+                check_results(c, where(v));
+            else
+                FAIL("unknown function ", f);
+        });
+    });
+}
+
+// diff with prepend/append: each edge is none, an array of x's dtype, a plain int or a double.
+template <class T, class F>
+void with_edge(const test_case& c, const std::string& edge, F&& f) {
+    const std::string& kind = c.str(edge);
+    if (kind == "none") {
+        f(none);
+    } else if (kind == "array") {
+        f(to_tensor<T>(c.operand(edge)));
+    } else if (kind == "int") {
+        f(static_cast<int>(std::stoi(c.params.at(edge).at(1))));
+    } else {
+        REQUIRE(kind == "float");
+        f(std::strtod(c.params.at(edge).at(1).c_str(), nullptr));
+    }
+}
+
+template <class T>
+void run_diff_edges(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    with_edge<T>(c, "prepend", [&](const auto& p) {
+        with_edge<T>(c, "append", [&](const auto& a) {
+            run_case(c,
+                     [&] { check_result(c, 0, diff(x, c.integer("n"), c.integer("axis"), p, a)); });
+        });
+    });
+}
+
+template <class T>
+void run_meshgrid(const test_case& c) {
+    std::vector<tensor<T>> xs;
+    for (std::size_t k = 0; c.has_operand(std::to_string(k)); ++k)
+        xs.push_back(to_tensor<T>(c.operand(std::to_string(k))));
+    const std::string& ix = c.str("indexing");
+    const auto check_all = [&](const auto& grids) {
+        CHECK(std::tuple_size_v<std::remove_cvref_t<decltype(grids)>> == c.out.size());
+        std::size_t k = 0;
+        std::apply([&](const auto&... g) { (check_result(c, k++, g), ...); }, grids);
+    };
+    const auto with_indexing = [&](auto&&... args) {
+        if (ix == "default")
+            check_all(meshgrid(args...));
+        else
+            check_all(meshgrid(args..., ix == "ij" ? indexing::ij : indexing::xy));
+    };
+    run_case(c, [&] {
+        if (xs.size() == 1)
+            with_indexing(xs[0]);
+        else if (xs.size() == 2)
+            with_indexing(xs[0], xs[1]);
+        else if (xs.size() == 3)
+            with_indexing(xs[0], xs[1], xs[2]);
+        else
+            FAIL("meshgrid of ", xs.size(), " inputs");
+    });
+}
+
+// argwhere, flatnonzero, compress, extract (a condition of bool or x's dtype).
+template <class T>
+void run_masks(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    if (c.func == "argwhere" || c.func == "flatnonzero") {
+        run_case(c, [&] {
+            if (c.func == "argwhere")
+                check_result(c, 0, argwhere(x));
+            else
+                check_result(c, 0, flatnonzero(x));
+        });
+        return;
+    }
+    const auto go = [&](const auto& cond) {
+        run_case(c, [&] {
+            if (c.func == "extract")
+                check_result(c, 0, extract(cond, x));
+            else if (c.axis())
+                check_result(c, 0, compress(cond, x, *c.axis()));
+            else
+                check_result(c, 0, compress(cond, x));
+        });
+    };
+    if (c.operand("condition").dtype == "bool")
+        go(to_tensor<bool>(c.operand("condition")));
+    else
+        go(to_tensor<T>(c.operand("condition")));
+}
+
+// putmask and place (a mask of bool or x's dtype); the result is the destination afterwards.
+template <class T>
+void run_putmask(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    const tensor<T> values = to_tensor<T>(c.operand("values"));
+    const auto go = [&](const auto& mask) {
+        tensor<T> dest = x;
+        run_case(c, [&] {
+            if (c.func == "putmask")
+                putmask(dest, mask, values);
+            else
+                place(dest, mask, values);
+            check_result(c, 0, dest);
+        });
+        if (!c.error.empty())
+            CHECK_MESSAGE(array_equal(dest, x), "the destination changed although it threw");
+    };
+    if (c.operand("mask").dtype == "bool")
+        go(to_tensor<bool>(c.operand("mask")));
+    else
+        go(to_tensor<T>(c.operand("mask")));
+}
+
+// take, take_along_axis, put, put_along_axis over value dtype T and index dtype I.
+template <class T, class I>
+void run_take_put(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    const tensor<I> idx = to_tensor<I>(c.operand("indices"));
+    const std::string& f = c.func;
+    if (f == "take") {
+        run_case(c, [&] {
+            const auto in_form = [&](const auto& go) {
+                if constexpr (std::is_same_v<I, std::int64_t>)
+                    with_form(c, x, go);
+                else if (c.str("form") == "tensor")
+                    go(x);
+                else
+                    FAIL("views and expressions are drawn with int64 indices only");
+            };
+            in_form([&](auto&& v) {
+                const bool scalar = c.integer("scalar") == 1;
+                if (scalar && c.axis())
+                    check_result(c, 0, take(v, idx.data()[0], *c.axis()));
+                else if (scalar)
+                    check_result(c, 0, take(v, idx.data()[0]));
+                else if (c.axis())
+                    check_result(c, 0, take(v, idx, *c.axis()));
+                else
+                    check_result(c, 0, take(v, idx));
+            });
+        });
+    } else if (f == "take_along_axis") {
+        run_case(c, [&] {
+            if (c.axis())
+                check_result(c, 0, take_along_axis(x, idx, *c.axis()));
+            else
+                check_result(c, 0, take_along_axis(x, idx));
+        });
+    } else {
+        const tensor<T> values = to_tensor<T>(c.operand("values"));
+        tensor<T> dest = x;
+        run_case(c, [&] {
+            if (f == "put")
+                put(dest, idx, values);
+            else if (c.axis())
+                put_along_axis(dest, idx, values, *c.axis());
+            else
+                put_along_axis(dest, idx, values);
+            check_result(c, 0, dest);
+        });
+        if (!c.error.empty())
+            CHECK_MESSAGE(array_equal(dest, x), "the destination changed although it threw");
+    }
+}
+
+template <class T, class I>
+void run_choose(const test_case& c) {
+    const tensor<I> idx = to_tensor<I>(c.operand("index"));
+    std::vector<tensor<T>> ch;
+    for (std::size_t k = 0; c.has_operand("c" + std::to_string(k)); ++k)
+        ch.push_back(to_tensor<T>(c.operand("c" + std::to_string(k))));
+    run_case(c, [&] {
+        if (c.str("form") == "vector")
+            check_result(c, 0, choose(idx, ch));
+        else if (ch.size() == 1)
+            check_result(c, 0, choose(idx, {ch[0]}));
+        else if (ch.size() == 2)
+            check_result(c, 0, choose(idx, {ch[0], ch[1]}));
+        else if (ch.size() == 3)
+            check_result(c, 0, choose(idx, {ch[0], ch[1], ch[2]}));
+        else if (ch.size() == 4)
+            check_result(c, 0, choose(idx, {ch[0], ch[1], ch[2], ch[3]}));
+        else
+            FAIL("choose of ", ch.size(), " choices");
+    });
+}
+
+template <class I>
+void run_unravel(const test_case& c) {
+    const tensor<I> idx = to_tensor<I>(c.operand("indices"));
+    const shape_t shape = c.list("shape");
+    run_case(c, [&] {
+        if (c.integer("scalar") == 1)
+            check_results(c, unravel_index(idx.data()[0], shape));
+        else
+            check_results(c, unravel_index(idx, shape));
+    });
+}
+
+template <class I>
+void run_ravel_multi(const test_case& c) {
+    std::vector<tensor<I>> m;
+    for (std::size_t k = 0; c.has_operand("m" + std::to_string(k)); ++k)
+        m.push_back(to_tensor<I>(c.operand("m" + std::to_string(k))));
+    const shape_t dims = c.list("dims");
+    run_case(c, [&] {
+        if (c.str("form") == "vector") {
+            check_result(c, 0, ravel_multi_index(m, dims));
+        } else if constexpr (std::is_same_v<I, std::int64_t>) {
+            if (m.size() == 1)
+                check_result(c, 0, ravel_multi_index({m[0]}, dims));
+            else if (m.size() == 2)
+                check_result(c, 0, ravel_multi_index({m[0], m[1]}, dims));
+            else if (m.size() == 3)
+                check_result(c, 0, ravel_multi_index({m[0], m[1], m[2]}, dims));
+            else if (m.size() == 4)
+                check_result(c, 0, ravel_multi_index({m[0], m[1], m[2], m[3]}, dims));
+            else
+                FAIL("ravel_multi_index of ", m.size(), " arrays");
+        } else {
+            FAIL("the braced form takes int64 index arrays");
+        }
+    });
+}
+
+// interp: x of dtype T; xp and fp of T or float64.
+template <class T, class P>
+void run_interp(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    const tensor<P> xp = to_tensor<P>(c.operand("xp"));
+    const tensor<P> fp = to_tensor<P>(c.operand("fp"));
+    run_case(c, [&] {
+        const auto left = c.real("left"), right = c.real("right"), period = c.real("period");
+        if (c.integer("scalar") == 1) {
+            const double r = interp(x.item(), xp, fp, left, right, period);
+            check_result(c, 0, full({}, r));
+        } else {
+            check_result(c, 0, interp(x, xp, fp, left, right, period));
+        }
+    });
+}
+
+// The joining functions over a vector of parts or a braced list of 1 to 3 of them.
+template <class T>
+void run_join(const test_case& c) {
+    std::vector<tensor<T>> parts;
+    for (std::size_t k = 0; c.has_operand(std::to_string(k)); ++k)
+        parts.push_back(to_tensor<T>(c.operand(std::to_string(k))));
+    const std::string& f = c.func;
+    const auto call = [&](const auto& fn) {
+        const bool with_axis = f == "concatenate" || f == "stack";
+        const std::optional<index_t> axis = with_axis ? c.axis() : std::nullopt;
+        const auto go = [&](const auto& list) {
+            using Fn = decltype(fn);
+            using List = decltype(list);
+            if constexpr (!std::is_invocable_v<Fn, List, index_t>)
+                check_result(c, 0, fn(list)); // hstack, vstack, dstack, column_stack
+            else if (axis)
+                check_result(c, 0, fn(list, *axis));
+            else if constexpr (std::is_invocable_v<Fn, List, none_t>)
+                check_result(c, 0, fn(list, none)); // concatenate(parts, none)
+            else
+                FAIL("axis none for ", f);
+        };
+        if (c.str("form") == "vector") {
+            go(parts);
+        } else if (parts.size() == 1) {
+            go(std::initializer_list<tensor_view<const T>>{parts[0]});
+        } else if (parts.size() == 2) {
+            go(std::initializer_list<tensor_view<const T>>{parts[0], parts[1]});
+        } else if (parts.size() == 3) {
+            go(std::initializer_list<tensor_view<const T>>{parts[0], parts[1], parts[2]});
+        } else {
+            FAIL("a braced list of ", parts.size(), " parts");
+        }
+    };
+    run_case(c, [&] {
+        if (f == "concatenate")
+            call(concatenate);
+        else if (f == "stack")
+            call(stack);
+        else if (f == "hstack")
+            call(hstack);
+        else if (f == "vstack")
+            call(vstack);
+        else if (f == "dstack")
+            call(dstack);
+        else if (f == "column_stack")
+            call(column_stack);
+        else
+            FAIL("unknown function ", f);
+    });
+}
+
+// concatenate's std::tuple form over two parts of different dtypes (MIXED in the script).
+template <class A, class B>
+void run_concatenate_tuple(const test_case& c) {
+    const tensor<A> a = to_tensor<A>(c.operand("0"));
+    const tensor<B> b = to_tensor<B>(c.operand("1"));
+    run_case(c, [&] {
+        if (c.axis())
+            check_result(c, 0, concatenate(std::tuple{a, b}, *c.axis()));
+        else
+            check_result(c, 0, concatenate(std::tuple{a, b}, none));
+    });
+}
+
+template <class A, class B, class F>
+bool try_pair(const test_case& c, F&& f) {
+    if (c.operand("0").dtype == dtype_name<A>() && c.operand("1").dtype == dtype_name<B>()) {
+        f(type_tag<A>{}, type_tag<B>{});
+        return true;
+    }
+    return false;
+}
+
+void run_mixed(const test_case& c) {
+    const auto go = [&](auto a, auto b) {
+        run_concatenate_tuple<typename decltype(a)::type, typename decltype(b)::type>(c);
+    };
+    const bool found =
+        try_pair<std::int8_t, std::uint8_t>(c, go) || try_pair<std::int32_t, float>(c, go)
+        || try_pair<bool, std::int32_t>(c, go) || try_pair<std::uint64_t, std::int64_t>(c, go)
+        || try_pair<float, double>(c, go) || try_pair<std::uint16_t, std::int8_t>(c, go);
+    REQUIRE_MESSAGE(found, c.name(), ": a mixed pair not dispatched here");
+}
+
+template <class T>
+void run_split(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    const auto spec = [&]() -> std::vector<index_t> {
+        const shape_t s = c.list("indices");
+        return std::vector<index_t>(s.begin(), s.end());
+    };
+    const bool by_sections = c.has("sections");
+    run_case(c, [&] {
+        const std::string& f = c.func;
+        if (f == "split" || f == "array_split") {
+            with_form(c, x, [&](auto&& v) {
+                const index_t axis = c.integer("axis");
+                if (f == "split" && by_sections)
+                    check_results(c, split(v, c.integer("sections"), axis));
+                else if (f == "split")
+                    check_results(c, split(v, spec(), axis));
+                else if (by_sections)
+                    check_results(c, array_split(v, c.integer("sections"), axis));
+                else
+                    check_results(c, array_split(v, spec(), axis));
+            });
+        } else {
+            const auto go = [&](const auto& s) {
+                if (f == "hsplit")
+                    check_results(c, hsplit(x, s));
+                else if (f == "vsplit")
+                    check_results(c, vsplit(x, s));
+                else
+                    check_results(c, dsplit(x, s));
+            };
+            if (by_sections)
+                go(c.integer("sections"));
+            else
+                go(spec());
+        }
+    });
+}
+
+// One case, dispatched on its function and dtypes.
+void run(const test_case& c) {
+    const std::string& f = c.func;
+    const auto dtype_of = [&](const char* name) {
+        return c.operand(name).dtype;
+    };
+    if (f == "flipud" || f == "fliplr" || f == "rot90" || f == "ravel" || f == "flatten"
+        || f == "atleast_1d" || f == "atleast_2d" || f == "atleast_3d" || f == "diff" || f == "tril"
+        || f == "triu" || f == "nonzero" || f == "where1") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_shaping<typename decltype(t)::type>(c); });
+    } else if (f == "diff_edges") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_diff_edges<typename decltype(t)::type>(c); });
+    } else if (f == "meshgrid") {
+        with_dtype(dtype_of("0"), [&](auto t) { run_meshgrid<typename decltype(t)::type>(c); });
+    } else if (f == "indices") {
+        run_case(c, [&] { check_result(c, 0, indices(c.list("shape"))); });
+    } else if (f == "ndindex") {
+        run_case(c, [&] {
+            const ndindex range(c.list("shape"));
+            tensor<std::int64_t> rows(shape_t{range.size(), c.list("shape").rank()});
+            std::int64_t* o = rows.data();
+            for (const shape_t& i : range)
+                for (index_t v : i)
+                    *o++ = v;
+            check_result(c, 0, rows);
+        });
+    } else if (f == "argwhere" || f == "flatnonzero" || f == "compress" || f == "extract") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_masks<typename decltype(t)::type>(c); });
+    } else if (f == "putmask" || f == "place") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_putmask<typename decltype(t)::type>(c); });
+    } else if (f == "take" || f == "take_along_axis" || f == "put" || f == "put_along_axis") {
+        with_dtype(dtype_of("x"), [&](auto t) {
+            with_index_dtype(dtype_of("indices"), [&](auto i) {
+                run_take_put<typename decltype(t)::type, typename decltype(i)::type>(c);
+            });
+        });
+    } else if (f == "choose") {
+        with_dtype(dtype_of("c0"), [&](auto t) {
+            with_index_dtype(dtype_of("index"), [&](auto i) {
+                run_choose<typename decltype(t)::type, typename decltype(i)::type>(c);
+            });
+        });
+    } else if (f == "unravel_index") {
+        with_index_dtype(dtype_of("indices"),
+                         [&](auto i) { run_unravel<typename decltype(i)::type>(c); });
+    } else if (f == "ravel_multi_index") {
+        if (!c.has_operand("m0"))
+            FAIL("no index arrays");
+        else if (dtype_of("m0") == "int64")
+            run_ravel_multi<std::int64_t>(c);
+        else
+            run_ravel_multi<std::int32_t>(c);
+    } else if (f == "interp") {
+        with_dtype(dtype_of("x"), [&](auto t) {
+            using T = typename decltype(t)::type;
+            if (dtype_of("xp") == dtype_name<T>())
+                run_interp<T, T>(c);
+            else
+                run_interp<T, double>(c);
+        });
+    } else if (f == "concatenate" || f == "stack" || f == "hstack" || f == "vstack" || f == "dstack"
+               || f == "column_stack") {
+        if (c.has("form") && c.str("form") == "tuple")
+            run_mixed(c);
+        else if (!c.has_operand("0"))
+            run_join<double>(c); // no parts: the error of an empty list
+        else
+            with_dtype(dtype_of("0"), [&](auto t) { run_join<typename decltype(t)::type>(c); });
+    } else if (f == "split" || f == "array_split" || f == "hsplit" || f == "vsplit"
+               || f == "dsplit") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_split<typename decltype(t)::type>(c); });
+    } else {
+        FAIL("unknown function ", f);
+    }
+}
+
+// Runs every case of the functions `funcs`; returns how many ran.
+int run_all(std::initializer_list<std::string> funcs) {
+    int ran = 0;
+    for (const test_case& c : cases())
+        for (const std::string& f : funcs)
+            if (c.func == f) {
+                run(c);
+                ++ran;
+            }
+    return ran;
+}
+
+} // namespace
+
+TEST_CASE("the NumPy reference holds at least 800 cases, every function, every dtype") {
+    std::map<std::string, int> n;
+    std::map<std::string, int> dtypes;
+    int errors = 0;
+    for (const test_case& c : cases()) {
+        ++n[c.func];
+        errors += !c.error.empty();
+        if (!c.operands.empty())
+            ++dtypes[c.operands.front().second.dtype];
+    }
+    CHECK(cases().size() >= 800);
+    for (const char* f : {"flipud",
+                          "fliplr",
+                          "rot90",
+                          "ravel",
+                          "flatten",
+                          "atleast_1d",
+                          "atleast_2d",
+                          "atleast_3d",
+                          "diff",
+                          "diff_edges",
+                          "tril",
+                          "triu",
+                          "meshgrid",
+                          "indices",
+                          "nonzero",
+                          "where1",
+                          "argwhere",
+                          "flatnonzero",
+                          "compress",
+                          "extract",
+                          "take",
+                          "take_along_axis",
+                          "put",
+                          "put_along_axis",
+                          "putmask",
+                          "place",
+                          "choose",
+                          "unravel_index",
+                          "ravel_multi_index",
+                          "ndindex",
+                          "interp",
+                          "concatenate",
+                          "stack",
+                          "hstack",
+                          "vstack",
+                          "dstack",
+                          "column_stack",
+                          "split",
+                          "array_split",
+                          "hsplit",
+                          "vsplit",
+                          "dsplit"})
+        CHECK_MESSAGE(n[f] >= 10, f, ": ", n[f], " cases");
+    for (const char* d : {"bool",
+                          "int8",
+                          "int16",
+                          "int32",
+                          "int64",
+                          "uint8",
+                          "uint16",
+                          "uint32",
+                          "uint64",
+                          "float32",
+                          "float64"})
+        CHECK_MESSAGE(dtypes[d] >= 20, d, ": ", dtypes[d], " cases");
+    CHECK(errors >= 80);
+}
+
+TEST_CASE("flipud, fliplr, rot90, ravel, flatten, atleast_1d/2d/3d, as NumPy's") {
+    CHECK(run_all({"flipud",
+                   "fliplr",
+                   "rot90",
+                   "ravel",
+                   "flatten",
+                   "atleast_1d",
+                   "atleast_2d",
+                   "atleast_3d"})
+          >= 200);
+}
+
+TEST_CASE("diff (with prepend and append), tril, triu, as NumPy's") {
+    CHECK(run_all({"diff", "diff_edges", "tril", "triu"}) >= 100);
+}
+
+TEST_CASE("meshgrid, indices, ndindex, unravel_index, ravel_multi_index, as NumPy's") {
+    CHECK(run_all({"meshgrid", "indices", "ndindex", "unravel_index", "ravel_multi_index"}) >= 80);
+}
+
+TEST_CASE("nonzero, where(m), argwhere, flatnonzero, compress, extract, as NumPy's") {
+    CHECK(run_all({"nonzero", "where1", "argwhere", "flatnonzero", "compress", "extract"}) >= 100);
+}
+
+TEST_CASE("take, take_along_axis, put, put_along_axis, putmask, place, choose, as NumPy's") {
+    CHECK(
+        run_all({"take", "take_along_axis", "put", "put_along_axis", "putmask", "place", "choose"})
+        >= 150);
+}
+
+TEST_CASE("interp, as numpy.interp (bit for bit)") {
+    CHECK(run_all({"interp"}) >= 30);
+}
+
+TEST_CASE("concatenate, stack, hstack, vstack, dstack, column_stack, as NumPy's") {
+    CHECK(run_all({"concatenate", "stack", "hstack", "vstack", "dstack", "column_stack"}) >= 150);
+}
+
+TEST_CASE("split, array_split, hsplit, vsplit, dsplit, as NumPy's") {
+    CHECK(run_all({"split", "array_split", "hsplit", "vsplit", "dsplit"}) >= 80);
+    MESSAGE(assertions, " values and errors compared against NumPy");
+}
+
+// ---- laziness and views
+// ----------------------------------------------------------------------------
+
+TEST_CASE("the views are views: writes go through to the tensor") {
+    tensor<double> t = {{1, 2, 3}, {4, 5, 6}};
+    flipud(t) = tensor<double>{{10, 20, 30}, {40, 50, 60}};
+    CHECK(array_equal(t, tensor<double>{{40, 50, 60}, {10, 20, 30}}));
+    fliplr(t) = tensor<double>{{1, 2, 3}, {4, 5, 6}};
+    CHECK(array_equal(t, tensor<double>{{3, 2, 1}, {6, 5, 4}}));
+    rot90(t)(0, 1) = -1.0; // rot90's (0, 1) is t's (1, 2)
+    CHECK(t(1, 2) == -1.0);
+    rot90(t, 3)(0, 0) = -2.0; // three turns: (i, j) is t's (1 - j, i)
+    CHECK(t(1, 0) == -2.0);
+    atleast_3d(t)(1, 1, 0) = -3.0;
+    CHECK(t(1, 1) == -3.0);
+    ravel(t) = 7.0;
+    CHECK(array_equal(t, full({2, 3}, 7.0)));
+    auto parts = split(t, 3, 1);
+    parts[1] = 0.0;
+    CHECK(t(0, 1) == 0.0);
+    CHECK(t(1, 1) == 0.0);
+    CHECK(t(0, 0) == 7.0);
+    auto halves = array_split(t, {1}, 0);
+    halves[0] = 1.0;
+    CHECK(t(0, 2) == 1.0);
+    CHECK(t(1, 2) == 7.0);
+    // flatten copies.
+    tensor<double> f = flatten(t);
+    f(0) = 99.0;
+    CHECK(t(0, 0) == 1.0);
+}
+
+TEST_CASE("the lazy forms read their operands when evaluated") {
+    tensor<double> t = {{1, 2, 3}, {4, 5, 6}};
+    auto d = diff(t);
+    auto lower = tril(t);
+    auto upper = triu(t, 1);
+    auto flipped = rot90(t + 1.0);
+    tensor<double> x = {1, 2, 3};
+    tensor<double> y = {10, 20};
+    auto [gx, gy] = meshgrid(x, y);
+    t(0, 1) = 10.0;
+    x(2) = 30.0;
+    y(0) = -10.0;
+    CHECK(array_equal(eval(d), tensor<double>{{9, -7}, {1, 1}}));
+    CHECK(array_equal(eval(lower), tensor<double>{{1, 0, 0}, {4, 5, 0}}));
+    CHECK(array_equal(eval(upper), tensor<double>{{0, 10, 3}, {0, 0, 6}}));
+    CHECK(array_equal(eval(flipped), tensor<double>{{4, 7}, {11, 6}, {2, 5}}));
+    CHECK(array_equal(eval(gx), tensor<double>{{1, 2, 30}, {1, 2, 30}}));
+    CHECK(array_equal(eval(gy), tensor<double>{{-10, -10, -10}, {20, 20, 20}}));
+}
+
+TEST_CASE("building the lazy forms allocates nothing of the operand's size") {
+    const index_t n = 256;
+    tensor<double> t(shape_t{n, n});
+    const std::size_t bytes = static_cast<std::size_t>(n * n) * sizeof(double);
+    start_counting();
+    {
+        auto a = flipud(t);
+        auto b = rot90(t, 1, {1, 0});
+        auto c = atleast_3d(t);
+        auto d = ravel(t);
+        auto e = diff(t, 1, 0);
+        auto f = tril(t, -1);
+        auto g = triu(t * 2.0);
+        auto h = split(t, 4, 1);
+        auto [gx, gy] = meshgrid(view(t, 0), view(t, all, 0));
+        auto i = rot90(t + 1.0, 2);
+        (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)g, (void)h, (void)i;
+    }
+    counting = false;
+    // Shapes, index maps and tril's two aranges (n int64 each) only.
+    CHECK(largest_allocation < bytes / 64);
+    CHECK(total_allocated < bytes / 8);
+    // Evaluating allocates the result: the counter sees it.
+    start_counting();
+    const tensor<double> r = tril(t, -1);
+    counting = false;
+    CHECK(largest_allocation >= bytes);
+    CHECK(r(0, 0) == 0.0);
+}
+
+// ---- errors leave destinations untouched
+// -------------------------------------------------------------
+
+TEST_CASE("a throwing put, put_along_axis, putmask or place leaves the destination untouched") {
+    tensor<std::int32_t> a = {{1, 2, 3}, {4, 5, 6}};
+    const tensor<std::int32_t> before = a;
+    const auto untouched = [&] {
+        CHECK(array_equal(a, before));
+    };
+    // The bad index comes after good ones: NumPy has written those when it raises, fusor not.
+    CHECK_THROWS_AS(put(a, tensor<std::int64_t>{0, 1, 6}, 9), index_error);
+    untouched();
+    CHECK_THROWS_AS(put(view(a, all, slice(0, 2)), tensor<std::int64_t>{0, -5}, 9), index_error);
+    untouched();
+    CHECK_THROWS_AS(put_along_axis(a, tensor<std::int64_t>{{0}, {3}}, 9, 1), index_error);
+    untouched();
+    CHECK_THROWS_AS(
+        put_along_axis(a, tensor<std::int64_t>{{0}, {1}}, tensor<std::int32_t>{7, 8}, 1),
+        value_error);
+    untouched();
+    CHECK_THROWS_AS(put_along_axis(a, tensor<std::int64_t>{{0}, {1}}, 9, 2), axis_error);
+    untouched();
+    CHECK_THROWS_AS(putmask(a, tensor<bool>{true, false}, 0), value_error);
+    untouched();
+    CHECK_THROWS_AS(place(a, a > 3, tensor<std::int32_t>(shape_t{0})), value_error);
+    untouched();
+    // A valid put into a strided view writes through its strides.
+    put(view(a, all, slice(none, none, 2)),
+        tensor<std::int64_t>{1, -1},
+        tensor<std::int32_t>{-1, -2});
+    CHECK(array_equal(a, tensor<std::int32_t>{{1, 2, -1}, {4, 5, -2}}));
+    put_along_axis(transpose(a), tensor<std::int64_t>{{1}, {0}, {1}}, 0, 1);
+    CHECK(array_equal(a, tensor<std::int32_t>{{1, 0, -1}, {0, 5, 0}}));
+    putmask(view(a, 1), tensor<bool>{true, false, true}, tensor<std::int32_t>{8, 9});
+    CHECK(array_equal(a, tensor<std::int32_t>{{1, 0, -1}, {8, 5, 8}}));
+    // Values that alias the destination are read before anything is written.
+    place(a, a > 0, flip(a));
+    CHECK(array_equal(a, tensor<std::int32_t>{{8, 0, -1}, {5, 8, -1}}));
+}
+
+TEST_CASE("a joining error is thrown before anything is allocated for the result") {
+    const tensor<double> a(shape_t{2, 3}), b(shape_t{2, 4});
+    try {
+        (void)concatenate({a, b}, 0);
+        FAIL("concatenate did not throw");
+    } catch (const value_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("(2, 3)") != std::string::npos);
+        CHECK(what.find("(2, 4)") != std::string::npos);
+        CHECK(what.find("axis 0") != std::string::npos);
+    }
+    tensor<double> dest = {1.0, 2.0};
+    CHECK_THROWS_AS(dest = concatenate({a, b}, 0), value_error);
+    CHECK(array_equal(dest, tensor<double>{1.0, 2.0}));
+    // Parts that are views and expressions of other types join through the tuple form.
+    const tensor<std::int32_t> i = {{1, 2}, {3, 4}};
+    const tensor<double> joined = concatenate(std::tuple{view(a, all, slice(0, 2)), i * 2}, 0);
+    CHECK(array_equal(joined, tensor<double>{{0, 0}, {0, 0}, {2, 4}, {6, 8}}));
+}
