@@ -155,3 +155,19 @@ TEST_CASE("the broadcast kernel: blocks past broadcast_block, a splat refilled p
     CHECK(both(0, 2499) == true);
     CHECK(both(1, 2499) == false);
 }
+
+TEST_CASE("a one-operand expression held in a variable is an operand, not a node to copy") {
+    // `auto v = -x;` then `v + 1.0`: v is a non-const elementwise&, and the node's variadic
+    // constructor once took it as a child (a leaf built from it through its base), which read
+    // freed or wrong memory. It must be copied as a node.
+    fusor::tensor<double> x = {1.0, 2.0, 3.0};
+    auto v = -x;
+    fusor::tensor<double> r = v + 1.0;
+    CHECK(fusor::array_equal(r, fusor::tensor<double>{0.0, -1.0, -2.0}));
+    fusor::tensor<double> t = fusor::transpose(v);
+    CHECK(fusor::array_equal(t, fusor::tensor<double>{-1.0, -2.0, -3.0}));
+    auto w = fusor::exp(x);
+    auto copy = w; // the copy constructor, not a node over w
+    fusor::tensor<double> e = copy * 1.0;
+    CHECK(fusor::array_equal(e, fusor::eval(fusor::exp(x))));
+}

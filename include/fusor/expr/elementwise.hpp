@@ -92,6 +92,14 @@ FUSOR_INLINE bool dense_over(const N& n, const shape_t& s) {
 }
 } // namespace detail
 
+namespace detail {
+// One argument that is the node itself: a copy, not a child (see elementwise's constructor).
+template <class Node, class... As>
+inline constexpr bool copies_node = false;
+template <class Node, class A>
+inline constexpr bool copies_node<Node, A> = std::is_same_v<std::remove_cvref_t<A>, Node>;
+} // namespace detail
+
 /// `Op` applied element by element to `Cs...`, broadcast together (NumPy's rule). The shape is
 /// computed when the node is built, so a mismatch throws `broadcast_error` at `a + b`, naming
 /// every operand's shape. `value_type` is `Op`'s result type for the children's types.
@@ -116,9 +124,14 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     bool dense = false;
 
     /// Moves (or copies) each child into place once; the shape is found from the children
-    /// where they now live.
+    /// where they now live. Never a copy of the node itself: a one-child node (`-x`) held in a
+    /// non-const variable is an `elementwise&`, and a leaf child (an aggregate) is constructible
+    /// from it through its base (C++20's parenthesised aggregate initialisation), so without the
+    /// exclusion `auto v = -x; v + 1.0` built a node whose child was a sliced copy of `v`.
     template <class... As>
-        requires(sizeof...(As) == sizeof...(Cs) && (std::is_constructible_v<Cs, As&&> && ...))
+        requires(sizeof...(As) == sizeof...(Cs)
+                 && !detail::copies_node<elementwise,
+                                         As...> && (std::is_constructible_v<Cs, As&&> && ...))
     explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
         boost::hana::unpack(children, [this](const auto&... c) {
             const shape_t* shapes[] = {&c.shape()...};
