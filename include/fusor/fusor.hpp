@@ -28,8 +28,7 @@
 #include <fusor/tensor/tensor_view.hpp>
 
 // expr: BUILD, the expression nodes and the functions that make them (and the shape helpers
-// built from them: flipud ... atleast_3d, diff, tril/triu, meshgrid, split)
-#include <fusor/expr/diff.hpp>
+// built from them: flipud ... atleast_3d, tril/triu, meshgrid, split)
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/functions.hpp>
 #include <fusor/expr/grids.hpp>
@@ -65,8 +64,10 @@
 #include <fusor/exec/scratch.hpp>
 
 // algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons,
-// selection, quantiles, histograms, searching, joining, masks, index arrays, interpolation)
+// selection, quantiles, histograms, searching, joining, masks, index arrays, interpolation;
+// diff, lazy for n <= 1 and evaluated beyond)
 #include <fusor/algo/along_axis.hpp>
+#include <fusor/algo/diff.hpp>
 #include <fusor/algo/equality.hpp>
 #include <fusor/algo/histogram.hpp>
 #include <fusor/algo/index_arrays.hpp>

@@ -48,7 +48,7 @@ struct reshaped;     // expr/reshaped.hpp: reshape of an expression (index remap
 enum class indexing; // expr/grids.hpp: meshgrid's indexing::xy (default) or indexing::ij
 // Shape helpers built from the nodes above (views or lazy nodes, no node kinds of their own):
 // flipud, fliplr, rot90, ravel, atleast_1d/2d/3d, flatten (expr/shaping.hpp); diff
-// (expr/diff.hpp); tril, triu (expr/triangular.hpp); meshgrid, indices (expr/grids.hpp);
+// (algo/diff.hpp); tril, triu (expr/triangular.hpp); meshgrid, indices (expr/grids.hpp);
 // split, array_split, hsplit, vsplit, dsplit (expr/splitting.hpp).
 
 // reduce/ -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 """NumPy's answers for tests/toolbox/test_numpy.cpp (ctest fixture toolbox.numpy_reference).
 
 Draws random cases (seeded: argv[2] or the default below) for NumPy's everyday toolbox as fusor
-has it (expr/shaping.hpp, expr/diff.hpp, expr/triangular.hpp, expr/grids.hpp,
+has it (expr/shaping.hpp, algo/diff.hpp, expr/triangular.hpp, expr/grids.hpp,
 expr/splitting.hpp, algo/joining.hpp, algo/masks.hpp, algo/index_arrays.hpp,
 algo/multi_index.hpp, algo/interp.hpp) over every dtype fusor has (bool, int8..int64,
 uint8..uint64, float32, float64), shapes of rank 0 to 4 with empty ones, negative axes, the

@@ -1,4 +1,4 @@
-// fusor/expr/diff.hpp: diff, numpy.diff: `view(x, 1:) - view(x, :-1)` along an axis, applied n
+// fusor/algo/diff.hpp: diff, numpy.diff: `view(x, 1:) - view(x, :-1)` along an axis, applied n
 // times (`!=` for bool, as NumPy). Lazy over a tensor or a view for n = 1; n is a run-time
 // value, so the result has one type for every n: two views (leaves) of one base, where the base
 // is the operand itself (n ≤ 1, tensors and views) or a temporary the result owns (the first
