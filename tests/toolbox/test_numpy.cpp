@@ -34,10 +34,16 @@
 #include <fusor/fusor.hpp>
 
 #include "../counting_new.hpp"
+#include "../numpy_data.hpp"
 
 using namespace fusor;
 
 namespace {
+
+using numpy_data::array_data;
+using numpy_data::parse_value;
+using numpy_data::read_array;
+using numpy_data::to_tensor;
 
 // ---- allocation counting (tests/counting_new.hpp calls record_allocation) --------------------
 
@@ -62,12 +68,6 @@ void record_allocation(std::size_t n) {
 namespace {
 
 // ---- the data file ---------------------------------------------------------------------------
-
-struct array_data {
-    std::string dtype;
-    shape_t shape;
-    std::vector<std::string> values;
-};
 
 struct test_case {
     std::string func;
@@ -138,21 +138,6 @@ std::string rest_of(const std::string& line) {
     return line.size() > 2 ? line.substr(2) : std::string();
 }
 
-array_data read_array(std::istringstream& s) {
-    array_data a;
-    index_t rank = 0;
-    s >> a.dtype >> rank;
-    for (index_t k = 0; k < rank; ++k) {
-        index_t d = 0;
-        s >> d;
-        a.shape.push_back(d);
-    }
-    for (std::string v; s >> v;)
-        a.values.push_back(v);
-    REQUIRE(static_cast<index_t>(a.values.size()) == shape_size(a.shape));
-    return a;
-}
-
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
         std::vector<test_case> out;
@@ -192,27 +177,6 @@ const std::vector<test_case>& cases() {
         return out;
     }();
     return all;
-}
-
-template <class T>
-T parse_value(const std::string& v) {
-    if constexpr (std::is_floating_point_v<T>)
-        return static_cast<T>(std::strtod(v.c_str(), nullptr));
-    else if constexpr (std::is_same_v<T, bool>)
-        return v == "1";
-    else if constexpr (std::is_signed_v<T>)
-        return static_cast<T>(std::stoll(v));
-    else
-        return static_cast<T>(std::stoull(v));
-}
-
-template <class T>
-tensor<T> to_tensor(const array_data& a) {
-    REQUIRE(a.dtype == dtype_name<T>());
-    tensor<T> t(a.shape, uninitialized);
-    for (std::size_t i = 0; i < a.values.size(); ++i)
-        t.data()[i] = parse_value<T>(a.values[i]);
-    return t;
 }
 
 template <class T>
