@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -15,6 +16,19 @@
 #include <fusor/fusor.hpp>
 
 namespace numpy_data {
+
+/// The case file a reference script wrote: the path in environment variable `env` when set,
+/// else `fallback` under the build tree; fails the test, naming the ctest fixture that writes
+/// it, when it cannot be opened.
+inline std::ifstream
+open_cases(const char* env, const std::string& fallback, const std::string& fixture) {
+    const char* p = std::getenv(env);
+    std::ifstream in(p ? std::string(p) : std::string(FUSOR_BINARY_DIR) + "/" + fallback);
+    REQUIRE_MESSAGE(in.good(),
+                    "run the ctest fixture " << fixture << " first (or set " << std::string(env)
+                                             << " to the file it wrote)");
+    return in;
+}
 
 /// One array as written: its NumPy dtype name, shape and values (as text).
 struct array_data {

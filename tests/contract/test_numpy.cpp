@@ -73,12 +73,6 @@ struct test_case {
     }
 };
 
-std::string data_path() {
-    if (const char* p = std::getenv("FUSOR_CONTRACT_EXPECTED"))
-        return p;
-    return std::string(FUSOR_BINARY_DIR) + "/tests/contract/contract_expected.txt";
-}
-
 // The rest of `line` after its kind and one space: subscripts and message needles may hold
 // spaces (or be empty).
 std::string rest_of(const std::string& line) {
@@ -88,10 +82,9 @@ std::string rest_of(const std::string& line) {
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
         std::vector<test_case> out;
-        std::ifstream in(data_path());
-        REQUIRE_MESSAGE(in.good(),
-                        "run the ctest fixture contract.numpy_reference first (or set "
-                        "FUSOR_CONTRACT_EXPECTED to the file contract_reference.py wrote)");
+        std::ifstream in = numpy_data::open_cases("FUSOR_CONTRACT_EXPECTED",
+                                                  "tests/contract/contract_expected.txt",
+                                                  "contract.numpy_reference");
         std::string line;
         test_case c;
         while (std::getline(in, line)) {

@@ -25,9 +25,13 @@
 #include <fusor/algo/statistics.hpp>
 #include <fusor/fusor.hpp>
 
+#include "../numpy_data.hpp"
+
 using namespace fusor;
 
 namespace {
+
+using numpy_data::parse_value;
 
 // ---- the data file ---------------------------------------------------------------------------
 
@@ -125,18 +129,6 @@ const std::vector<test_case>& cases() {
         return out;
     }();
     return all;
-}
-
-template <class T>
-T parse_value(const std::string& v) {
-    if constexpr (std::is_floating_point_v<T>)
-        return static_cast<T>(std::strtod(v.c_str(), nullptr));
-    else if constexpr (std::is_same_v<T, bool>)
-        return v == "1";
-    else if constexpr (std::is_signed_v<T>)
-        return static_cast<T>(std::stoll(v));
-    else
-        return static_cast<T>(std::stoull(v));
 }
 
 template <class T>

@@ -128,12 +128,6 @@ struct test_case {
     }
 };
 
-std::string data_path() {
-    if (const char* p = std::getenv("FUSOR_TOOLBOX_EXPECTED"))
-        return p;
-    return std::string(FUSOR_BINARY_DIR) + "/tests/toolbox/toolbox_expected.txt";
-}
-
 std::string rest_of(const std::string& line) {
     return line.size() > 2 ? line.substr(2) : std::string();
 }
@@ -141,10 +135,9 @@ std::string rest_of(const std::string& line) {
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
         std::vector<test_case> out;
-        std::ifstream in(data_path());
-        REQUIRE_MESSAGE(in.good(),
-                        "run the ctest fixture toolbox.numpy_reference first (or set "
-                        "FUSOR_TOOLBOX_EXPECTED to the file toolbox_reference.py wrote)");
+        std::ifstream in = numpy_data::open_cases("FUSOR_TOOLBOX_EXPECTED",
+                                                  "tests/toolbox/toolbox_expected.txt",
+                                                  "toolbox.numpy_reference");
         std::string line;
         test_case c;
         while (std::getline(in, line)) {
