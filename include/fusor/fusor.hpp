@@ -66,6 +66,7 @@
 // algo: eager algorithms over evaluated operands (scans, sorts, whole-array comparisons,
 // selection, quantiles, histograms, searching, joining, masks, index arrays, interpolation;
 // diff, lazy for n <= 1 and evaluated beyond)
+#include <fusor/algo/advanced_indexing.hpp>
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/diff.hpp>
 #include <fusor/algo/equality.hpp>

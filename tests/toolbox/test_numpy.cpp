@@ -754,6 +754,138 @@ void run_split(const test_case& c) {
     });
 }
 
+// ---- advanced indexing through view(...) (toolbox_reference.py: VIEW_PATTERNS) -----------------
+
+// A slice token `s:<start>:<stop>:<step>` (`n` for none).
+slice slice_of(const std::string& token) {
+    std::vector<std::optional<index_t>> b;
+    std::istringstream in(token.substr(2));
+    for (std::string part; std::getline(in, part, ':');)
+        b.push_back(part == "n" ? std::nullopt : std::optional<index_t>(std::stoll(part)));
+    REQUIRE(b.size() == 3);
+    const auto bound = [](std::optional<index_t> v, const auto& f) {
+        if (v)
+            return f(*v);
+        return f(none);
+    };
+    return bound(b[0], [&](auto start) {
+        return bound(b[1], [&](auto stop) {
+            return bound(b[2], [&](auto step) { return slice(start, stop, step); });
+        });
+    });
+}
+
+// Calls `f(m)` with the first index operand in the case's `iform`: the tensor, the transpose
+// of the tensor written (a view), or an expression of the same values.
+template <class T, class F>
+void with_index_form(const test_case& c, const tensor<T>& t, F&& f) {
+    const std::string& form = c.str("iform");
+    if (form == "tensor")
+        f(t);
+    else if (form == "view")
+        f(transpose(t));
+    else if (form == "expr")
+        f(cast<T>(t));
+    else
+        FAIL("unknown index form ", form);
+}
+
+// Calls `f(indices...)` with the case's index list, its pattern one call each (index arrays of
+// int64; the pattern "a" with another index dtype goes through run_view_typed).
+template <class F>
+void with_view_indices(const test_case& c, F&& f) {
+    const std::string& pattern = c.str("pattern");
+    const std::vector<std::string>& tokens = c.params.at("idx");
+    const auto arr = [&](const char* name) {
+        return to_tensor<std::int64_t>(c.operand(name));
+    };
+    const auto sl = [&](std::size_t k) {
+        return slice_of(tokens.at(k));
+    };
+    const auto in = [&](std::size_t k) {
+        return static_cast<index_t>(std::stoll(tokens.at(k).substr(2)));
+    };
+    if (pattern == "m")
+        with_index_form(c, to_tensor<bool>(c.operand("m0")), [&](const auto& m) { f(m); });
+    else if (pattern == "a")
+        with_index_form(c, arr("i0"), [&](const auto& i) { f(i); });
+    else if (pattern == "aa")
+        f(arr("i0"), arr("i1"));
+    else if (pattern == "sa")
+        f(sl(0), arr("i0"));
+    else if (pattern == "as")
+        f(arr("i0"), sl(1));
+    else if (pattern == "asa")
+        f(arr("i0"), sl(1), arr("i1"));
+    else if (pattern == "ia")
+        f(in(0), arr("i0"));
+    else if (pattern == "aAi")
+        f(arr("i0"), all, in(2));
+    else if (pattern == "na")
+        f(newaxis, arr("i0"));
+    else if (pattern == "da")
+        f(ellipsis, arr("i0"));
+    else if (pattern == "ad")
+        f(arr("i0"), ellipsis);
+    else if (pattern == "sm")
+        f(sl(0), to_tensor<bool>(c.operand("m0")));
+    else if (pattern == "ma")
+        f(to_tensor<bool>(c.operand("m0")), arr("i0"));
+    else if (pattern == "md")
+        f(to_tensor<bool>(c.operand("m0")), ellipsis);
+    else if (pattern == "aia")
+        f(arr("i0"), in(1), arr("i1"));
+    else
+        FAIL("unknown pattern ", pattern);
+}
+
+// view_read with one index array of dtype I (not int64), the operand a tensor.
+template <class T, class I>
+void run_view_typed(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    const tensor<I> idx = to_tensor<I>(c.operand("i0"));
+    run_case(c, [&] { check_result(c, 0, eval(view(x, idx))); });
+}
+
+template <class T>
+void run_view(const test_case& c) {
+    const tensor<T> x = to_tensor<T>(c.operand("x"));
+    if (c.func == "view_read") {
+        run_case(c, [&] {
+            with_form(c, x, [&](auto&& v) {
+                with_view_indices(c, [&](const auto&... idx) {
+                    const tensor<T> got = view(v, idx...); // the conversion form
+                    check_result(c, 0, got);
+                });
+            });
+        });
+        return;
+    }
+    // view_write, view_iadd: the destination afterwards.
+    tensor<T> dest = x;
+    run_case(c, [&] {
+        const auto write = [&](auto&& target) {
+            with_view_indices(c, [&](const auto&... idx) {
+                if (c.func == "view_iadd") {
+                    if constexpr (!std::is_same_v<T, bool>)
+                        view(target, idx...) += to_tensor<T>(c.operand("values"));
+                } else if (c.has("scalar")) {
+                    view(target, idx...) = parse_value<T>(c.str("scalar"));
+                } else {
+                    view(target, idx...) = to_tensor<T>(c.operand("values"));
+                }
+            });
+        };
+        if (c.str("form") == "view")
+            write(transpose(dest));
+        else
+            write(dest);
+        check_result(c, 0, dest);
+    });
+    if (!c.error.empty())
+        CHECK_MESSAGE(array_equal(dest, x), "the destination changed although it threw");
+}
+
 // One case, dispatched on its function and dtypes.
 void run(const test_case& c) {
     const std::string& f = c.func;
@@ -822,6 +954,20 @@ void run(const test_case& c) {
             run_join<double>(c); // no parts: the error of an empty list
         else
             with_dtype(dtype_of("0"), [&](auto t) { run_join<typename decltype(t)::type>(c); });
+    } else if (f == "view_read" && c.str("pattern") == "a" && c.operand("i0").dtype != "int64") {
+        with_dtype(dtype_of("x"), [&](auto t) {
+            dispatch<std::int32_t,
+                     std::int16_t,
+                     std::int8_t,
+                     std::uint8_t,
+                     std::uint16_t,
+                     std::uint32_t,
+                     std::uint64_t>(dtype_of("i0"), [&](auto i) {
+                run_view_typed<typename decltype(t)::type, typename decltype(i)::type>(c);
+            });
+        });
+    } else if (f == "view_read" || f == "view_write" || f == "view_iadd") {
+        with_dtype(dtype_of("x"), [&](auto t) { run_view<typename decltype(t)::type>(c); });
     } else if (f == "split" || f == "array_split" || f == "hsplit" || f == "vsplit"
                || f == "dsplit") {
         with_dtype(dtype_of("x"), [&](auto t) { run_split<typename decltype(t)::type>(c); });
@@ -896,7 +1042,10 @@ TEST_CASE("the NumPy reference holds at least 800 cases, every function, every d
                           "array_split",
                           "hsplit",
                           "vsplit",
-                          "dsplit"})
+                          "dsplit",
+                          "view_read",
+                          "view_write",
+                          "view_iadd"})
         CHECK_MESSAGE(n[f] >= 10, f, ": ", n[f], " cases");
     for (const char* d : {"bool",
                           "int8",
@@ -953,6 +1102,11 @@ TEST_CASE("concatenate, stack, hstack, vstack, dstack, column_stack, as NumPy's"
 
 TEST_CASE("split, array_split, hsplit, vsplit, dsplit, as NumPy's") {
     CHECK(run_all({"split", "array_split", "hsplit", "vsplit", "dsplit"}) >= 80);
+}
+
+TEST_CASE("view(x, mask) and view(x, index arrays...): read, write, +=, as NumPy's x[idx]") {
+    CHECK(run_all({"view_read"}) >= 150);
+    CHECK(run_all({"view_write", "view_iadd"}) >= 100);
     MESSAGE(assertions, " values and errors compared against NumPy");
 }
 
@@ -1096,4 +1250,93 @@ TEST_CASE("a joining error is thrown before anything is allocated for the result
     const tensor<std::int32_t> i = {{1, 2}, {3, 4}};
     const tensor<double> joined = concatenate(std::tuple{view(a, all, slice(0, 2)), i * 2}, 0);
     CHECK(array_equal(joined, tensor<double>{{0, 0}, {0, 0}, {2, 4}, {6, 8}}));
+}
+
+// ---- advanced indexing through view(...): what the NumPy cases cannot show ---------------------
+
+TEST_CASE("view(x, mask) and view(x, idx): overloads, read-only forms, when values are read") {
+    tensor<double> x = {{1, 2, 3}, {4, 5, 6}};
+    const tensor<double>& cx = x;
+    const tensor<bool> m = {{false, true, true}, {false, false, true}};
+    const tensor<std::int64_t> rows = {1, 0, 1};
+    // Basic indices still give a tensor_view; a bool or integer tensor gives an advanced_view.
+    static_assert(std::is_same_v<decltype(view(x, 1, all)), tensor_view<double>>);
+    static_assert(std::is_same_v<decltype(view(x, m)), advanced_view<double>>);
+    static_assert(std::is_same_v<decltype(view(x, rows, all)), advanced_view<double>>);
+    static_assert(std::is_same_v<decltype(view(cx, m)), advanced_view<const double>>);
+    static_assert(std::is_same_v<decltype(view(x + 1.0, m)), advanced_view<const double>>);
+    static_assert(std::is_same_v<decltype(view(transpose(x), 0, rows)), advanced_view<double>>);
+    // The positions are fixed at the call; the operand's values are read when evaluated.
+    auto sel = view(x, m);
+    CHECK(sel.shape() == shape_t{3});
+    x(0, 1) = 20.0;
+    CHECK(array_equal(eval(sel), tensor<double>{20, 3, 6}));
+    // An expression operand is evaluated once, at the call.
+    auto plus = view(x + 1.0, m);
+    x(0, 2) = 30.0;
+    CHECK(array_equal(eval(plus), tensor<double>{21, 4, 7}));
+    // Reads of a 0-d selection, item() and the conversion.
+    const tensor<double> r = view(x, rows, all);
+    CHECK(array_equal(r, tensor<double>{{4, 5, 6}, {1, 20, 30}, {4, 5, 6}}));
+    CHECK(view(x, 1, tensor<std::int64_t>(shape_t{}, uninitialized) = 2).item() == 6.0);
+    // uint64 indices are cast as NumPy casts them to intp: 2^64 - 1 is -1.
+    const tensor<std::uint64_t> last = {~std::uint64_t{0}};
+    CHECK(array_equal(eval(view(x, all, last)), tensor<double>{{30}, {6}}));
+    // NumPy's x[True] and x[False]: a new axis of extent 1 or 0.
+    CHECK(eval(view(x, tensor<bool>(shape_t{}, uninitialized) = true)).shape() == shape_t{1, 2, 3});
+    CHECK(eval(view(x, tensor<bool>(shape_t{}))).shape() == shape_t{0, 2, 3});
+}
+
+TEST_CASE("view(x, idx) = e: the last of repeated indices wins, += adds once, values may alias") {
+    tensor<std::int32_t> a = {10, 20, 30, 40};
+    view(a, tensor<std::int64_t>{0, 0, 3}) = tensor<std::int32_t>{1, 2, 3};
+    CHECK(array_equal(a, tensor<std::int32_t>{2, 20, 30, 3}));
+    view(a, tensor<std::int64_t>{1, 1, -1}) += 5;
+    CHECK(array_equal(a, tensor<std::int32_t>{2, 25, 30, 8}));
+    // The right side reads the destination: evaluated before the first store.
+    view(a, tensor<std::int64_t>{0, 1}) = view(a, tensor<std::int64_t>{1, 0});
+    CHECK(array_equal(a, tensor<std::int32_t>{25, 2, 30, 8}));
+    view(a, a > 5) = flip(eval(view(a, a > 5)));
+    CHECK(array_equal(a, tensor<std::int32_t>{8, 2, 30, 25}));
+    // Through a strided view, and a mask over the leading axis of a 2-d tensor.
+    tensor<double> t = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+    view(view(t, all, slice(none, none, 2)), tensor<bool>{true, false, true}) = 0.0;
+    CHECK(array_equal(t, tensor<double>{{0, 2, 0}, {4, 5, 6}, {0, 8, 0}}));
+    view(t, tensor<bool>{false, true, false}) *= tensor<double>{1, 10, 100};
+    CHECK(array_equal(t, tensor<double>{{0, 2, 0}, {4, 50, 600}, {0, 8, 0}}));
+}
+
+TEST_CASE("a throwing view(x, mask) or view(x, idx) assignment leaves the destination untouched") {
+    tensor<std::int32_t> a = {{1, 2, 3}, {4, 5, 6}};
+    const tensor<std::int32_t> before = a;
+    const auto untouched = [&] {
+        CHECK(array_equal(a, before));
+    };
+    // The bad index comes after good ones.
+    CHECK_THROWS_AS((view(a, tensor<std::int64_t>{0, 1, 2}) = 9), index_error);
+    untouched();
+    CHECK_THROWS_AS((view(a, tensor<std::int64_t>{1, 0}, tensor<std::int64_t>{0, 3}) = 9),
+                    index_error);
+    untouched();
+    CHECK_THROWS_AS((view(transpose(a), tensor<bool>{true, false}) = 9), index_error);
+    untouched();
+    // Values that do not fit, found after the positions are known.
+    CHECK_THROWS_AS((view(a, a > 2) = tensor<std::int32_t>{7, 8}), value_error);
+    untouched();
+    CHECK_THROWS_AS((view(a, a > 2) = tensor<std::int32_t>{{7, 8}, {9, 10}}), value_error);
+    untouched();
+    CHECK_THROWS_AS((view(a, tensor<std::int64_t>{1, 0}, all) = tensor<std::int32_t>{7, 8}),
+                    value_error);
+    untouched();
+    CHECK_THROWS_AS((view(a, tensor<std::int64_t>{1, 0}) += tensor<std::int32_t>{7, 8}),
+                    broadcast_error);
+    untouched();
+    try {
+        (void)view(a, tensor<bool>{true, false, true});
+        FAIL("a mask of the wrong shape did not throw");
+    } catch (const index_error& e) {
+        CHECK(std::string(e.what())
+              == "boolean index did not match indexed array along dimension 0; dimension is 2 "
+                 "but corresponding boolean dimension is 3");
+    }
 }

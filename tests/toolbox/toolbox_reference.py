@@ -687,6 +687,293 @@ def split_case(func, dt):
         c.result(*getattr(np, func)(x, spec))
 
 
+# ---- advanced indexing through view(...) -----------------------------------------------------------
+# `view(x, idx...)` with masks and index arrays (algo/advanced_indexing.hpp). A case names its
+# index list as a pattern of kinds, one letter each (the C++ test has one call per pattern):
+# m a mask, a an index array, s a slice, i an integer, A all, n newaxis, d an ellipsis; and the
+# list itself as tokens: m<k> / a<k> (operands m<k> / i<k>), s:<start>:<stop>:<step> (n for
+# None), i:<int>, all, new, dots. `iform` is the form of the first index operand (tensor, view:
+# the transpose of the array written, expr: an expression of the same values). view_read reads
+# the selection, view_write assigns `values` (or the scalar `scalar`) to it, view_iadd adds
+# `values` to it; for both the result is the destination afterwards (`form` view: the transpose
+# of the array written is indexed, as NumPy's a.T[idx] = v).
+
+VIEW_PATTERNS = ["m", "a", "aa", "sa", "as", "asa", "ia", "aAi", "na", "da", "ad", "sm", "ma",
+                 "md", "aia"]
+WRITE_PATTERNS = ["m", "a", "aa", "sa", "asa", "ia", "sm", "da", "md"]
+
+
+def slice_token(sl):
+    t = lambda v: "n" if v is None else str(v)
+    return f"s:{t(sl.start)}:{t(sl.stop)}:{t(sl.step)}"
+
+
+def rand_slice(n):
+    start = None if chance(0.4) else irand(-n - 1, n + 1)
+    stop = None if chance(0.4) else irand(-n - 1, n + 1)
+    step = pick([None, None, 1, 2, -1, -2, 3])
+    return slice(start, stop, step)
+
+
+def sub_shape(b):
+    """A shape that broadcasts to b: leading axes dropped, some extents 1."""
+    s = list(b[irand(0, len(b)):]) if b and chance(0.3) else list(b)
+    return tuple(1 if (d and chance(0.25)) else d for d in s)
+
+
+def index_layout(pattern, lead_mask_rank):
+    """How many operand axes the pattern's items consume, and the mask's rank."""
+    return sum(1 for k in pattern if k in "asiA") + (lead_mask_rank if "m" in pattern else 0)
+
+
+def draw_view_index(pattern, dt_idx, xshape_for):
+    """Draws the operand shape (through xshape_for) and the index list: (tokens, operands,
+    numpy index tuple)."""
+    r_extra = irand(0, 1)
+    k = 0
+    if "m" in pattern:
+        k = irand(0, 2) if pattern == "m" else irand(1, 2)
+    consumed = index_layout(pattern, k)
+    rank = min(consumed + r_extra, 4) if "d" in pattern or chance(0.6) else consumed
+    rank = max(rank, consumed)
+    shape = []
+    # Axes an integer or array indexes get an extent >= 1 (an empty axis has no valid index).
+    kinds = []
+    for ch in pattern:
+        if ch == "m":
+            kinds += ["m"] * k
+        elif ch in "asiA":
+            kinds.append(ch)
+    if "d" in pattern:
+        pos = pattern.index("d")
+        before = sum(1 for ch in pattern[:pos] if ch in "asiA") + (k if "m" in pattern[:pos] else 0)
+        kinds = kinds[:before] + ["A"] * (rank - consumed) + kinds[before:]
+    else:
+        kinds += ["A"] * (rank - consumed)
+    for kind in kinds:
+        shape.append(irand(1, 4) if kind in "ai" else extent())
+    while int(np.prod(shape, dtype=np.int64)) > 96:
+        shape[shape.index(max(shape))] -= 1
+    X = xshape_for(tuple(shape))
+    b = tuple(irand(1, 3) if not chance(0.08) else 0 for _ in range(irand(0, 2)))
+    tokens, operands, index = [], [], []
+    axis, n_arrays, first_operand = 0, 0, None
+    for ch in pattern:
+        if ch == "m":
+            m = rng.random(X.shape[axis:axis + k]) < rng.uniform(0.2, 0.8)
+            m = np.asarray(m, dtype=bool)
+            tokens.append("m0")
+            operands.append(("m0", m))
+            index.append(m)
+            axis += k
+        elif ch == "a":
+            n = X.shape[axis]
+            ishape = sub_shape(b)
+            lo = -n if not dt_idx.startswith("uint") else 0
+            arr = index_values(dt_idx, ishape, lo, n)
+            name = f"i{n_arrays}"
+            n_arrays += 1
+            tokens.append(f"a{name[1:]}")
+            operands.append((name, arr))
+            index.append(arr)
+            axis += 1
+        elif ch == "s":
+            sl = rand_slice(X.shape[axis])
+            tokens.append(slice_token(sl))
+            index.append(sl)
+            axis += 1
+        elif ch == "i":
+            n = X.shape[axis]
+            v = irand(-n, n - 1)
+            tokens.append(f"i:{v}")
+            index.append(v)
+            axis += 1
+        elif ch == "A":
+            tokens.append("all")
+            index.append(slice(None))
+            axis += 1
+        elif ch == "n":
+            tokens.append("new")
+            index.append(None)
+        elif ch == "d":
+            tokens.append("dots")
+            index.append(Ellipsis)
+            axis = X.ndim - (consumed - axis)
+    return X, tokens, operands, tuple(index)
+
+
+def index_operand_form(pattern):
+    return pick(["tensor", "tensor", "view", "expr"]) if pattern in ("m", "a") else "tensor"
+
+
+def write_index(c, pattern, tokens, operands, iform, dt_idx):
+    c.p("pattern", pattern).p("idx", *tokens).p("iform", iform)
+    for name, arr in operands:
+        # iform view: the C++ test passes transpose(written), so write the transpose.
+        first = name in ("m0", "i0")
+        c.a(name, arr.T if (first and iform == "view") else arr)
+
+
+def view_read_case(dt, pattern):
+    for _ in range(50):
+        c = Case("view_read")
+        count["view_read"] -= 1
+        form = pick(FORMS)
+        dt_idx = pick(INDEX_DTYPES + ["uint64"]) if pattern == "a" and form == "tensor" else "int64"
+        holder = {}
+
+        def xshape_for(shape):
+            a = rand_values(dt, shape[::-1] if form == "view" else shape)
+            holder["a"] = a
+            return a.T if form == "view" else a
+        X, tokens, operands, index = draw_view_index(pattern, dt_idx, xshape_for)
+        try:
+            want = X[index]
+        except IndexError:
+            continue
+        count["view_read"] += 1
+        c.p("form", form).a("x", holder["a"])
+        iform = index_operand_form(pattern) if dt_idx == "int64" else "tensor"
+        write_index(c, pattern, tokens, operands, iform, dt_idx)
+        c.result(want)
+        return
+    raise AssertionError("no valid index drawn for " + pattern)
+
+
+def view_write_case(dt, pattern, func="view_write"):
+    for _ in range(50):
+        c = Case(func)
+        count[func] -= 1
+        form = pick(["tensor", "tensor", "view"])
+        holder = {}
+
+        def xshape_for(shape):
+            a = rand_values(dt, shape[::-1] if form == "view" else shape)
+            holder["a"] = a
+            return a.T if form == "view" else a
+        X, tokens, operands, index = draw_view_index(pattern, "int64", xshape_for)
+        out = holder["a"].copy()
+        target = out.T if form == "view" else out
+        try:
+            r = target[index]
+        except IndexError:
+            continue
+        whole = pattern == "m" and operands[0][1].ndim == X.ndim
+        if whole:
+            vshape = pick([(), (1,), (r.size,), (r.size,)])
+        else:
+            vshape = pick([(), r.shape, r.shape, sub_shape(r.shape), (1,) + r.shape])
+        scalar = func == "view_write" and vshape == () and chance(0.5)
+        v = rand_values(dt, vshape)
+        try:
+            if func == "view_write":
+                target[index] = v
+            else:
+                target[index] += v
+        except (IndexError, ValueError):
+            continue
+        count[func] += 1
+        c.p("form", form).a("x", holder["a"])
+        write_index(c, pattern, tokens, operands, "tensor", "int64")
+        if scalar:
+            c.p("scalar", tok(v[()], dt))
+        else:
+            c.a("values", v)
+        c.result(out)
+        return
+    raise AssertionError("no valid index drawn for " + pattern)
+
+
+def view_error_cases():
+    f = lambda s, dt="float64": np.arange(int(np.prod(s)), dtype=dt).reshape(s)
+    i64 = lambda v: np.asarray(v, dtype=np.int64)
+    b = lambda v: np.asarray(v, dtype=bool)
+
+    def err(func, x, pattern, tokens, operands, call, error, words, numpy_types=(IndexError,),
+            values=None):
+        c = Case(func)
+        c.p("form", "tensor").a("x", x)
+        write_index(c, pattern, tokens, operands, "tensor", "int64")
+        if values is not None:
+            c.a("values", values)
+        expect_error(c, call, error, words, (), numpy_types)
+
+    def rd(x, pattern, tokens, operands, index, words, error="index_error", types=(IndexError,)):
+        err("view_read", x, pattern, tokens, operands, lambda: x[index], error, words, types)
+
+    def wr(x, pattern, tokens, operands, index, v, words, error="value_error",
+           types=(ValueError,)):
+        def call():
+            y = x.copy()
+            y[index] = v
+        err("view_write", x, pattern, tokens, operands, call, error, words, types, v)
+
+    x3, x6, x23 = f(3), f(6), f((2, 3))
+    m2 = b([True, False])
+    rd(x3, "m", ["m0"], [("m0", m2)], m2,
+       ("boolean index did not match indexed array along dimension 0; dimension is 3 but "
+        "corresponding boolean dimension is 2",))
+    rd(x23, "sm", ["s:n:n:n", "m0"], [("m0", m2)], (slice(None), m2),
+       ("boolean index did not match indexed array along dimension 1; dimension is 3 but "
+        "corresponding boolean dimension is 2",))
+    m22 = b([[True, False], [False, True]])
+    rd(x23, "m", ["m0"], [("m0", m22)], m22,
+       ("boolean index did not match indexed array along dimension 1; dimension is 3 but "
+        "corresponding boolean dimension is 2",))
+    rd(x3, "m", ["m0"], [("m0", b([[True] * 3] * 3))], b([[True] * 3] * 3),
+       ("too many indices for array: array is 1-dimensional, but 2 were indexed",))
+    rd(x3, "md", ["m0", "dots"], [("m0", b([[True] * 3] * 3))], (b([[True] * 3] * 3), Ellipsis),
+       ("too many indices for array: array is 1-dimensional, but 2 were indexed",))
+    rd(x23, "ma", ["m0", "a0"], [("m0", b([True, True])), ("i0", i64([0, 1, 2]))],
+       (b([True, True]), i64([0, 1, 2])),
+       ("shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,)",))
+    for idx, words in [([0, 7], "index 7 is out of bounds for axis 0 with size 6"),
+                       ([-7], "index -7 is out of bounds for axis 0 with size 6"),
+                       ([[1], [6]], "index 6 is out of bounds for axis 0 with size 6")]:
+        rd(x6, "a", ["a0"], [("i0", i64(idx))], i64(idx), (words,))
+    rd(x23, "sa", ["s:n:n:n", "a0"], [("i0", i64([3]))], (slice(None), i64([3])),
+       ("index 3 is out of bounds for axis 1 with size 3",))
+    rd(x23, "ia", ["i:2", "a0"], [("i0", i64([0]))], (2, i64([0])),
+       ("index 2 is out of bounds for axis 0 with size 2",))
+    rd(x23, "ia", ["i:-3", "a0"], [("i0", i64([0]))], (-3, i64([0])),
+       ("index -3 is out of bounds for axis 0 with size 2",))
+    rd(x23, "aa", ["a0", "a1"], [("i0", i64([0, 1])), ("i1", i64([0, 1, 2]))],
+       (i64([0, 1]), i64([0, 1, 2])),
+       ("shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,)",))
+    rd(x23, "aia", ["a0", "i:0", "a1"], [("i0", i64([0])), ("i1", i64([0]))],
+       (i64([0]), 0, i64([0])),
+       ("too many indices for array: array is 2-dimensional, but 3 were indexed",))
+    rd(x3, "aa", ["a0", "a1"], [("i0", i64([0])), ("i1", i64([0]))], (i64([0]), i64([0])),
+       ("too many indices for array: array is 1-dimensional, but 2 were indexed",))
+    rd(f(()), "a", ["a0"], [("i0", i64([0]))], i64([0]),
+       ("too many indices for array: array is 0-dimensional, but 1 were indexed",))
+    rd(x23, "as", ["a0", "s:n:n:0"], [("i0", i64([0]))], (i64([0]), slice(None, None, 0)),
+       ("slice step cannot be zero",), "value_error", (ValueError,))
+    # writes: the value must fit the selection
+    m3 = b([True, False, True])
+    wr(x3, "m", ["m0"], [("m0", m3)], m3, f(3),
+       ("NumPy boolean array indexing assignment cannot assign 3 input values to the 2 output "
+        "values where the mask is true",))
+    wr(x23, "m", ["m0"], [("m0", x23 > 1)], x23 > 1, f((2, 2)),
+       ("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
+        "2 dimensions",), types=(TypeError,))
+    wr(x23, "m", ["m0"], [("m0", m2)], m2, f(2),
+       ("shape mismatch: value array of shape (2,) could not be broadcast to indexing result of "
+        "shape (1,3)",))
+    wr(x6, "a", ["a0"], [("i0", i64([0, 1, 1]))], i64([0, 1, 1]), f(2),
+       ("shape mismatch: value array of shape (2,) could not be broadcast to indexing result of "
+        "shape (3,)",))
+    wr(x23, "sa", ["s:n:n:n", "a0"], [("i0", i64([0, 2]))], (slice(None), i64([0, 2])), f((3, 2)),
+       ("shape mismatch: value array of shape (3,2) could not be broadcast to indexing result of "
+        "shape (2,2)",))
+    wr(x6, "a", ["a0"], [("i0", i64([0, 1, 6]))], i64([0, 1, 6]), f(3),
+       ("index 6 is out of bounds for axis 0 with size 6",), "index_error", (IndexError,))
+    wr(x23, "aa", ["a0", "a1"], [("i0", i64([1, 0])), ("i1", i64([0, -4]))],
+       (i64([1, 0]), i64([0, -4])), f(()),
+       ("index -4 is out of bounds for axis 1 with size 3",), "index_error", (IndexError,))
+
+
+
 # ---- errors ---------------------------------------------------------------------------------------
 
 def error_cases():
@@ -999,6 +1286,15 @@ def main():
     for da, db in MIXED:
         for _ in range(2):
             mixed_concatenate_case(da, db)
+    view_error_cases()
+    for dt in DTYPES:
+        for pattern in VIEW_PATTERNS:
+            view_read_case(dt, pattern)
+        for pattern in WRITE_PATTERNS:
+            view_write_case(dt, pattern)
+        if dt != "bool":
+            for pattern in ("m", "a", "aa", "sa"):
+                view_write_case(dt, pattern, "view_iadd")
     os.makedirs(os.path.dirname(os.path.abspath(OUT)), exist_ok=True)
     tmp = OUT + ".tmp"
     with open(tmp, "w") as fh:
