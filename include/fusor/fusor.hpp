@@ -68,6 +68,7 @@
 // diff, lazy for n <= 1 and evaluated beyond)
 #include <fusor/algo/advanced_indexing.hpp>
 #include <fusor/algo/along_axis.hpp>
+#include <fusor/algo/chunked_read.hpp>
 #include <fusor/algo/diff.hpp>
 #include <fusor/algo/equality.hpp>
 #include <fusor/algo/histogram.hpp>
@@ -96,3 +97,4 @@
 
 // explain: SHOW
 #include <fusor/explain/explain.hpp>
+#include <fusor/explain/explain_histogram.hpp>

@@ -74,8 +74,13 @@ struct tensordot_axes;   // reduce/contraction.hpp: the axis lists `tensordot` s
 // (algo/searching.hpp); average, ptp, cov, corrcoef (algo/statistics.hpp).
 enum class quantile_method; // algo/quantile.hpp: NumPy's 13 quantile methods (linear ...)
 template <class H, class B>
-struct histogram_result; // algo/histogram.hpp: `hist` and `edges` of histogram
-enum class side;         // algo/searching.hpp: searchsorted's side::left / side::right
+struct histogram_result;    // algo/histogram.hpp: `hist` and `edges` of histogram
+struct histogram_plan;      // algo/histogram.hpp: the decisions one histogram call runs by
+enum class histogram_range; // algo/histogram.hpp: where uniform bins take their range from
+struct chunking;            // algo/chunked_read.hpp: the chunks an operand is read in
+struct read_plan;     // algo/chunked_read.hpp: how an operand is read (in place, chunks, whole)
+enum class read_mode; // algo/chunked_read.hpp
+enum class side;      // algo/searching.hpp: searchsorted's side::left / side::right
 template <class R>
 struct average_result; // algo/statistics.hpp: `average` and `sum_of_weights` (returned)
 // Joining (algo/joining.hpp: concatenate, stack, hstack, vstack, dstack, column_stack,
@@ -105,7 +110,9 @@ class generator;     // random/generator.hpp: NumPy's Generator (default_rng)
 } // namespace random
 
 // explain/ (SHOW) -------------------------------------------------------------------------
-struct explanation; // explain/explain.hpp: the printable plan `explain(e)` returns
+struct explanation;           // explain/explain.hpp: the printable plan `explain(e)` returns
+struct histogram_pass;        // explain/explain_histogram.hpp: one pass of a histogram
+struct histogram_explanation; // explain/explain_histogram.hpp: what explain_histogram returns
 
 // io/ -------------------------------------------------------------------------------------
 namespace npy {

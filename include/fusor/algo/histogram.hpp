@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <fusor/algo/chunked_read.hpp>
 #include <fusor/algo/searching.hpp>
 #include <fusor/config.hpp>
 #include <fusor/core/affine_map.hpp>
@@ -68,123 +69,35 @@ struct histogram_result {
     tensor<B> edges;
 };
 
+/// Where `histogram`'s uniform bins take their range from.
+enum class histogram_range {
+    given, ///< `range{lo, hi}`
+    data,  ///< the data's minimum and maximum, found first (two reductions over the data)
+    unit,  ///< no range and no data: NumPy's (0, 1)
+    none,  ///< explicit edges: no range
+};
+
+/// The plan of one `histogram` call: every decision it runs by, made before any element is
+/// read (`detail::plan_histogram`); `histogram` follows it and `explain_histogram` prints it.
+struct histogram_plan {
+    shape_t shape;          ///< the data's shape
+    std::string_view dtype; ///< the data's element type (NumPy's name)
+    read_plan data;         ///< how the data is read (`read_mode::whole`: evaluated first)
+    bool weighted = false;  ///< `weights(w)` given
+    read_plan weights;      ///< how the weights are read, when `weighted`
+    std::string_view weights_dtype;
+    index_t bins = 0;             ///< the number of bins (from explicit edges: edges − 1)
+    bool explicit_edges = false;  ///< bins by binary search over given edges, else uniform bins
+                                  ///< (a value's bin computed from it, then NumPy's corrections)
+    bool edges_evaluated = false; ///< explicit edges given as an expression (or a strided view):
+                                  ///< evaluated into a temporary first, else read in place
+    histogram_range range = histogram_range::none;
+    double lo = 0, hi = 0;       ///< the given range (`range == histogram_range::given`)
+    bool density = false;        ///< `density`: float64 densities
+    std::string_view hist_dtype; ///< the histogram's element type
+};
+
 namespace detail {
-
-// ---- Reading an operand's values a chunk at a time ---------------------------------------
-
-// A chunk of about this many elements (128 KiB of float32) stays in L2 between its evaluation
-// and its use, and is large enough that planning it costs little beside the work.
-inline constexpr index_t value_chunk_size = 32768;
-
-// A run of an operand's elements in row-major order: `[first, first + count)`, which is the
-// view `e[index...]` of shape `shape` (unless `whole`, the operand itself).
-struct value_chunk {
-    const std::vector<view_index>* index;
-    const shape_t* shape;
-    index_t first, count;
-    bool whole;
-};
-
-// Calls `f(chunk)` for consecutive chunks covering an operand of shape `s`, in row-major order.
-// The chunks are slices of one axis k (the outermost whose inner block fits a chunk), at fixed
-// indices of the axes before k.
-template <class F>
-void for_each_value_chunk(const shape_t& s, F&& f) {
-    const index_t total = shape_size(s);
-    if (total == 0)
-        return;
-    if (total <= value_chunk_size) {
-        f(value_chunk{nullptr, &s, 0, total, true});
-        return;
-    }
-    index_t k = s.rank() - 1, inner = 1; // inner = prod(s[k+1:])
-    while (k > 0 && inner * s[static_cast<std::size_t>(k)] <= value_chunk_size) {
-        inner *= s[static_cast<std::size_t>(k)];
-        --k;
-    }
-    const index_t rows = std::max<index_t>(1, value_chunk_size / inner);
-    const index_t extent = s[static_cast<std::size_t>(k)];
-    std::vector<view_index> index(static_cast<std::size_t>(k + 1), index_t{0});
-    shape_t outer(static_cast<std::size_t>(k), 0);
-    shape_t chunk_shape(s.begin() + k, s.end());
-    index_t first = 0;
-    for (;;) {
-        for (index_t a = 0; a < k; ++a)
-            index[static_cast<std::size_t>(a)] = outer[static_cast<std::size_t>(a)];
-        for (index_t j = 0; j < extent; j += rows) {
-            const index_t m = std::min(rows, extent - j);
-            index[static_cast<std::size_t>(k)] = slice(j, j + m);
-            chunk_shape[0] = m;
-            f(value_chunk{&index, &chunk_shape, first, m * inner, false});
-            first += m * inner;
-        }
-        index_t a = k - 1;
-        while (a >= 0 && ++outer[static_cast<std::size_t>(a)] == s[static_cast<std::size_t>(a)]) {
-            outer[static_cast<std::size_t>(a)] = 0;
-            --a;
-        }
-        if (a < 0)
-            return;
-    }
-}
-
-// Element-wise expressions over tensors and scalars: what a chunk reader evaluates a chunk at a
-// time. Anything else holding a reduction or a reshape copy is evaluated once, whole (a view of
-// it per chunk would recompute the reduction per chunk).
-template <class E>
-constexpr bool chunkable_impl() {
-    if constexpr (node<E>)
-        return planning::flat_tree<std::remove_cvref_t<E>>;
-    else
-        return true;
-}
-template <class E>
-inline constexpr bool chunkable = chunkable_impl<E>();
-
-// The elements of `e` chunk by chunk (`read(chunk)` points at `chunk.count` values): a tensor,
-// a dense view or a dense leaf in place; a strided view copied a chunk at a time; an
-// element-wise expression evaluated (fused) a chunk at a time into a buffer of one chunk; any
-// other expression evaluated whole, once.
-template <class E>
-class chunk_reader {
-public:
-    using value_type = value_type_t<E>;
-
-    explicit chunk_reader(const E& e) : e_(e) {
-        if constexpr (tensor_like<E>) {
-            direct_ = e.data();
-        } else if constexpr (view_like<E>) {
-            if (dense_row_major(e.shape(), e.strides()))
-                direct_ = e.data();
-        } else if constexpr (tag_of<E> == node_tag::leaf) {
-            if (dense_row_major(e.shape(), e.strides()))
-                direct_ = e.data;
-        } else if constexpr (!chunkable<E>) {
-            owned_ = std::make_unique<tensor<value_type>>(eval(e));
-            direct_ = owned_->data();
-        }
-        if (!direct_)
-            buffer_ = std::make_unique_for_overwrite<value_type[]>(
-                static_cast<std::size_t>(std::min(e.size(), value_chunk_size)));
-    }
-
-    const value_type* read(const value_chunk& c) {
-        if (direct_)
-            return direct_ + c.first;
-        const tensor_view<value_type> into(buffer_.get(), *c.shape);
-        if (c.whole)
-            into = e_;
-        else
-            into = apply_view(e_, [&](const shape_t& s) { return view_map(s, *c.index); });
-        return buffer_.get();
-    }
-
-private:
-    const E& e_;
-    const value_type* direct_ = nullptr;
-    std::unique_ptr<tensor<value_type>> owned_;
-    std::unique_ptr<value_type[]> buffer_;
-};
 
 // ---- histogram -----------------------------------------------------------------------------
 
@@ -345,11 +258,11 @@ void bins_of_run(const Binner& bin_in, const T* p, index_t n, F&& each) {
 
 // Counts into bins + 1 slots, the last one for values outside (dropped at the end).
 template <class Binner, class E>
-void count_bins(const Binner& bin, const E& e, std::int64_t* counts) {
+void count_bins(const Binner& bin, const E& e, const read_plan& pe, std::int64_t* counts) {
     std::vector<std::int64_t> slots(static_cast<std::size_t>(bin.bins + 1), 0);
     std::int64_t* const c = slots.data();
-    chunk_reader<E> r(e);
-    for_each_value_chunk(e.shape(), [&](const value_chunk& ch) {
+    chunk_reader<E> r(e, pe);
+    for_each_value_chunk(pe.chunks, e.shape(), [&](const value_chunk& ch) {
         bins_of_run(bin, r.read(ch), ch.count, [c](index_t, index_t b) { ++c[b]; });
     });
     std::copy(slots.begin(), slots.end() - 1, counts);
@@ -369,7 +282,13 @@ W add_as_numpy(W a, W b) {
 // numpy.histogram's weighted uniform path: per block of 65536 values, each bin's weights summed
 // in float64 in order (numpy.bincount), cast to W and added to the bin.
 template <class W, class Binner, class E, class WE>
-void sum_bins_by_block(const Binner& bin, const E& e, const WE& w, W* hist, index_t bins) {
+void sum_bins_by_block(const Binner& bin,
+                       const E& e,
+                       const read_plan& pe,
+                       const WE& w,
+                       const read_plan& pw,
+                       W* hist,
+                       index_t bins) {
     std::vector<double> block(static_cast<std::size_t>(bins + 1), 0.0); // + the outside slot
     double* const sums = block.data();
     const auto flush = [&] {
@@ -378,10 +297,10 @@ void sum_bins_by_block(const Binner& bin, const E& e, const WE& w, W* hist, inde
             sums[b] = 0.0;
         }
     };
-    chunk_reader<E> r(e);
-    chunk_reader<WE> rw(w);
+    chunk_reader<E> r(e, pe);
+    chunk_reader<WE> rw(w, pw);
     index_t next_flush = numpy_histogram_block;
-    for_each_value_chunk(e.shape(), [&](const value_chunk& c) {
+    for_each_value_chunk(pe.chunks, e.shape(), [&](const value_chunk& c) {
         const auto* p = r.read(c);
         const auto* q = rw.read(c);
         // The run split where NumPy's blocks end.
@@ -406,15 +325,22 @@ void sum_bins_by_block(const Binner& bin, const E& e, const WE& w, W* hist, inde
 // at least as exact), integer weights in wrapping 64-bit arithmetic (NumPy's sums modulo 2^64,
 // exactly).
 template <class W, class Binner, class E, class WE>
-void sum_bins(const Binner& bin, const E& e, const WE& w, W* hist, index_t bins) {
+void sum_bins(const Binner& bin,
+              const E& e,
+              const read_plan& pe,
+              const WE& w,
+              const read_plan& pw,
+              W* hist,
+              index_t bins) {
     using A = std::conditional_t<std::is_floating_point_v<W>, double, std::uint64_t>;
     std::vector<A> acc(static_cast<std::size_t>(bins + 1), A{0}); // + the outside slot
     A* const sums = acc.data();
-    chunk_reader<E> r(e);
-    chunk_reader<WE> rw(w);
-    for_each_value_chunk(e.shape(), [&](const value_chunk& c) {
+    chunk_reader<E> r(e, pe);
+    chunk_reader<WE> rw(w, pw);
+    for_each_value_chunk(pe.chunks, e.shape(), [&](const value_chunk& c) {
+        const auto* p = r.read(c); // the data's chunk first, then the weights' (explain's order)
         const auto* q = rw.read(c);
-        bins_of_run(bin, r.read(c), c.count, [sums, q](index_t k, index_t b) {
+        bins_of_run(bin, p, c.count, [sums, q](index_t k, index_t b) {
             if constexpr (std::is_floating_point_v<W>)
                 sums[b] += static_cast<double>(q[k]);
             else
@@ -512,6 +438,12 @@ struct uniform_setup {
     double keep_lo, keep_hi, norm;
 };
 
+// Where uniform bins take their range from: given, the data's, or (0, 1) without data.
+inline histogram_range range_source(const std::optional<range>& bounds, index_t size) {
+    return bounds ? histogram_range::given
+                  : (size == 0 ? histogram_range::unit : histogram_range::data);
+}
+
 template <class E>
 uniform_setup setup_uniform(const E& e, index_t bins, const std::optional<range>& bounds) {
     using T = value_type_t<E>;
@@ -524,7 +456,8 @@ uniform_setup setup_uniform(const E& e, index_t bins, const std::optional<range>
     // Python floats (a given range, the empty default (0, 1), or the ±0.5 widening).
     bool typed = false, equal = false;
     double width = 0;
-    if (bounds) {
+    const histogram_range source = range_source(bounds, e.size());
+    if (source == histogram_range::given) {
         if (bounds->lo > bounds->hi)
             throw value_error("histogram: max must be larger than min in range parameter.");
         if (!std::isfinite(bounds->lo) || !std::isfinite(bounds->hi))
@@ -533,7 +466,7 @@ uniform_setup setup_uniform(const E& e, index_t bins, const std::optional<range>
         u.first = bounds->lo;
         u.last = bounds->hi;
         equal = u.first == u.last;
-    } else if (e.size() == 0) {
+    } else if (source == histogram_range::unit) {
         u.first = 0;
         u.last = 1;
     } else {
@@ -599,8 +532,44 @@ void with_uniform_binner(const uniform_setup& u, index_t bins, F&& f) {
     run((double*)nullptr, (double*)nullptr, (double*)nullptr);
 }
 
+// The plan of `histogram(e, bins or edges, opts...)` (`edges`: the number of explicit edges, or
+// -1 for uniform bins; `edges_in_place`: whether they are read where they are).
 template <class E, class... O>
-auto histogram_uniform(const E& e, index_t bins, const O&... opts) {
+histogram_plan
+plan_histogram(const E& e, index_t bins, index_t edges, bool edges_in_place, const O&... opts) {
+    using Opt = histogram_options<O...>;
+    using WN = typename Opt::weights_type;
+    const Opt opt(opts...);
+    histogram_plan p;
+    p.shape = e.shape();
+    p.dtype = dtype_name<value_type_t<E>>();
+    p.data = plan_read(e);
+    if constexpr (Opt::weighted) {
+        p.weighted = true;
+        p.weights = plan_read(*opt.weights);
+        p.weights_dtype = dtype_name<value_type_t<WN>>();
+    }
+    p.explicit_edges = edges >= 0;
+    p.edges_evaluated = p.explicit_edges && !edges_in_place;
+    p.bins = p.explicit_edges ? std::max<index_t>(edges - 1, 0) : bins;
+    p.range = p.explicit_edges ? histogram_range::none : range_source(opt.bounds, e.size());
+    if (opt.bounds) {
+        p.lo = opt.bounds->lo;
+        p.hi = opt.bounds->hi;
+    }
+    p.density = Opt::dense;
+    p.hist_dtype = dtype_name<hist_value_t<WN, Opt::dense>>();
+    return p;
+}
+
+// The data once evaluated whole (a plan's `read_mode::whole`) is read in place.
+inline read_plan in_place(const read_plan& r) {
+    return read_plan{read_mode::in_place, r.chunks};
+}
+
+template <class E, class... O>
+auto histogram_uniform(const E& e, const histogram_plan& plan, const O&... opts) {
+    const index_t bins = plan.bins;
     using T = value_type_t<E>;
     using Opt = histogram_options<O...>;
     using WN = typename Opt::weights_type;
@@ -620,14 +589,14 @@ auto histogram_uniform(const E& e, index_t bins, const O&... opts) {
             using W = value_type_t<WN>;
             const auto& w = *opt.weights;
             tensor<W> sums(shape_t{bins});
-            sum_bins_by_block<W>(binner, e, w, sums.data(), bins);
+            sum_bins_by_block<W>(binner, e, plan.data, w, plan.weights, sums.data(), bins);
             if constexpr (Opt::dense)
                 r.hist = to_density(sums, edges.data());
             else
                 r.hist = std::move(sums);
         } else {
             tensor<std::int64_t> counts(shape_t{bins});
-            count_bins(binner, e, counts.data());
+            count_bins(binner, e, plan.data, counts.data());
             if constexpr (Opt::dense)
                 r.hist = to_density(counts, edges.data());
             else
@@ -653,7 +622,10 @@ void check_edges(const flat_values<B>& edges, const shape_t& shape) {
 }
 
 template <class E, class BE, class... O>
-auto histogram_edges(const E& e, const BE& bin_edges, const O&... opts) {
+auto histogram_edges(const E& e,
+                     const BE& bin_edges,
+                     const histogram_plan& plan,
+                     const O&... opts) {
     using T = value_type_t<E>;
     using B = value_type_t<BE>;
     using P = promote_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>, B>;
@@ -685,14 +657,14 @@ auto histogram_edges(const E& e, const BE& bin_edges, const O&... opts) {
                       "fusor::histogram: bool weights with explicit edges (NumPy raises "
                       "UFuncTypeError); cast them, e.g. weights(cast<int64_t>(w))");
         tensor<W> sums(shape_t{bins});
-        sum_bins<W>(binner, e, *opt.weights, sums.data(), bins);
+        sum_bins<W>(binner, e, plan.data, *opt.weights, plan.weights, sums.data(), bins);
         if constexpr (Opt::dense)
             r.hist = to_density(sums, r.edges.data());
         else
             r.hist = std::move(sums);
     } else {
         tensor<std::int64_t> counts(shape_t{bins});
-        count_bins(binner, e, counts.data());
+        count_bins(binner, e, plan.data, counts.data());
         if constexpr (Opt::dense)
             r.hist = to_density(counts, r.edges.data());
         else
@@ -727,10 +699,14 @@ auto histogram_edges(const E& e, const BE& bin_edges, const O&... opts) {
 template <class E, class I, class... O>
     requires(expression<E>&& std::is_integral_v<I> && (detail::histogram_option<O> && ...))
 auto histogram(const E& e, I bins, const O&... opts) {
-    if constexpr (!detail::chunkable<E>)
-        return detail::histogram_uniform(eval(e), static_cast<index_t>(bins), opts...);
-    else
-        return detail::histogram_uniform(e, static_cast<index_t>(bins), opts...);
+    histogram_plan p = detail::plan_histogram(e, static_cast<index_t>(bins), -1, true, opts...);
+    if constexpr (!chunkable<E>) { // p.data.mode == read_mode::whole
+        const auto whole = eval(e);
+        p.data = detail::in_place(p.data);
+        return detail::histogram_uniform(whole, p, opts...);
+    } else {
+        return detail::histogram_uniform(e, p, opts...);
+    }
 }
 template <class E, class... O>
     requires(expression<E> && (detail::histogram_option<O> && ...))
@@ -740,10 +716,15 @@ auto histogram(const E& e, const O&... opts) {
 template <class E, class B, class... O>
     requires(expression<E>&& expression<B> && (detail::histogram_option<O> && ...))
 auto histogram(const E& e, const B& edges, const O&... opts) {
-    if constexpr (!detail::chunkable<E>)
-        return detail::histogram_edges(eval(e), edges, opts...);
-    else
-        return detail::histogram_edges(e, edges, opts...);
+    histogram_plan p =
+        detail::plan_histogram(e, 0, edges.size(), detail::flat_in_place(edges), opts...);
+    if constexpr (!chunkable<E>) { // p.data.mode == read_mode::whole
+        const auto whole = eval(e);
+        p.data = detail::in_place(p.data);
+        return detail::histogram_edges(whole, edges, p, opts...);
+    } else {
+        return detail::histogram_edges(e, edges, p, opts...);
+    }
 }
 
 /// `histogram_bin_edges(e, bins = 10)`, `histogram_bin_edges(e, bins, range{lo, hi})`
@@ -822,26 +803,27 @@ struct identity_bin {
 
 template <class E>
     requires expression<E> tensor<std::int64_t> bincount(const E& x, index_t minlength) {
-        if constexpr (!detail::chunkable<E>) {
+        if constexpr (!chunkable<E>) {
             return bincount(eval(x), minlength);
         } else {
             const index_t n = detail::bincount_length(x, minlength);
             tensor<std::int64_t> out(shape_t{n});
-            detail::count_bins(detail::identity_bin{n}, x, out.data());
+            detail::count_bins(detail::identity_bin{n}, x, plan_read(x), out.data());
             return out;
         }
     }
 template <class E, class W>
     requires(expression<E>&& expression<W>)
 tensor<double> bincount(const E& x, const W& w, index_t minlength) {
-    if constexpr (!detail::chunkable<E>) {
+    if constexpr (!chunkable<E>) {
         return bincount(eval(x), w, minlength);
     } else {
         const index_t n = detail::bincount_length(x, minlength);
         if (detail::extent_of_1d(w.shape(), "bincount: weights") != x.shape()[0])
             throw value_error("bincount: The weights and list don't have the same length.");
         tensor<double> out(shape_t{n});
-        detail::sum_bins<double>(detail::identity_bin{n}, x, w, out.data(), n);
+        detail::sum_bins<double>(
+            detail::identity_bin{n}, x, plan_read(x), w, plan_read(w), out.data(), n);
         return out;
     }
 }

@@ -42,6 +42,18 @@ inline bool dense_row_major(const shape_t& shape, const strides_t& strides) {
     return true;
 }
 
+// True when `flat_values` reads `e` where it is (a tensor or a dense view); otherwise it
+// evaluates `e` once into a buffer it owns.
+template <class E>
+bool flat_in_place(const E& e) {
+    if constexpr (tensor_like<E>)
+        return true;
+    else if constexpr (view_like<E>)
+        return dense_row_major(e.shape(), e.strides());
+    else
+        return false;
+}
+
 // The elements of `e` in row-major order, read where they are when `e` is a tensor or a dense
 // view, otherwise `e` evaluated once (fused) into a buffer this object owns.
 template <class E>
@@ -50,16 +62,13 @@ public:
     using value_type = value_type_t<E>;
 
     explicit flat_values(const E& e) : size_(e.size()) {
-        if constexpr (tensor_like<E>) {
-            data_ = e.data();
-        } else if constexpr (view_like<E>) {
-            if (dense_row_major(e.shape(), e.strides()))
+        if constexpr (tensor_like<E> || view_like<E>) {
+            if (flat_in_place(e)) {
                 data_ = e.data();
-            else
-                own(e);
-        } else {
-            own(e);
+                return;
+            }
         }
+        own(e);
     }
     flat_values(const flat_values&) = delete;
     flat_values& operator=(const flat_values&) = delete;
