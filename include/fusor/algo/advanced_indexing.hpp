@@ -47,8 +47,10 @@ struct selection {
     index_t offset = 0; ///< of the first element the basic indices (slices) leave
     shape_t outer_shape;
     strides_t outer_strides;
-    std::vector<index_t> rows; ///< row offsets, in row-major order of the broadcast indices
-    bool by_mask = false;      ///< the rows are the true elements of `mask` instead of `rows`
+    /// Row offsets, `count` of them in row-major order of the broadcast indices (not
+    /// zero-filled: the first index array writes them, the others add to them).
+    std::unique_ptr<index_t[]> rows;
+    bool by_mask = false; ///< the rows are the true elements of `mask` instead of `rows`
     tensor<bool> mask{shape_t{0}};
     strides_t mask_strides; ///< the operand's strides on the axes the mask covers
     index_t mask_step = 0;  ///< those axes as one of this stride (0: they do not merge)
@@ -128,8 +130,8 @@ inline void set_inner(selection& s, shape_t shape, strides_t strides) {
 template <class F>
 void for_each_row(const selection& s, F&& f) {
     if (!s.by_mask) {
-        for (const index_t r : s.rows)
-            f(r);
+        for (index_t k = 0; k < s.count; ++k)
+            f(s.rows[static_cast<std::size_t>(k)]);
         return;
     }
     const bool* m = s.mask.data();
@@ -168,6 +170,14 @@ void gather(const selection& s, const T* data, std::remove_const_t<T>* out) {
             out[n] = d[k * step];
             n += m[k];
         }
+        return;
+    }
+    if (!s.by_mask && s.inner_size == 1 && s.outer_shape.empty()) {
+        // x[idx] element by element (a take): one gather.
+        const T* d = data + s.offset;
+        const index_t* rows = s.rows.get();
+        for (index_t k = 0; k < s.count; ++k)
+            out[k] = d[rows[k]];
         return;
     }
     for_each_block(s, [&](index_t at) {
@@ -301,11 +311,15 @@ inline selection select_by_mask(const shape_t& shape, const strides_t& strides, 
     selection s;
     s.by_mask = true;
     s.whole_mask = k == shape.size();
+    // Branch-free: a random mask would mispredict every other branch.
+    const bool* mb = m.data();
+    index_t count = 0;
     for (index_t j = 0; j < m.size(); ++j)
-        if (m.data()[j]) {
-            ++s.count;
+        count += mb[j];
+    s.count = count;
+    for (index_t j = m.size(); j-- > 0 && s.last_true < 0;)
+        if (mb[j])
             s.last_true = j;
-        }
     s.mask_strides = strides_t(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(k));
     const std::optional<index_t> step = merged_step(m.shape(), s.mask_strides);
     s.mask_step = step ? *step : 0;
@@ -496,11 +510,19 @@ select(const shape_t& shape, const strides_t& strides, std::vector<advanced_inde
         return s;
     const index_t rows = shape_size(b);
     s.count = rows;
-    s.rows.assign(static_cast<std::size_t>(rows), 0);
+    s.rows = std::make_unique_for_overwrite<index_t[]>(static_cast<std::size_t>(rows));
     for (const std::size_t p : arrays) {
         const entry& e = entries[p];
         const index_t n = vshape[p], stride = vstrides[p];
         const index_t size = shape_size(e.shape);
+        const bool first = p == arrays.front();
+        if (e.shape == b) { // no broadcasting: one pass, in the array's own order
+            for (index_t j = 0; j < size; ++j) {
+                index_t& r = s.rows[static_cast<std::size_t>(j)];
+                r = (first ? 0 : r) + checked_index(e.values[j], n, e.axis) * stride;
+            }
+            continue;
+        }
         std::vector<index_t> at(static_cast<std::size_t>(size));
         for (index_t j = 0; j < size; ++j)
             at[static_cast<std::size_t>(j)] = checked_index(e.values[j], n, e.axis);
@@ -513,7 +535,8 @@ select(const shape_t& shape, const strides_t& strides, std::vector<advanced_inde
                 bs[lead + d] = own[d];
         index_t k = 0;
         for_each_offset(b, bs, [&](index_t off) {
-            s.rows[static_cast<std::size_t>(k++)] += at[static_cast<std::size_t>(off)] * stride;
+            index_t& r = s.rows[static_cast<std::size_t>(k++)];
+            r = (first ? 0 : r) + at[static_cast<std::size_t>(off)] * stride;
         });
     }
     return s;

@@ -1,0 +1,133 @@
+// bench_toolbox: NumPy's everyday toolbox (docs/api.md "Joining, masks and index arrays") at
+// memory-bound sizes, each against the loop a good C++ programmer writes; bench/report adds
+// NumPy's time for the same call (the targets: masks and take >= 1.0x NumPy,
+// concatenate >= 0.9x the hand memcpy).
+//   W20  x[mask] of 2^24 float32, the mask true for half of them at random (fused:
+//        `tensor<float> s = view(x, m)`; hand: count the trues, allocate, one branch-free
+//        copy loop; NumPy: x[m])
+//   W21  x[idx] of 2^20 random int64 indices into 2^24 float32 (fused: `view(x, idx)`; take:
+//        `fusor::take(x, idx, 0)`; hand: a bounds-checked gather; NumPy: np.take(x, idx), and
+//        x[idx] as numpy_fancy)
+//   W22  concatenate of three (2048, 2048) float32 along axis 0 (hand: three memcpy into a
+//        new buffer; NumPy: np.concatenate)
+// Every way allocates its result, as NumPy does. Bytes: the inputs read once (for W21 the
+// gathered elements, not the whole array) and the output written once.
+//
+//   build/release/bench/bench_toolbox --benchmark_repetitions=3
+//   --benchmark_report_aggregates_only=true
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <random>
+#include <stdexcept>
+
+#include "harness.hpp"
+
+namespace {
+
+using fusor::index_t;
+
+void mask_workload() {
+    const index_t n = index_t{1} << 24;
+    static const auto x = bench::random_tensor<float>({n}, 20);
+    static const fusor::tensor<bool> m = x > 0.0f; // half of them, at random
+    static std::optional<fusor::tensor<float>> fused_out;
+    static std::unique_ptr<float[]> hand_out;
+    const auto count = static_cast<index_t>(std::count(m.data(), m.data() + n, true));
+    bench::workload<float>("W20_mask_select_half", n * 4 + n + count * 4, count, 0.0)
+        .add(
+            "fused", [] { fused_out.emplace(fusor::view(x, m)); }, [] { return fused_out->data(); })
+        .add(
+            "hand",
+            [n] {
+                const bool* mask = m.data();
+                const float* in = x.data();
+                const index_t c = std::count(mask, mask + n, true);
+                hand_out.reset(new float[static_cast<std::size_t>(c) + 1]);
+                float* out = hand_out.get();
+                index_t k = 0;
+                for (index_t i = 0; i < n; ++i) {
+                    out[k] = in[i];
+                    k += mask[i];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+void take_workload() {
+    const index_t n = index_t{1} << 24, m = index_t{1} << 20;
+    static const auto x = bench::random_tensor<float>({n}, 21);
+    static fusor::tensor<std::int64_t> idx(fusor::shape_t{m}, fusor::uninitialized);
+    std::mt19937_64 rng(21);
+    std::uniform_int_distribution<std::int64_t> pick(0, n - 1);
+    for (auto& i : idx)
+        i = pick(rng);
+    static std::optional<fusor::tensor<float>> fused_out, take_out;
+    static std::unique_ptr<float[]> hand_out;
+    bench::workload<float>("W21_take_1M_of_16M", m * 8 + m * 4 + m * 4, m, 0.0)
+        .add(
+            "fused",
+            [] { fused_out.emplace(fusor::view(x, idx)); },
+            [] { return fused_out->data(); })
+        .add(
+            "take",
+            [] { take_out.emplace(fusor::take(x, idx, 0)); },
+            [] { return take_out->data(); })
+        .add(
+            "hand",
+            [n, m] {
+                hand_out.reset(new float[static_cast<std::size_t>(m)]);
+                const std::int64_t* at = idx.data();
+                const float* in = x.data();
+                float* out = hand_out.get();
+                for (index_t j = 0; j < m; ++j) {
+                    std::int64_t i = at[j];
+                    i += i < 0 ? n : 0;
+                    if (i < 0 || i >= n)
+                        throw std::out_of_range("index out of bounds");
+                    out[j] = in[i];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+void concatenate_workload() {
+    const index_t rows = 2048, cols = 2048, part = rows * cols;
+    static const auto a = bench::random_tensor<float>({rows, cols}, 22);
+    static const auto b = bench::random_tensor<float>({rows, cols}, 23);
+    static const auto c = bench::random_tensor<float>({rows, cols}, 24);
+    static std::optional<fusor::tensor<float>> fused_out;
+    static std::unique_ptr<float[]> hand_out;
+    bench::workload<float>("W22_concatenate_3x2048x2048", 6 * part * 4, 3 * part, 0.0)
+        .add(
+            "fused",
+            [] {
+                fused_out.emplace(fusor::concatenate({a, b, c}, 0));
+            },
+            [] { return fused_out->data(); })
+        .add(
+            "hand",
+            [part] {
+                hand_out.reset(new float[static_cast<std::size_t>(3 * part)]);
+                const auto bytes = static_cast<std::size_t>(part) * sizeof(float);
+                std::memcpy(hand_out.get(), a.data(), bytes);
+                std::memcpy(hand_out.get() + part, b.data(), bytes);
+                std::memcpy(hand_out.get() + 2 * part, c.data(), bytes);
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return bench::run_main(argc, argv, [] {
+        mask_workload();
+        take_workload();
+        concatenate_workload();
+    });
+}
