@@ -81,7 +81,8 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "minmax_simd",
                                             "row",
                                             "two_rows",
-                                            "gemm"};
+                                            "gemm",
+                                            "single_term"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -195,9 +196,52 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         }
     }
     for (const std::string& k : every_kernel)
-        if (k != "blocked"  // needs SLEEF: its own test case below, skipped without it
-            && k != "gemm") // needs a BLAS: its own test case below, skipped without it
+        if (k != "blocked"         // needs SLEEF: its own test case below, skipped without it
+            && k != "gemm"         // needs a BLAS: its own test case below, skipped without it
+            && k != "single_term") // its own test case above
             CHECK_MESSAGE(ran_somewhere.count(k) == 1, "no case runs the kernel " << k);
+}
+
+TEST_CASE("a contraction that sums nothing writes each product where explain says it does") {
+    using namespace fusor;
+    const tensor<float> v = arange<float>(40);
+    const tensor<float> w = arange<float>(1100) * 0.5f; // rows longer than a broadcast block
+    const tensor<double> a = explain_cases::shaped(arange<double>(24 * 36), {24, 36});
+    tensor<float> out;
+    tensor<double> outd;
+    const auto check = [](const explanation& e, const std::function<void()>& run) {
+        const auto doc = nlohmann::json::parse(e.json());
+        const auto expected = trace::loops_from_json(doc);
+        trace::clear();
+        run();
+        CHECK(trace::kernels == std::vector<std::string>{"single_term"});
+        REQUIRE(trace::seen.size() == expected.size());
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            CHECK(trace::seen[k].n == expected[k].n);
+            CHECK(trace::seen[k].offsets == expected[k].offsets);
+        }
+        CHECK(e.text().find("nothing summed") != std::string::npos);
+        CHECK(e.text().find("_finalize") == std::string::npos);
+    };
+    check(explain(einsum("i,j->ij", v, w)), [&] { out = einsum("i,j->ij", v, w); });
+    REQUIRE(out.shape() == shape_t{40, 1100});
+    for (index_t i = 0; i < 40; ++i)
+        for (index_t j = 0; j < 1100; ++j)
+            REQUIRE(out(i, j) == v(i) * w(j));
+    check(explain(einsum("ij->ji", a)), [&] { outd = einsum("ij->ji", a); });
+    REQUIRE(outd.shape() == shape_t{36, 24});
+    for (index_t i = 0; i < 36; ++i)
+        for (index_t j = 0; j < 24; ++j)
+            REQUIRE(outd(i, j) == a(j, i));
+    // Writing over what it reads: through the accumulators as any reduction, never in place.
+    tensor<double> sq = explain_cases::shaped(arange<double>(36), {6, 6});
+    const tensor<double> before = sq;
+    trace::clear();
+    sq = einsum("ij->ji", sq);
+    CHECK(std::count(trace::kernels.begin(), trace::kernels.end(), "single_term") == 0);
+    for (index_t i = 0; i < 6; ++i)
+        for (index_t j = 0; j < 6; ++j)
+            REQUIRE(sq(i, j) == before(j, i));
 }
 
 TEST_CASE("a float matrix product runs the BLAS where explain says it does"

@@ -122,6 +122,14 @@ concept vector_minmax = requires {
 }
 &&std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
 
+/// Reducers whose reduction of one term is that term in the result type
+/// (`R::one_term_is_result`: reducers::contract): over no axis they run
+/// `reduce_kernel::single_term`.
+template <class R>
+concept one_term_reducer = requires {
+    requires R::one_term_is_result;
+};
+
 /// Additive reducers accumulate their register path pairwise (or compensated, for float64).
 template <class Impl>
 concept pairwise_reducer = requires {

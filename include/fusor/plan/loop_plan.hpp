@@ -117,7 +117,9 @@ enum class reduce_kernel : std::uint8_t {
     minmax_simd, ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
     row,         ///< a row of accumulators, one per result element, updated element-wise
     two_rows,    ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
-    gemm         ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
+    gemm,        ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
+    single_term  ///< nothing summed (a contraction over no axis): each result element is its
+                 ///< one term, written straight to a row-major destination; no accumulator
 };
 
 /// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.
@@ -141,6 +143,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "two_rows";
     case reduce_kernel::gemm:
         return "gemm";
+    case reduce_kernel::single_term:
+        return "single_term";
     }
     return "?";
 }

@@ -381,6 +381,11 @@ struct wrapping_sum_impl : integer_sum_impl<T> {
 struct contract {
     static constexpr std::string_view name = "contract";
     static constexpr bool single_axis = false;
+    /// The contraction of one term is that term, exactly, in the result type (a float32 product
+    /// through double is exact; integers and bool are unchanged): with nothing summed
+    /// (`einsum("i,j->ij")`, `einsum("ij->ji")`) the planner writes each product straight to
+    /// the destination (`reduce_kernel::single_term`) instead of through an accumulator.
+    static constexpr bool one_term_is_result = true;
     template <class T>
     using impl = std::conditional_t<
         std::is_floating_point_v<T>,
