@@ -652,46 +652,6 @@ void blocked_reduction(const loop_plan& p,
     run_loop_nest(p, 1, ev, kernel);
 }
 
-// reduce_kernel::single_term: nothing is summed, so each result element is its one term,
-// written straight into the row-major destination at the accumulators' offsets (the plan
-// checked the layout and that the destination overlaps nothing the child reads).
-template <class C, class D>
-void single_term_reduction(
-    const loop_plan& p, const C& child, D* out, temporary_cache& cache, scratch& buffers) {
-    auto ev = evaluator_builder<false>{&p, cache, buffers}.build(child);
-    using Ev = decltype(ev);
-    const std::size_t levels = p.extents.size();
-    const index_t so = levels ? p.stride(0, levels - 1) : 0;
-    if (p.kernel == inner_kernel::broadcast) { // the still operands splatted, in blocks
-        auto kernel = [out](Ev& ev, const block& b) {
-            D* o = out + b.offsets[0];
-            for (index_t start = 0; start < b.cols; start += broadcast_block) {
-                const index_t len = std::min(broadcast_block, b.cols - start);
-                ev.bind_block(b.offsets, start, len);
-                for (index_t i = 0; i < len; ++i)
-                    o[start + i] = convert<D>(ev.template get<true>(i));
-            }
-        };
-        run_loop_nest(p, 1, ev, kernel);
-    } else if (p.kernel == inner_kernel::contiguous) {
-        auto kernel = [out](Ev& ev, const block& b) {
-            ev.bind(b.offsets);
-            D* o = out + b.offsets[0];
-            for (index_t i = 0; i < b.cols; ++i)
-                o[i] = convert<D>(ev.template get<true>(i));
-        };
-        run_loop_nest(p, 1, ev, kernel);
-    } else {
-        auto kernel = [out, so](Ev& ev, const block& b) {
-            ev.bind(b.offsets);
-            D* o = out + b.offsets[0];
-            for (index_t i = 0; i < b.cols; ++i)
-                o[i * so] = convert<D>(ev.template get<false>(i));
-        };
-        run_loop_nest(p, 1, ev, kernel);
-    }
-}
-
 // The plan's finalize loop, on the same driver: out[...] = finalize(acc) over the result.
 template <class Impl, class R, class C, class D>
 void finalize_reduction(const loop_plan& p,
@@ -803,10 +763,11 @@ void execute_reduction(const reduction<R, C>& r,
         }
     }
     if constexpr (planning::one_term_reducer<R>) {
-        if (p.reduction == reduce_kernel::single_term) {
-            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
-            scratch buffers;
-            detail::single_term_reduction(p, r.child, out.data(), cache, buffers);
+        if (p.reduction == reduce_kernel::single_term) { // the terms' element-wise loop
+            if (p.alias_copy)
+                execute_elementwise(p, out.data(), materialised<C>{r.child}, cache);
+            else
+                execute_elementwise(p, out.data(), r.child, cache);
             return;
         }
     }

@@ -215,10 +215,6 @@ inline std::string body_of(const loop_plan& p, const plan_notes& n) {
     }
     i = 1; // the reduction's own line; its child is the formula
     const std::string f = i < n.tree.size() ? formula(p, n, i) : "";
-    if (p.reduction == reduce_kernel::single_term) // nothing summed: the term itself
-        return out + " = "
-               + (f.size() > 2 && f.front() == '(' && f.back() == ')' ? f.substr(1, f.size() - 2)
-                                                                      : f);
     const bool arg = p.operands.back().kind == operand_plan::role::index;
     return out + " = " + reducer + "_step(" + out + ", " + f + (arg ? ", *idx" : "") + ")";
 }
@@ -343,7 +339,7 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += parts + ")";
     }
     if (p.reduction == reduce_kernel::single_term) {
-        s += ", nothing summed: each result element is its one term, written directly";
+        s += "; a contraction summing nothing: the element-wise loop of its terms";
     } else if (!p.reducer.empty()) {
         const bool row =
             p.reduction == reduce_kernel::row || p.reduction == reduce_kernel::two_rows;
@@ -376,8 +372,7 @@ inline std::string vector_text(const loop_plan& p) {
                    + " in SIMD registers, merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
-        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows
-            && p.reduction != reduce_kernel::single_term) {
+        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
             std::string names;
             for (const std::string_view m : p.vector_functions)
                 names += (names.empty() ? "" : ", ") + std::string(m);
@@ -505,7 +500,7 @@ inline void print_loop(text_builder& os,
     print_nest(os, p, n);
     if (p.reduction == reduce_kernel::gemm)
         os << "    (the loops above are what the BLAS computes; it runs them in its own order)\n";
-    else if (!p.reducer.empty() && p.reduction != reduce_kernel::single_term)
+    else if (!p.reducer.empty())
         os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
     os << "    kernel:  " << kernel_text(p, n) << '\n';
     os << "    vectors: " << vector_text(p) << '\n';
@@ -721,7 +716,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
                        : p.kernel == inner_kernel::tiled     ? "tiled"
                                                              : "strided")
          + ",\"accumulator\":"
-         + (p.reducer.empty() || p.extents.empty() || p.reduction == reduce_kernel::single_term
+         + (p.reducer.empty() || p.extents.empty()
                 ? std::string("null")
                 : json_string(p.reduction == reduce_kernel::row
                                       || p.reduction == reduce_kernel::two_rows

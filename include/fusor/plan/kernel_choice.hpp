@@ -124,7 +124,7 @@ concept vector_minmax = requires {
 
 /// Reducers whose reduction of one term is that term in the result type
 /// (`R::one_term_is_result`: reducers::contract): over no axis they run
-/// `reduce_kernel::single_term`.
+/// `reduce_kernel::single_term`: the element-wise loop of their terms.
 template <class R>
 concept one_term_reducer = requires {
     requires R::one_term_is_result;

@@ -118,8 +118,8 @@ enum class reduce_kernel : std::uint8_t {
     row,         ///< a row of accumulators, one per result element, updated element-wise
     two_rows,    ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
     gemm,        ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
-    single_term  ///< nothing summed (a contraction over no axis): each result element is its
-                 ///< one term, written straight to a row-major destination; no accumulator
+    single_term  ///< nothing summed (a contraction over no axis): the plan is the element-wise
+                 ///< loop of its terms into the destination (`reducer` empty)
 };
 
 /// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.

@@ -190,9 +190,6 @@ struct evaluation_state {
     naming* names = nullptr;                                    // explain only
 };
 
-template <class N>
-bool reads_overlap(const N& n, const char* lo, const char* hi);
-
 // Each fills `p`, a fresh plan (filled in place: a plan is a large value, not moved around).
 template <class R, class C>
 void plan_reduction(loop_plan& p,
@@ -214,10 +211,21 @@ void plan_subexpression(loop_plan& p,
                         const destination_layout& d,
                         evaluation_state& state,
                         plan_notes* notes) {
-    if constexpr (tag_of<E> == node_tag::reduction)
+    if constexpr (tag_of<E> == node_tag::reduction) {
+        if constexpr (one_term_reducer<typename E::reducer_type>) {
+            // Nothing summed: each result element is its one term, so the loop is the
+            // element-wise loop of the terms into the destination (any layout; aliasing as
+            // for any element-wise loop), marked as such for exec/ and explain.
+            if (e.axes.empty() && d.shape == e.shape()) {
+                plan_elementwise(p, e.child, d, state, notes);
+                p.reduction = reduce_kernel::single_term;
+                return;
+            }
+        }
         plan_reduction(p, e, d, state, notes);
-    else
+    } else {
         plan_elementwise(p, e, d, state, notes);
+    }
 }
 
 template <class R, class C>
@@ -519,20 +527,8 @@ void plan_reduction(loop_plan& p,
     }
     order_and_coalesce(p);
     choose_reduction_kernel<R, C>(p, r.child);
-    if constexpr (one_term_reducer<R>) {
-        // Nothing summed: each result element is one term, written where it goes when the
-        // destination is laid out as the accumulators would be and reads nothing it writes.
-        if (r.axes.empty() && d.shape == p.iter_shape && is_row_major(d.shape, d.strides)
-            && !p.empty) {
-            const char* lo = static_cast<const char*>(d.address);
-            const char* hi = lo + shape_size(d.shape) * static_cast<index_t>(d.itemsize);
-            if (!lo || !reads_overlap(r.child, lo, hi))
-                p.reduction = reduce_kernel::single_term;
-        }
-    }
     if constexpr (gemm_candidate<R, C>)
-        if (p.reduction != reduce_kernel::single_term)
-            choose_gemm(p, d); // a matrix product: the BLAS's (plan/gemm.hpp)
+        choose_gemm(p, d); // a matrix product: the BLAS's (plan/gemm.hpp)
     // The finalize loop: over the result, the destination at its strides, the accumulators
     // row-major (one per result element, in row-major order).
     auto f = std::make_shared<loop_plan>();

@@ -383,8 +383,8 @@ struct contract {
     static constexpr bool single_axis = false;
     /// The contraction of one term is that term, exactly, in the result type (a float32 product
     /// through double is exact; integers and bool are unchanged): with nothing summed
-    /// (`einsum("i,j->ij")`, `einsum("ij->ji")`) the planner writes each product straight to
-    /// the destination (`reduce_kernel::single_term`) instead of through an accumulator.
+    /// (`einsum("i,j->ij")`, `einsum("ij->ji")`) the planner plans the element-wise loop of the
+    /// products into the destination (`reduce_kernel::single_term`), with no accumulator.
     static constexpr bool one_term_is_result = true;
     template <class T>
     using impl = std::conditional_t<
