@@ -78,10 +78,13 @@
 #include <fusor/algo/masks.hpp>
 #include <fusor/algo/multi_index.hpp>
 #include <fusor/algo/nan_scan.hpp>
+#include <fusor/algo/padding.hpp>
 #include <fusor/algo/partition.hpp>
 #include <fusor/algo/quantile.hpp>
 #include <fusor/algo/scan.hpp>
 #include <fusor/algo/searching.hpp>
+#include <fusor/algo/segments.hpp>
+#include <fusor/algo/shifting.hpp>
 #include <fusor/algo/sort.hpp>
 #include <fusor/algo/statistics.hpp>
 
