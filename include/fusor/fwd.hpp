@@ -89,6 +89,14 @@ struct average_result; // algo/statistics.hpp: `average` and `sum_of_weights` (r
 // put_along_axis, choose), unravel_index, ravel_multi_index (algo/multi_index.hpp) and interp
 // (algo/interp.hpp) materialise too.
 class ndindex; // algo/multi_index.hpp: the range of a shape's multi-indices, row-major
+// pad (algo/padding.hpp), roll, tile, repeat (algo/shifting.hpp) materialise from segments:
+template <class T>
+struct segment; // algo/segments.hpp: a box of the output and the strided view that fills it
+template <class T>
+struct segment_list; // algo/segments.hpp: boxes tiling the output exactly once
+enum class pad_mode; // algo/segments.hpp: constant, edge, reflect, symmetric, wrap
+template <class V>
+class pad_pairs; // algo/segments.hpp: numpy.pad's (rank, 2) argument forms
 
 // plan/ (PLAN) ----------------------------------------------------------------------------
 struct operand_plan;     // plan/loop_plan.hpp: one operand's strides per loop level
