@@ -54,9 +54,36 @@ void check_product(const R& result, const A& a_in, const B& b_in) {
 
 std::string kernel_of(const explanation& e) {
     const std::string t = e.text();
-    return t.find("BLAS sgemm") != std::string::npos   ? "sgemm"
-           : t.find("BLAS dgemm") != std::string::npos ? "dgemm"
-                                                       : "loop";
+    for (const char* routine : {"sgemm", "dgemm", "sgemv", "dgemv"})
+        if (t.find(std::string("BLAS ") + routine) != std::string::npos)
+            return routine;
+    return "loop";
+}
+
+// y[p, i] = sum_k A[p, i, k] x[p, k], checked as check_product checks.
+template <class R, class A, class X>
+void check_matvec(const R& result, const A& a_in, const X& x_in) {
+    using T = value_type_t<R>;
+    const auto a = eval(a_in);
+    const auto x = eval(x_in);
+    const index_t batch = a.shape()[0], m = a.shape()[1], k = a.shape()[2];
+    REQUIRE(result.shape() == shape_t{batch, m});
+    const long double eps = std::numeric_limits<T>::epsilon();
+    int bad = 0;
+    for (index_t p = 0; p < batch; ++p)
+        for (index_t i = 0; i < m; ++i) {
+            long double exact = 0, magnitude = 0;
+            for (index_t t = 0; t < k; ++t) {
+                const long double v =
+                    static_cast<long double>(a(p, i, t)) * static_cast<long double>(x(p, t));
+                exact += v;
+                magnitude += std::fabs(v);
+            }
+            const long double tol = static_cast<long double>(k + 2) * eps * magnitude;
+            if (std::fabs(static_cast<long double>(result(p, i)) - exact) > tol)
+                ++bad;
+        }
+    CHECK(bad == 0);
 }
 } // namespace
 
@@ -82,6 +109,47 @@ TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop
     CHECK(kernel_of(explain(matmul(s, s))) == "loop");
     const tensor<int32_t> i = cast<int32_t>(a * 100.0f);
     CHECK(kernel_of(explain(matmul(i, transpose(i)))) == "loop");
+    // Matrix-vector products large enough (m * k >= 16^3) are the BLAS's gemv, batched or not.
+    const auto m = filled<float>({96, 128}, 6), v = filled<float>({128}, 7);
+    const auto md = filled<double>({6, 96, 128}, 8), vd = filled<double>({6, 128}, 9);
+    CHECK(kernel_of(explain(matmul(m, v))) == "sgemv");
+    const auto mt = eval(transpose(m));
+    CHECK(kernel_of(explain(matmul(transpose(mt), v))) == "sgemv"); // A read column-major
+    CHECK(kernel_of(explain(einsum("ijk,ik->ij", md, vd))) == "dgemv");
+    CHECK(explain(einsum("ijk,ik->ij", md, vd)).text().find("6 calls (batch loops)")
+          != std::string::npos);
+}
+
+TEST_CASE("the BLAS's gemv gives the matrix-vector product within the dot-product bound") {
+    // (Without a BLAS these run fusor's loop: the checks hold there too.)
+    const auto a = filled<float>({5, 72, 90}, 21), x = filled<float>({5, 90}, 22);
+    const auto at = eval(transpose(a, {0, 2, 1})); // (5, 90, 72): A read column-major
+    const auto ad = filled<double>({3, 64, 80}, 23), xd = filled<double>({3, 80}, 24);
+    SUBCASE("batched, row-major A") {
+        tensor<float> y = einsum("ijk,ik->ij", a, x);
+        check_matvec(y, a, x);
+    }
+    SUBCASE("A transposed (a flag), x strided") {
+        const auto x2 = filled<float>({5, 180}, 25);
+        const auto xs = view(x2, all, slice(0, 180, 2));
+        tensor<float> y = einsum("ikj,ik->ij", at, xs);
+        check_matvec(y, a, xs);
+    }
+    SUBCASE("float64, into a strided view of a larger tensor") {
+        tensor<double> big = zeros<double>({3, 128});
+        view(big, all, slice(0, 128, 2)) = einsum("ijk,ik->ij", ad, xd);
+        check_matvec(eval(view(big, all, slice(0, 128, 2))), ad, xd);
+        CHECK(eval(sum(abs(view(big, all, slice(1, 128, 2))))).item() == 0.0);
+    }
+    SUBCASE("into a float64 destination (a buffer, then converted)") {
+        tensor<double> y = einsum("ijk,ik->ij", a, x);
+        check_matvec(eval(cast<float>(y)), a, x);
+    }
+    SUBCASE("matmul of a matrix and a vector") {
+        const auto m = filled<float>({96, 128}, 26), v = filled<float>({128}, 27);
+        tensor<float> y = matmul(m, v);
+        check_matvec(eval(reshape(y, {1, 96})), reshape(m, {1, 96, 128}), reshape(v, {1, 128}));
+    }
 }
 
 TEST_CASE("the BLAS path gives the product within the dot-product bound, in every layout") {

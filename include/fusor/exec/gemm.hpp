@@ -1,6 +1,6 @@
 // fusor/exec/gemm.hpp: runs a plan's matrix product (reduce_kernel::gemm, plan/gemm.hpp) through
-// the BLAS: one cblas_sgemm / cblas_dgemm per element of the batch loops. The only file that
-// names the BLAS.
+// the BLAS: one cblas_sgemm / cblas_dgemm (or, when B is a vector, cblas_sgemv / cblas_dgemv) per
+// element of the batch loops. The only file that names the BLAS.
 #pragma once
 
 #include <cstddef>
@@ -38,13 +38,33 @@ void run_gemm([[maybe_unused]] const gemm_plan& g,
         total *= e;
     shape_t idx(levels, 0);
     index_t oa = 0, ob = 0, oc = 0;
+    // gemv: A (m x k) row-major, or column-major read as the transpose of a row-major k x m.
+    const int rows = g.trans_a ? k : m, cols = g.trans_a ? m : k;
     for (index_t t = 0; t < total; ++t) {
-        if constexpr (std::is_same_v<T, float>)
+        if (g.gemv) {
+            if constexpr (std::is_same_v<T, float>)
+                cblas_sgemv(CblasRowMajor,
+                            ta,
+                            rows,
+                            cols,
+                            1.0f,
+                            a + oa,
+                            lda,
+                            b + ob,
+                            ldb,
+                            0.0f,
+                            c + oc,
+                            ldc);
+            else
+                cblas_dgemv(
+                    CblasRowMajor, ta, rows, cols, 1.0, a + oa, lda, b + ob, ldb, 0.0, c + oc, ldc);
+        } else if constexpr (std::is_same_v<T, float>) {
             cblas_sgemm(
                 CblasRowMajor, ta, tb, m, n, k, 1.0f, a + oa, lda, b + ob, ldb, 0.0f, c + oc, ldc);
-        else
+        } else {
             cblas_dgemm(
                 CblasRowMajor, ta, tb, m, n, k, 1.0, a + oa, lda, b + ob, ldb, 0.0, c + oc, ldc);
+        }
         for (std::size_t L = levels; L-- > 0;) {
             oa += g.batch_a[L];
             ob += g.batch_b[L];

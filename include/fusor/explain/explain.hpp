@@ -270,11 +270,13 @@ inline std::string gemm_text(const loop_plan& p, const plan_notes& n) {
     index_t calls = 1;
     for (const index_t e : g.batch)
         calls *= e;
-    return std::string("BLAS ") + (single ? "sgemm " : "dgemm ") + std::to_string(g.m) + " x "
-           + std::to_string(g.n) + " x " + std::to_string(g.k)
+    const std::string b_text =
+        g.gemv ? "a vector at stride " + std::to_string(g.ldb) : layout(g.trans_b, g.ldb);
+    return std::string("BLAS ") + (single ? "s" : "d") + (g.gemv ? "gemv " : "gemm ")
+           + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.k)
            + " (m x n x k): " + n.names[g.swapped ? 2 : 1] + " " + layout(g.trans_a, g.lda) + "; "
-           + n.names[g.swapped ? 1 : 2] + " " + layout(g.trans_b, g.ldb) + "; "
-           + std::to_string(calls) + (calls == 1 ? " call" : " calls (batch loops)")
+           + n.names[g.swapped ? 1 : 2] + " " + b_text + "; " + std::to_string(calls)
+           + (calls == 1 ? " call" : " calls (batch loops)")
            + (g.direct ? ", writing " + n.names[0] + " directly"
                        : ", into a buffer converted into " + n.names[0]);
 }
@@ -745,7 +747,8 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
         for (const index_t e : g.batch)
             calls *= e;
         s += ",\"gemm\":{\"routine\":"
-             + json_string(p.operands[1].dtype == "float32" ? "sgemm" : "dgemm")
+             + json_string(std::string(p.operands[1].dtype == "float32" ? "s" : "d")
+                           + (g.gemv ? "gemv" : "gemm"))
              + ",\"m\":" + std::to_string(g.m) + ",\"n\":" + std::to_string(g.n)
              + ",\"k\":" + std::to_string(g.k) + ",\"a\":" + json_string(n.names[g.swapped ? 2 : 1])
              + ",\"b\":" + json_string(n.names[g.swapped ? 1 : 2]) + ",\"trans_a\":"

@@ -138,17 +138,24 @@ inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_
     g.m = rows.empty() ? 1 : rows[0].n;
     g.n = cols.empty() ? 1 : cols[0].n;
     g.k = sums.empty() ? 1 : sums[0].n;
-    // Nothing summed (an outer product, `"i,j->ij"`) is a product with k = 1: the BLAS runs it
-    // at about twice a plain loop's time, but fusor's reduction loop, whose accumulators are a
-    // double per result element, is slower still (4096²: 12 ms against 90).
-    if (g.m < 2 || g.n < 2 || g.m * g.n * g.k < gemm_min_work)
+    // Nothing summed (an outer product, `"i,j->ij"`) never gets here: it is planned as the
+    // element-wise loop of its terms (reduce_kernel::single_term).
+    if (g.m < 2 || g.k < 2 || g.m * g.n * g.k < gemm_min_work)
         return false;
-    const index_t ak = sums.empty() ? 0 : sums[0].a, bk = sums.empty() ? 0 : sums[0].b;
-    if (!as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda)
-        || !as_blas_matrix(g.k, g.n, bk, cols[0].b, g.trans_b, g.ldb) || cols[0].c != 1
-        || rows[0].c < g.n)
-        return false;
-    g.ldc = rows[0].c;
+    const index_t ak = sums[0].a, bk = sums[0].b;
+    if (cols.empty()) { // B is a vector: y = A x, the BLAS's gemv
+        if (!as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda) || bk < 1 || rows[0].c < 1)
+            return false;
+        g.gemv = true;
+        g.ldb = bk;
+        g.ldc = rows[0].c;
+    } else {
+        if (g.n < 2 || !as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda)
+            || !as_blas_matrix(g.k, g.n, bk, cols[0].b, g.trans_b, g.ldb) || cols[0].c != 1
+            || rows[0].c < g.n)
+            return false;
+        g.ldc = rows[0].c;
+    }
     for (const index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
         if (!fits_int(v))
             return false;

@@ -196,6 +196,9 @@ struct gemm_plan {
     bool direct = false;
     /// A is operand 2 and B operand 1 (the product read the other way round: C = Bᵀ Aᵀ).
     bool swapped = false;
+    /// n == 1 (B a vector, `einsum("ijk,ik->ij")`): `y = A x` as the BLAS's gemv, x read at
+    /// stride `ldb`, y written at stride `ldc`.
+    bool gemv = false;
 
     friend bool operator==(const gemm_plan&, const gemm_plan&) = default;
 };
