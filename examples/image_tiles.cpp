@@ -65,12 +65,6 @@ auto gaussian3x3(const fusor::tensor<float>& padded) {
            * 0.0625f;
 }
 
-// A statistic of float32 values computed in float64 (see the header comment), as a double.
-template <class E>
-double stat64(const E& e) {
-    return fusor::eval(e).item();
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -88,9 +82,9 @@ int main(int argc, char** argv) {
     std::printf("image (%td, %td) float32: min %.6f  max %.6f  mean %.6f\n",
                 img.shape()[0],
                 img.shape()[1],
-                static_cast<double>(fusor::eval(fusor::min(img)).item()),
-                static_cast<double>(fusor::eval(fusor::max(img)).item()),
-                stat64(fusor::mean(fusor::cast<double>(img))));
+                static_cast<double>(fusor::min(img).item()),
+                static_cast<double>(fusor::max(img).item()),
+                fusor::mean(fusor::cast<double>(img)).item());
 
     // 1. Reflect-pad by one pixel on every side: row -1 is row 1, column -1 is column 1.
     const fusor::tensor<float> padded = fusor::pad(img, 1, fusor::pad_mode::reflect);
@@ -108,9 +102,9 @@ int main(int argc, char** argv) {
     std::printf("filtered (%td, %td), 3x3 Gaussian: min %.6f  max %.6f  mean %.6f\n",
                 filtered.shape()[0],
                 filtered.shape()[1],
-                static_cast<double>(fusor::eval(fusor::min(filtered)).item()),
-                static_cast<double>(fusor::eval(fusor::max(filtered)).item()),
-                stat64(fusor::mean(fusor::cast<double>(filtered))));
+                static_cast<double>(fusor::min(filtered).item()),
+                static_cast<double>(fusor::max(filtered).item()),
+                fusor::mean(fusor::cast<double>(filtered)).item());
 
     // 3. Tiles: 16x16 views of `filtered` (no copies), stacked into one (N, 16, 16) batch.
     std::vector<fusor::tensor_view<const float>> tiles;
@@ -130,14 +124,14 @@ int main(int argc, char** argv) {
             std::printf("%s%.6f", c ? " " : "  ", tile_means(r * (width / tile) + c));
         std::printf("\n");
     }
-    const std::int64_t brightest = fusor::eval(fusor::argmax(tile_means)).item();
+    const std::int64_t brightest = fusor::argmax(tile_means).item();
     std::printf("brightest tile: %lld (row %lld, column %lld)\n",
                 static_cast<long long>(brightest),
                 static_cast<long long>(brightest / (width / tile)),
                 static_cast<long long>(brightest % (width / tile)));
 
     // 4. The bright pixels: a mask counted in one fused loop, then selected (a copy, as x[mask]).
-    const std::int64_t count = fusor::eval(fusor::count_nonzero(filtered > threshold)).item();
+    const std::int64_t count = fusor::count_nonzero(filtered > threshold).item();
     const fusor::tensor<float> bright = fusor::view(filtered, filtered > threshold);
     std::printf("bright pixels (filtered > %.1f): %lld of %td\n",
                 static_cast<double>(threshold),
@@ -145,9 +139,9 @@ int main(int argc, char** argv) {
                 filtered.size());
     std::printf("selected (%td,) float32: min %.6f  max %.6f  mean %.6f\n",
                 bright.shape()[0],
-                static_cast<double>(fusor::eval(fusor::min(bright)).item()),
-                static_cast<double>(fusor::eval(fusor::max(bright)).item()),
-                stat64(fusor::mean(fusor::cast<double>(bright))));
+                static_cast<double>(fusor::min(bright).item()),
+                static_cast<double>(fusor::max(bright).item()),
+                fusor::mean(fusor::cast<double>(bright)).item());
 
     if (show_explain) {
         std::cout << "\nThe 3x3 Gaussian, nine weighted views of the padded image, as fusor plans"
