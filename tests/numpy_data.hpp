@@ -1,14 +1,19 @@
 // Reading the arrays a NumPy reference script wrote for a test (tests/*/..._reference.py): each
 // array is one line's tail, `dtype rank extent... value...`, values in row-major order as
-// Python prints them (floats as repr(), bools as 0/1). Shared by the suites that read their
-// cases as data (contract.numpy, toolbox.numpy).
+// Python prints them (floats as repr(), bools as 0/1). Also what those suites share beside the
+// arrays: the check of an outcome NumPy gave (a value, or an exception with message words) and
+// the dispatch from a NumPy dtype name to a C++ type. Shared by the suites that read their
+// cases as data (contract.numpy, toolbox.numpy, toolbox.shifting, stats.counting).
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -75,6 +80,92 @@ fusor::tensor<T> to_tensor(const array_data& a) {
     for (std::size_t i = 0; i < a.values.size(); ++i)
         t.data()[i] = parse_value<T>(a.values[i]);
     return t;
+}
+
+/// `f()`'s outcome against NumPy's: with `error` empty NumPy returned, so `f` must not throw;
+/// otherwise `f` must throw the fusor exception `error` names (`value_error`, `broadcast_error`,
+/// `axis_error`, `index_error`; the reference scripts map NumPy's exceptions to these) with
+/// every one of `needles` in its message. True when an exception was checked.
+template <class F>
+bool check_outcome(const std::string& error, const std::vector<std::string>& needles, F&& f) {
+    if (error.empty()) {
+        try {
+            f();
+        } catch (const std::exception& e) {
+            FAIL_CHECK("threw \"", std::string(e.what()), "\" where NumPy did not raise");
+        }
+        return false;
+    }
+    std::string thrown = "nothing", what;
+    try {
+        f();
+    } catch (const fusor::value_error& e) {
+        thrown = "value_error";
+        what = e.what();
+    } catch (const fusor::broadcast_error& e) {
+        thrown = "broadcast_error";
+        what = e.what();
+    } catch (const fusor::axis_error& e) {
+        thrown = "axis_error";
+        what = e.what();
+    } catch (const fusor::index_error& e) {
+        thrown = "index_error";
+        what = e.what();
+    } catch (const std::exception& e) {
+        thrown = "another exception";
+        what = e.what();
+    }
+    CHECK_MESSAGE(thrown == error,
+                  "NumPy raised (as fusor) ",
+                  error,
+                  "; fusor threw ",
+                  thrown,
+                  ": \"",
+                  what,
+                  "\"");
+    for (const std::string& n : needles) {
+        const bool named = what.find(n) != std::string::npos;
+        CHECK_MESSAGE(named, "the message \"", what, "\" does not name \"", n, "\"");
+    }
+    return true;
+}
+
+/// A C++ element type carried as a value: `f(type_tag<T>{})`, then `typename decltype(t)::type`.
+template <class T>
+struct type_tag {
+    using type = T;
+};
+
+/// Calls `f(type_tag<T>{})` for the one T among Ts whose NumPy name is `name`; fails the test
+/// when none is.
+template <class... Ts, class F>
+void dispatch(const std::string& name, F&& f) {
+    bool found = false;
+    (
+        [&] {
+            if (!found && fusor::dtype_name<Ts>() == name) {
+                found = true;
+                f(type_tag<Ts>{});
+            }
+        }(),
+        ...);
+    REQUIRE_MESSAGE(found, "dtype ", name, " is not dispatched here");
+}
+
+/// `dispatch` over every element type fusor has (NumPy's bool, int8 … uint64, float32, float64).
+template <class F>
+void with_dtype(const std::string& name, F&& f) {
+    dispatch<bool,
+             std::int8_t,
+             std::int16_t,
+             std::int32_t,
+             std::int64_t,
+             std::uint8_t,
+             std::uint16_t,
+             std::uint32_t,
+             std::uint64_t,
+             float,
+             double>(name, std::forward<F>(f));
 }
 
 } // namespace numpy_data

@@ -225,24 +225,12 @@ void run_case(const test_case& c, F&& f) {
 
 // ---- dtype dispatch -----------------------------------------------------------------------------
 
-template <class T>
-struct type_tag {
-    using type = T;
-};
+using numpy_data::type_tag;
 
 // Calls `f(type_tag<T>{})` for the one T among Ts whose NumPy name is `name`.
 template <class... Ts, class F>
 void with_dtype(const std::string& name, F&& f) {
-    bool found = false;
-    (
-        [&] {
-            if (!found && dtype_name<Ts>() == name) {
-                found = true;
-                f(type_tag<Ts>{});
-            }
-        }(),
-        ...);
-    REQUIRE_MESSAGE(found, "dtype ", name, " is not dispatched here");
+    numpy_data::dispatch<Ts...>(name, std::forward<F>(f));
 }
 #define FUSOR_ALL_DTYPES float, double, std::int32_t, std::int64_t, std::uint8_t, bool
 

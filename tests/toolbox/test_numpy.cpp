@@ -236,90 +236,20 @@ void check_results(const test_case& c, const V& results) {
         check_result(c, k, results[k]);
 }
 
-// Runs `f` (which computes and checks). When NumPy raised, checks that `f` throws the fusor
-// exception the case names and that its message holds every needle.
+// Runs `f` and checks its outcome against NumPy's (numpy_data::check_outcome).
 template <class F>
 void run_case(const test_case& c, F&& f) {
     INFO(c.name());
-    if (c.error.empty()) {
-        try {
-            f();
-        } catch (const std::exception& e) {
-            FAIL_CHECK("threw \"", std::string(e.what()), "\" where NumPy did not raise");
-        }
-        return;
-    }
-    std::string thrown = "nothing", what;
-    try {
-        f();
-    } catch (const value_error& e) {
-        thrown = "value_error";
-        what = e.what();
-    } catch (const broadcast_error& e) {
-        thrown = "broadcast_error";
-        what = e.what();
-    } catch (const axis_error& e) {
-        thrown = "axis_error";
-        what = e.what();
-    } catch (const index_error& e) {
-        thrown = "index_error";
-        what = e.what();
-    } catch (const std::exception& e) {
-        thrown = "another exception";
-        what = e.what();
-    }
-    ++assertions;
-    CHECK_MESSAGE(thrown == c.error,
-                  "NumPy raised (as fusor) ",
-                  c.error,
-                  "; fusor threw ",
-                  thrown,
-                  ": \"",
-                  what,
-                  "\"");
-    for (const std::string& n : c.needles) {
-        const bool named = what.find(n) != std::string::npos;
-        CHECK_MESSAGE(named, "the message \"", what, "\" does not name \"", n, "\"");
-    }
+    if (numpy_data::check_outcome(c.error, c.needles, std::forward<F>(f)))
+        ++assertions;
 }
 
 // ---- dtype dispatch
 // ------------------------------------------------------------------------------
 
-template <class T>
-struct type_tag {
-    using type = T;
-};
-
-// Calls `f(type_tag<T>{})` for the one T of Ts named `name`.
-template <class... Ts, class F>
-void dispatch(const std::string& name, F&& f) {
-    bool found = false;
-    (
-        [&] {
-            if (!found && dtype_name<Ts>() == name) {
-                found = true;
-                f(type_tag<Ts>{});
-            }
-        }(),
-        ...);
-    REQUIRE_MESSAGE(found, "dtype ", name, " is not dispatched here");
-}
-
-template <class F>
-void with_dtype(const std::string& name, F&& f) {
-    dispatch<bool,
-             std::int8_t,
-             std::int16_t,
-             std::int32_t,
-             std::int64_t,
-             std::uint8_t,
-             std::uint16_t,
-             std::uint32_t,
-             std::uint64_t,
-             float,
-             double>(name, std::forward<F>(f));
-}
+using numpy_data::dispatch;
+using numpy_data::type_tag;
+using numpy_data::with_dtype;
 
 // The index dtypes toolbox_reference.py draws (INDEX_DTYPES there).
 template <class F>
