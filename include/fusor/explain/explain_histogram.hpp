@@ -15,7 +15,7 @@
 #include <fusor/core/dtype.hpp>
 #include <fusor/explain/explain.hpp>
 #include <fusor/reduce/reduction.hpp>
-#include <fusor/tensor/tensor_view.hpp>
+#include <fusor/tensor/tensor.hpp>
 
 namespace fusor {
 
@@ -181,12 +181,13 @@ histogram_passes(const histogram_plan& p, const E& e, const O&... opts) {
         out.push_back({role::data_whole, 1, explain(e)});
     if (p.range == histogram_range::data) {
         // The range is found on what the data is read from: the temporary, when evaluated
-        // whole (explain plans its reduction over a view of that shape; nothing is read).
+        // whole. explain plans its reductions over an uninitialised tensor of that shape (its
+        // pages are never touched: nothing is read or written).
         if constexpr (chunkable<E>) {
             out.push_back({role::range_min, 1, explain(fusor::min(e))});
             out.push_back({role::range_max, 1, explain(fusor::max(e))});
         } else {
-            const tensor_view<const T> whole(static_cast<const T*>(nullptr), p.shape);
+            const tensor<T> whole(p.shape, uninitialized);
             out.push_back({role::range_min, 1, explain(fusor::min(whole))});
             out.push_back({role::range_max, 1, explain(fusor::max(whole))});
         }
@@ -212,7 +213,7 @@ histogram_passes(const histogram_plan& p, const E& e, const O&... opts) {
     }
     if (p.density && p.bins > 0) {
         using H = typename weight_value<typename Opt::weights_type>::type;
-        const tensor_view<const H> bins(static_cast<const H*>(nullptr), shape_t{p.bins});
+        const tensor<H> bins(shape_t{p.bins}, uninitialized); // planned over, never read
         out.push_back({role::density_total, 1, explain(fusor::sum(bins))});
     }
     return out;
