@@ -10,6 +10,13 @@
 //        x[idx] as numpy_fancy)
 //   W22  concatenate of three (2048, 2048) float32 along axis 0 (hand: three memcpy into a
 //        new buffer; NumPy: np.concatenate)
+//   W23  roll(x, 1, 0) - x over (4096, 4096) float32 (hand: one loop, row i - 1 minus row i,
+//        the first row from the last; NumPy: np.roll(x, 1, 0) - x). The target is
+//        fused >= 2x NumPy, which needs roll as lazy segments of the plan: today roll makes a
+//        temporary, so this is the baseline.
+//   W24  sum(concatenate({a, b}, 0), 1) of two (2048, 4096) float32 (hand: the row sums of a,
+//        then of b, in double as fusor sums float32; NumPy: np.concatenate([a, b]).sum(1));
+//        the same target and the same baseline.
 // Every way allocates its result, as NumPy does. Bytes: the inputs read once (for W21 the
 // gathered elements, not the whole array) and the output written once.
 //
@@ -122,6 +129,65 @@ void concatenate_workload() {
         .submit();
 }
 
+void roll_workload() {
+    const index_t rows = 4096, cols = 4096, n = rows * cols;
+    static const auto x = bench::random_tensor<float>({rows, cols}, 25);
+    static std::optional<fusor::tensor<float>> fused_out;
+    static std::unique_ptr<float[]> hand_out;
+    bench::workload<float>("W23_roll_minus_x_4096x4096", 2 * n * 4, n, 0.0)
+        .add(
+            "fused",
+            [] { fused_out.emplace(fusor::roll(x, 1, 0) - x); },
+            [] { return fused_out->data(); })
+        .add(
+            "hand",
+            [rows, cols, n] {
+                hand_out.reset(new float[static_cast<std::size_t>(n)]);
+                const float* in = x.data();
+                float* out = hand_out.get();
+                for (index_t i = 0; i < rows; ++i) {
+                    const float* prev = in + ((i + rows - 1) % rows) * cols;
+                    const float* row = in + i * cols;
+                    float* o = out + i * cols;
+                    for (index_t j = 0; j < cols; ++j)
+                        o[j] = prev[j] - row[j];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+void concatenate_sum_workload() {
+    const index_t rows = 2048, cols = 4096, part = rows * cols;
+    static const auto a = bench::random_tensor<float>({rows, cols}, 26);
+    static const auto b = bench::random_tensor<float>({rows, cols}, 27);
+    static std::optional<fusor::tensor<float>> fused_out;
+    static std::unique_ptr<float[]> hand_out;
+    bench::workload<float>("W24_sum_concatenate_axis1", 2 * part * 4 + 2 * rows * 4, 2 * rows, 1e-4)
+        .add(
+            "fused",
+            [] {
+                fused_out.emplace(fusor::sum(fusor::concatenate({a, b}, 0), 1));
+            },
+            [] { return fused_out->data(); })
+        .add(
+            "hand",
+            [rows, cols] {
+                hand_out.reset(new float[static_cast<std::size_t>(2 * rows)]);
+                float* out = hand_out.get();
+                for (const float* in : {a.data(), b.data()}) {
+                    for (index_t i = 0; i < rows; ++i) {
+                        double s = 0;
+                        for (index_t j = 0; j < cols; ++j)
+                            s += in[i * cols + j];
+                        *out++ = static_cast<float>(s);
+                    }
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -129,5 +195,7 @@ int main(int argc, char** argv) {
         mask_workload();
         take_workload();
         concatenate_workload();
+        roll_workload();
+        concatenate_sum_workload();
     });
 }
