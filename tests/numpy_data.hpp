@@ -6,6 +6,7 @@
 // cases as data (contract.numpy, toolbox.numpy, toolbox.shifting, stats.counting).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -80,6 +81,53 @@ fusor::tensor<T> to_tensor(const array_data& a) {
     for (std::size_t i = 0; i < a.values.size(); ++i)
         t.data()[i] = parse_value<T>(a.values[i]);
     return t;
+}
+
+/// A value as the failure messages print it (17 digits; integers as integers).
+template <class T>
+std::string show(T v) {
+    std::ostringstream s;
+    s.precision(17);
+    if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
+        s << v;
+    else if constexpr (std::is_signed_v<T>)
+        s << static_cast<long long>(v);
+    else
+        s << static_cast<unsigned long long>(v);
+    return s.str();
+}
+
+/// `got` against NumPy's array `want`, exactly: dtype, shape, then every value (NaN equals NaN;
+/// -0.0 equals 0.0, as numpy.array_equal), stopping at the first that differs. Returns the
+/// number of values compared.
+template <class R>
+fusor::index_t check_exact(const fusor::tensor<R>& got, const array_data& want) {
+    CHECK_MESSAGE(fusor::dtype_name<R>() == want.dtype,
+                  "fusor's dtype ",
+                  std::string(fusor::dtype_name<R>()),
+                  ", NumPy's ",
+                  want.dtype);
+    CHECK_MESSAGE(got.shape() == want.shape,
+                  "fusor's shape ",
+                  fusor::to_string(got.shape()),
+                  ", NumPy's ",
+                  fusor::to_string(want.shape));
+    if (fusor::dtype_name<R>() != want.dtype || !(got.shape() == want.shape))
+        return 0;
+    fusor::index_t compared = 0;
+    for (fusor::index_t i = 0; i < got.size(); ++i) {
+        const R g = got.data()[i];
+        const R w = parse_value<R>(want.values[static_cast<std::size_t>(i)]);
+        bool same = g == w;
+        if constexpr (std::is_floating_point_v<R>)
+            same = same || (std::isnan(g) && std::isnan(w));
+        ++compared;
+        if (!same) {
+            FAIL_CHECK("element ", i, ": fusor ", show(g), ", NumPy ", show(w));
+            break;
+        }
+    }
+    return compared;
 }
 
 /// `f()`'s outcome against NumPy's: with `error` empty NumPy returned, so `f` must not throw;
