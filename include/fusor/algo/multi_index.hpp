@@ -221,7 +221,8 @@ tensor<std::int64_t> ravel_multi_index_impl(std::size_t n, const Get& get, const
 /// differs from `dims.size()` ("parameter multi_index must be a sequence of length 2"), for an
 /// index outside its axis ("invalid entry in coordinates array"), for a negative extent;
 /// `broadcast_error` for index arrays that do not broadcast together.
-inline tensor<std::int64_t>
+template <int = 0> // a template: only a translation unit that calls it compiles its copy loop
+tensor<std::int64_t>
 ravel_multi_index(std::initializer_list<tensor_view<const std::int64_t>> multi_index,
                   const shape_t& dims) {
     return detail::ravel_multi_index_impl(

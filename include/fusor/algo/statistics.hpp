@@ -327,11 +327,14 @@ tensor<double> cov(const M& m,
 }
 
 namespace detail {
-inline tensor<double> correlation(tensor<double> c) {
+// A template so that a translation unit that never calls corrcoef does not instantiate (and
+// compile) the evaluation of these expressions.
+template <class T>
+tensor<T> correlation(tensor<T> c) {
     if (c.rank() == 0) // one variable: 1, or NaN for a zero, infinite or NaN variance
-        return tensor<double>(c / c);
-    const tensor<double> s = sqrt(diagonal(c));
-    return tensor<double>(clip(c / view(s, all, newaxis) / view(s, newaxis, all), -1.0, 1.0));
+        return tensor<T>(c / c);
+    const tensor<T> s = sqrt(diagonal(c));
+    return tensor<T>(clip(c / view(s, all, newaxis) / view(s, newaxis, all), T(-1), T(1)));
 }
 } // namespace detail
 

@@ -144,6 +144,100 @@ inline int tensor_ordinal(const loop_plan& p, int k) {
 }
 } // namespace detail
 
+namespace detail {
+/// How many tensor leaves the held kernel may choose from for an expression of type `E`: its
+/// tensor leaves when `E` is a flat tree of 1 to single_element_max_leaves of them (the
+/// planner's condition, kernel_choice.hpp), else 0.
+template <class E>
+constexpr int held_candidates() {
+    if constexpr (planning::flat_tree<E>) {
+        constexpr int n = planning::tensor_leaves<E>;
+        return n >= 1 && n <= single_element_max_leaves ? n : 0;
+    }
+    return 0;
+}
+
+/// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
+/// evaluator's type only (not the expression's): the copy loop of an aliased assignment
+/// (`materialised`, whose evaluator reads a temporary) is compiled once per pair of element
+/// types, not once per right-hand side. `Held`: held_candidates of the expression.
+template <int Held, class D, class Ev>
+void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
+    switch (p.kernel) {
+    case inner_kernel::contiguous: {
+        FUSOR_TRACE_KERNEL(p, "contiguous");
+        const std::size_t levels = p.extents.size();
+        if (levels >= 2) { // two levels per call (detail::contiguous_rows)
+            shape_t row_step(p.operand_count);
+            for (std::size_t k = 0; k < row_step.size(); ++k)
+                row_step[k] = p.stride(k, levels - 2);
+            auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
+                contiguous_rows(p, out0, ev, b, row_step.data());
+            };
+            run_loop_nest(p, 2, ev, kernel);
+            return;
+        }
+        auto kernel = [out0](Ev& ev, const block& b) {
+            contiguous_inner_loop(out0, ev, b.offsets, b.cols);
+        };
+        run_loop_nest(p, 1, ev, kernel);
+        return;
+    }
+    case inner_kernel::broadcast: {
+        if constexpr (Held > 0) {
+            if (p.held_operand >= 0) {
+                FUSOR_TRACE_KERNEL(p, "held");
+                const int held = tensor_ordinal(p, p.held_operand);
+                [&]<int... I>(std::integer_sequence<int, I...>) {
+                    (void)((held == I && (run_held<I>(p, out0, ev), true)) || ...);
+                }
+                (std::make_integer_sequence<int, Held>{});
+                return;
+            }
+        }
+        FUSOR_TRACE_KERNEL(p, "broadcast");
+        auto kernel = [out0](Ev& ev, const block& b) {
+            blocked_inner_loop(out0, ev, b.offsets, b.cols);
+        };
+        run_loop_nest(p, 1, ev, kernel);
+        return;
+    }
+    case inner_kernel::tiled: {
+        FUSOR_TRACE_KERNEL(p, "tiled");
+        auto kernel = [&p, out0](Ev& ev, const block& b) {
+            struct context {
+                Ev* ev;
+                D* out0;
+            } ctx{&ev, out0};
+            const tile_callbacks cb{&ctx,
+                                    [](void* c, const index_t* off, index_t rows, index_t cols) {
+                                        static_cast<context*>(c)->ev->stage(off, rows, cols);
+                                    },
+                                    [](void* c, const index_t* off, index_t n) {
+                                        auto* x = static_cast<context*>(c);
+                                        contiguous_inner_loop(x->out0, *x->ev, off, n);
+                                    }};
+            tile_block(p, b, cb);
+        };
+        run_loop_nest(p, 2, ev, kernel);
+        return;
+    }
+    case inner_kernel::strided: {
+        FUSOR_TRACE_KERNEL(p, "strided");
+        const index_t so = p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1);
+        auto kernel = [out0, so](Ev& ev, const block& b) {
+            ev.bind(b.offsets);
+            D* out = out0 + b.offsets[0];
+            for (index_t i = 0; i < b.cols; ++i)
+                out[i * so] = convert<D>(ev.template get<false>(i));
+        };
+        run_loop_nest(p, 1, ev, kernel);
+        return;
+    }
+    }
+}
+} // namespace detail
+
 /// Runs an element-wise plan: `dest_base` is operand 0's data pointer; `cache` holds the
 /// temporaries already computed in this evaluation. The kernel is the plan's
 /// (plan/kernel_choice.hpp): blocked vector math, contiguous, broadcast (a held operand, or
@@ -165,81 +259,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     }
     scratch buffers;
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
-    using Ev = decltype(ev);
-    switch (p.kernel) {
-    case inner_kernel::contiguous: {
-        FUSOR_TRACE_KERNEL(p, "contiguous");
-        const std::size_t levels = p.extents.size();
-        if (levels >= 2) { // two levels per call (detail::contiguous_rows)
-            shape_t row_step(p.operand_count);
-            for (std::size_t k = 0; k < row_step.size(); ++k)
-                row_step[k] = p.stride(k, levels - 2);
-            auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
-                detail::contiguous_rows(p, out0, ev, b, row_step.data());
-            };
-            run_loop_nest(p, 2, ev, kernel);
-            return;
-        }
-        auto kernel = [out0](Ev& ev, const block& b) {
-            detail::contiguous_inner_loop(out0, ev, b.offsets, b.cols);
-        };
-        run_loop_nest(p, 1, ev, kernel);
-        return;
-    }
-    case inner_kernel::broadcast: {
-        if constexpr (planning::flat_tree<E> && planning::tensor_leaves<E> >= 1
-                      && planning::tensor_leaves<E> <= single_element_max_leaves) {
-            if (p.held_operand >= 0) {
-                FUSOR_TRACE_KERNEL(p, "held");
-                const int held = detail::tensor_ordinal(p, p.held_operand);
-                [&]<int... I>(std::integer_sequence<int, I...>) {
-                    (void)((held == I && (detail::run_held<I>(p, out0, ev), true)) || ...);
-                }
-                (std::make_integer_sequence<int, planning::tensor_leaves<E>>{});
-                return;
-            }
-        }
-        FUSOR_TRACE_KERNEL(p, "broadcast");
-        auto kernel = [out0](Ev& ev, const block& b) {
-            detail::blocked_inner_loop(out0, ev, b.offsets, b.cols);
-        };
-        run_loop_nest(p, 1, ev, kernel);
-        return;
-    }
-    case inner_kernel::tiled: {
-        FUSOR_TRACE_KERNEL(p, "tiled");
-        auto kernel = [&p, out0](Ev& ev, const block& b) {
-            struct context {
-                Ev* ev;
-                D* out0;
-            } ctx{&ev, out0};
-            const detail::tile_callbacks cb{
-                &ctx,
-                [](void* c, const index_t* off, index_t rows, index_t cols) {
-                    static_cast<context*>(c)->ev->stage(off, rows, cols);
-                },
-                [](void* c, const index_t* off, index_t n) {
-                    auto* x = static_cast<context*>(c);
-                    detail::contiguous_inner_loop(x->out0, *x->ev, off, n);
-                }};
-            detail::tile_block(p, b, cb);
-        };
-        run_loop_nest(p, 2, ev, kernel);
-        return;
-    }
-    case inner_kernel::strided: {
-        FUSOR_TRACE_KERNEL(p, "strided");
-        const index_t so = p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1);
-        auto kernel = [out0, so](Ev& ev, const block& b) {
-            ev.bind(b.offsets);
-            D* out = out0 + b.offsets[0];
-            for (index_t i = 0; i < b.cols; ++i)
-                out[i * so] = convert<D>(ev.template get<false>(i));
-        };
-        run_loop_nest(p, 1, ev, kernel);
-        return;
-    }
-    }
+    detail::run_elementwise_kernel<detail::held_candidates<E>()>(p, out0, ev);
 }
 
 namespace detail {

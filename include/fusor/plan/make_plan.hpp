@@ -289,6 +289,16 @@ struct tree_walker {
         plan_notes sub_notes;
         auto sub = std::make_shared<loop_plan>();
         plan_subexpression(*sub, n, d, state, notes ? &sub_notes : nullptr);
+        return add_boundary(std::move(sub), d, why, std::move(sub_notes));
+    }
+
+    // What materialise does after planning the subexpression: whether an equal loop was
+    // planned earlier in this evaluation, the boundary, its notes. Not a template: compiled
+    // once, not once per node type (docs/performance.md, "Compile time").
+    std::size_t add_boundary(std::shared_ptr<loop_plan> sub,
+                             const destination_layout& d,
+                             boundary_plan::reason why,
+                             plan_notes sub_notes) {
         int temporary = -1;
         for (const auto& [earlier, number] : state.materialised)
             if (same_loop(*earlier, *sub))
@@ -300,7 +310,7 @@ struct tree_walker {
         }
         const index_t bytes = shape_size(d.shape) * d.itemsize;
         plan.boundaries.push_back(
-            {why, temporary, d.dtype, d.shape, d.shape, bytes, sub, reused, {}});
+            {why, temporary, d.dtype, d.shape, d.shape, bytes, std::move(sub), reused, {}});
         if (notes) {
             sub_notes.names[0] = temporary_name(temporary);
             notes->boundaries.push_back(std::move(sub_notes));
@@ -317,19 +327,31 @@ struct tree_walker {
                         std::size_t b,
                         const std::string& what) {
         using V = typename N::value_type;
+        push_temporary_operand(
+            dtype_name<V>(), sizeof(V), notes ? line_of(n, depth) : tree_line{}, shape, t, b, what);
+    }
+
+    // push_temporary's work, for any element type (`line`: the node's tree line, read only
+    // with notes). Not a template, as add_boundary.
+    void push_temporary_operand(std::string_view dtype,
+                                index_t itemsize,
+                                tree_line line,
+                                const shape_t& shape,
+                                const index_transform& t,
+                                std::size_t b,
+                                const std::string& what) {
         operand_plan o;
         o.kind = operand_plan::role::temporary;
-        o.dtype = dtype_name<V>();
+        o.dtype = dtype;
         o.shape = shape;
         const strides_t st = row_major_strides(shape);
         o.iter_strides = t.strides_of(st);
         o.offset = t.offset_of(st);
         o.base_offset = o.offset;
-        o.itemsize = sizeof(V);
+        o.itemsize = itemsize;
         o.temporary = plan.boundaries[b].temporary;
         plan.boundaries[b].read_shape = shape;
         if (notes) {
-            tree_line line = line_of(n, depth);
             line.kind = node_kind::temporary;
             line.what = temporary_name(o.temporary) + " = " + what;
             line.operand = static_cast<int>(plan.operands.size());
@@ -583,9 +605,57 @@ inline boost::container::small_vector<int, 4> destination_overlaps(const loop_pl
     return found;
 }
 
+// Plans a subexpression into a given destination, type-erased: what plan_alias_copy calls to
+// plan the right side (a function pointer, so that plan_alias_copy is compiled once).
+struct subplanner {
+    const void* context;
+    void (*run)(const void* context, loop_plan& sub, plan_notes* sub_notes);
+};
+
+// The destination overlaps what the right side reads (NumPy's overlap rule, destination_overlaps
+// found `overlapping`): plan `p` again, from the same state (the same names and numbers, no
+// false reuse), as the right side computed into the contiguous temporary `temp` (planned by
+// `right`) and a loop copying it into `d` through `t`. `right_line`: the right side's tree
+// line (read only with notes). Not a template: compiled once, not once per expression type.
+inline void plan_alias_copy(loop_plan& p,
+                            const destination_layout& d,
+                            const index_transform& t,
+                            evaluation_state& state,
+                            plan_notes* notes,
+                            std::size_t tensors_before,
+                            std::size_t materialised_before,
+                            int temporaries_before,
+                            boost::container::small_vector<int, 4> overlapping,
+                            const destination_layout& temp,
+                            tree_line right_line,
+                            subplanner right) {
+    if (state.names)
+        state.names->tensors.resize(tensors_before);
+    state.materialised.resize(materialised_before);
+    state.temporaries = temporaries_before;
+    loop_plan copy;
+    copy.expression = p.expression;
+    copy.iter_shape = d.shape;
+    copy.alias_copy = true;
+    copy.operands.push_back(destination_operand(d, d.strides));
+    if (notes)
+        *notes = plan_notes{{}, {"out"}, {}};
+    tree_walker w{copy, state, notes};
+    plan_notes sub_notes;
+    auto sub = std::make_shared<loop_plan>();
+    right.run(right.context, *sub, notes ? &sub_notes : nullptr);
+    const std::size_t b = w.add_boundary(
+        std::move(sub), temp, boundary_plan::reason::alias_copy, std::move(sub_notes));
+    copy.boundaries[b].overlapping = std::move(overlapping);
+    w.push_temporary_operand(
+        temp.dtype, temp.itemsize, std::move(right_line), temp.shape, t, b, "right side");
+    p = std::move(copy);
+}
+
 // An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
-// into a contiguous temporary, and this loop copies the temporary into the destination.
+// into a contiguous temporary, and this loop copies the temporary into the destination
+// (plan_alias_copy).
 template <class E>
 void plan_elementwise(loop_plan& p,
                       const E& e,
@@ -604,25 +674,29 @@ void plan_elementwise(loop_plan& p,
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
     tree_walker{p, state, notes}.visit(e, t, 0);
     if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
-        // Plan again from the same state: the same names and numbers, no false reuse.
-        if (state.names)
-            state.names->tensors.resize(tensors_before);
-        state.materialised.resize(materialised_before);
-        state.temporaries = temporaries_before;
-        loop_plan copy;
-        copy.expression = p.expression;
-        copy.iter_shape = d.shape;
-        copy.alias_copy = true;
-        copy.operands.push_back(destination_operand(d, d.strides));
-        if (notes)
-            *notes = plan_notes{{}, {"out"}, {}};
-        tree_walker w{copy, state, notes};
         using V = typename E::value_type;
-        const std::size_t b = w.materialise(
-            e, contiguous_destination<V>(e.shape()), boundary_plan::reason::alias_copy);
-        copy.boundaries[b].overlapping = std::move(overlapping);
-        w.push_temporary(e, 0, e.shape(), t, b, "right side");
-        p = std::move(copy);
+        const destination_layout temp = contiguous_destination<V>(e.shape());
+        struct context {
+            const E& e;
+            const destination_layout& temp;
+            evaluation_state& state;
+        } ctx{e, temp, state};
+        const subplanner right{&ctx, [](const void* c, loop_plan& sub, plan_notes* sub_notes) {
+                                   const auto& x = *static_cast<const context*>(c);
+                                   plan_subexpression(sub, x.e, x.temp, x.state, sub_notes);
+                               }};
+        plan_alias_copy(p,
+                        d,
+                        t,
+                        state,
+                        notes,
+                        tensors_before,
+                        materialised_before,
+                        temporaries_before,
+                        std::move(overlapping),
+                        temp,
+                        notes ? tree_walker{p, state, notes}.line_of(e, 0) : tree_line{},
+                        right);
     }
     order_and_coalesce(p);
     choose_elementwise_kernel(p, e);
@@ -725,7 +799,17 @@ struct row_matcher {
         const int j = ordinal++;
         if (detail::dense_over(n, d.shape))
             return reads_apart(n, lo, hi, size, d.itemsize);
-        const shape_t& s = n.shape();
+        return match_row(n.shape(),
+                         n.is_view ? &n.strides() : nullptr,
+                         reinterpret_cast<const char*>(n.data),
+                         static_cast<index_t>(sizeof(T)),
+                         j);
+    }
+    // A leaf that is not dense over the destination: is it leaf `j`'s row (see below)? Not a
+    // template: compiled once, not once per expression type. `strides`: a view's (null for a
+    // tensor, row-major by construction).
+    bool
+    match_row(const shape_t& s, const strides_t* strides, const char* a, index_t itemsize, int j) {
         std::size_t first = 0;
         while (first < s.size() && s[first] == 1)
             ++first;
@@ -736,12 +820,11 @@ struct row_matcher {
         const std::size_t lead = d.shape.size() - r;
         index_t acc = 1;
         for (std::size_t i = s.size(); i-- > first;) {
-            if (s[i] != d.shape[lead + (i - first)] || (n.is_view && n.strides()[i] != acc))
+            if (s[i] != d.shape[lead + (i - first)] || (strides && (*strides)[i] != acc))
                 return false;
             acc *= s[i];
         }
-        const char* a = reinterpret_cast<const char*>(n.data);
-        const char* b = a + acc * static_cast<index_t>(sizeof(T));
+        const char* b = a + acc * itemsize;
         if (!(b <= lo || hi <= a))
             return false;
         f.still |= std::uint64_t{1} << j;
@@ -757,6 +840,21 @@ struct row_matcher {
             n, [this](const auto& c) FUSOR_INLINE_LAMBDA { return traverse(c, *this); });
     }
 };
+
+// is_flat_rows_case once its leaves matched, with rows of the last `k` axes: at least 2 rows
+// of at least 2 elements. Not a template.
+inline bool finish_rows_case(
+    const destination_ref& d, index_t size, std::size_t k, bool no_vector_math, flat_plan& f) {
+    index_t cols = 1;
+    for (std::size_t i = d.shape.size() - k; i < d.shape.size(); ++i)
+        cols *= d.shape[i];
+    if (cols < 2 || size / cols < 2)
+        return false;
+    f.rows = size / cols;
+    f.cols = cols;
+    f.inline_loop = no_vector_math && size < parallel_threshold;
+    return true;
+}
 
 /// The row-broadcast case (flat_plan): `e` a flat tree into a row-major destination whose every
 /// tensor has the destination's shape and layout (as in the flat case) or is one row-major row
@@ -777,15 +875,7 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
     f = flat_plan{};
     if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f}) || f.still == 0)
         return false;
-    index_t cols = 1;
-    for (std::size_t i = d.shape.size() - k; i < d.shape.size(); ++i)
-        cols *= d.shape[i];
-    if (cols < 2 || size / cols < 2)
-        return false;
-    f.rows = size / cols;
-    f.cols = cols;
-    f.inline_loop = !has_vector_math<E> && size < parallel_threshold;
-    return true;
+    return finish_rows_case(d, size, k, !has_vector_math<E>, f);
 }
 
 // True when some tensor `n` reads shares a byte with [lo, hi).
