@@ -22,6 +22,16 @@
 #define FUSOR_INLINE_LAMBDA
 #endif
 
+// Force-inline when optimising only: for the non-template parts of the small-size fast paths
+// (plan/make_plan.hpp's row matcher), inlined into each expression type's check at -O2 (a call
+// cost 2 ns of 26 at 4 elements) but compiled once, out of line, in an unoptimised build such
+// as the tests' (docs/performance.md, "Compile time").
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
+#define FUSOR_INLINE_WHEN_OPTIMIZING inline __attribute__((always_inline))
+#else
+#define FUSOR_INLINE_WHEN_OPTIMIZING inline
+#endif
+
 // Checked mode (core/lifetime.hpp): every expression operand records the storage it was built
 // over, and evaluating an expression whose operand was since freed, reallocated or reshaped
 // throws `fusor::lifetime_error` instead of reading freed memory. On by default where `assert`

@@ -64,5 +64,6 @@
 #include <fusor/exec/execute.hpp>
 #include <fusor/exec/scratch.hpp>
 
-// printing: operator<< and print options for tensors and views
+// printing: operator<< and print options for tensors, views and expressions
 #include <fusor/io/print.hpp>
+#include <fusor/io/print_expression.hpp>

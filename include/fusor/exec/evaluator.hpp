@@ -11,11 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/for_each.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
-
 #include <fusor/config.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/scratch.hpp>
@@ -158,35 +153,79 @@ struct scalar_evaluator {
     }
 };
 
+/// One child of an element-wise evaluator, slot `I` of evaluator_children.
+template <std::size_t I, class C>
+struct child_slot {
+    C value;
+};
+template <class Indices, class... Cs>
+struct children_of;
+template <std::size_t... I, class... Cs>
+struct children_of<std::index_sequence<I...>, Cs...> : child_slot<I, Cs>... {};
+
+/// The children of an element-wise evaluator: an aggregate of one slot per child, built from a
+/// braced list (`{{c0}, {c1}, ...}`, evaluated left to right) and read by slot_value<I>, which
+/// is always inlined. Not a hana::tuple: g++ emits every hana::for_each, unpack and at_c it
+/// instantiates as functions of their own at -O0 (in the test build, 40 % of all functions:
+/// docs/performance.md, "Compile time").
+template <class... Cs>
+using evaluator_children = children_of<std::index_sequence_for<Cs...>, Cs...>;
+
+/// Child `I` of evaluator_children `p`.
+template <std::size_t I, class C>
+FUSOR_INLINE C& slot_value(child_slot<I, C>& s) {
+    return s.value;
+}
+template <std::size_t I, class C>
+FUSOR_INLINE const C& slot_value(const child_slot<I, C>& s) {
+    return s.value;
+}
+
 /// `Op` over child evaluators.
 template <class Op, class... Cs>
 struct elementwise_evaluator {
-    boost::hana::tuple<Cs...> children;
+    evaluator_children<Cs...> children;
     using value_type =
         typename Op::template result<decltype(std::declval<Cs>().template get<true>(0))...>;
+    using indices = std::index_sequence_for<Cs...>;
 
     FUSOR_INLINE void bind(const index_t* offsets) {
-        boost::hana::for_each(children, [offsets](auto& c) { c.bind(offsets); });
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            (slot_value<I>(children).bind(offsets), ...);
+        }
+        (indices{});
     }
     FUSOR_INLINE void bind_row(index_t r) {
-        boost::hana::for_each(children, [r](auto& c) { c.bind_row(r); });
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            (slot_value<I>(children).bind_row(r), ...);
+        }
+        (indices{});
     }
     void own_buffers(scratch& s) {
-        boost::hana::for_each(children, [&s](auto& c) { c.own_buffers(s); });
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (slot_value<I>(children).own_buffers(s), ...);
+        }
+        (indices{});
     }
     FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
-        boost::hana::for_each(children,
-                              [offsets, rows, cols](auto& c) { c.stage(offsets, rows, cols); });
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            (slot_value<I>(children).stage(offsets, rows, cols), ...);
+        }
+        (indices{});
     }
 
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
-        boost::hana::for_each(
-            children, [offsets, start, len](auto& c) { c.bind_block(offsets, start, len); });
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            (slot_value<I>(children).bind_block(offsets, start, len), ...);
+        }
+        (indices{});
     }
     template <bool Contiguous>
     FUSOR_INLINE value_type get(index_t i) const {
-        return boost::hana::unpack(
-            children, [i](const auto&... c) { return Op{}(c.template get<Contiguous>(i)...); });
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            return Op{}(slot_value<I>(children).template get<Contiguous>(i)...);
+        }
+        (indices{});
     }
 };
 
@@ -283,8 +322,8 @@ struct flat_evaluator_builder {
         return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
             using E = elementwise_evaluator<typename N::op_type,
                                             decltype(traverse(child<I>(n), *this))...>;
-            return E{boost::hana::tuple<decltype(traverse(child<I>(n), *this))...>{
-                traverse(child<I>(n), *this)...}};
+            return E{evaluator_children<decltype(traverse(child<I>(n), *this))...>{
+                {traverse(child<I>(n), *this)}...}};
         }
         (std::make_index_sequence<child_count<N>>{});
     }
@@ -404,8 +443,8 @@ struct evaluator_builder {
                     elementwise_evaluator<Op,
                                           decltype(this->template build_child<N>(child<I>(n)))...>;
                 return E{
-                    boost::hana::tuple<decltype(this->template build_child<N>(child<I>(n)))...>{
-                        this->template build_child<N>(child<I>(n))...}};
+                    evaluator_children<decltype(this->template build_child<N>(child<I>(n)))...>{
+                        {this->template build_child<N>(child<I>(n))}...}};
             }
             (std::make_index_sequence<child_count<N>>{});
         }

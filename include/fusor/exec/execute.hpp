@@ -744,8 +744,8 @@ void execute_gemm(const reduction<R, C>& r,
     using T = typename C::value_type;
     scratch buffers;
     const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
-    const T* first = boost::hana::at_c<0>(ev.children).base;
-    const T* second = boost::hana::at_c<1>(ev.children).base;
+    const T* first = slot_value<0>(ev.children).base;
+    const T* second = slot_value<1>(ev.children).base;
     const T* a = p.gemm.swapped ? second : first;
     const T* b = p.gemm.swapped ? first : second;
     if constexpr (std::is_same_v<D, T>) {

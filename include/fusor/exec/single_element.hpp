@@ -11,10 +11,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
-
 #include <fusor/core/shape.hpp>
 #include <fusor/exec/evaluator.hpp>
 
@@ -72,8 +68,7 @@ auto hold_children(const elementwise_evaluator<Op, Cs...>& ev, std::index_sequen
     return elementwise_evaluator<Op,
                                  decltype(hold_leaf<I, First + leaves_before<Cs...>(K)>(
                                      std::declval<const Cs&>()))...>{
-        boost::hana::make_tuple(
-            hold_leaf<I, First + leaves_before<Cs...>(K)>(boost::hana::at_c<K>(ev.children))...)};
+        {{hold_leaf<I, First + leaves_before<Cs...>(K)>(slot_value<K>(ev.children))}...}};
 }
 
 template <int I, int First, class Ev>

@@ -808,7 +808,7 @@ struct row_matcher {
     // A leaf that is not dense over the destination: is it leaf `j`'s row (see below)? Not a
     // template: compiled once, not once per expression type. `strides`: a view's (null for a
     // tensor, row-major by construction).
-    bool
+    FUSOR_INLINE_WHEN_OPTIMIZING bool
     match_row(const shape_t& s, const strides_t* strides, const char* a, index_t itemsize, int j) {
         std::size_t first = 0;
         while (first < s.size() && s[first] == 1)
@@ -843,7 +843,7 @@ struct row_matcher {
 
 // is_flat_rows_case once its leaves matched, with rows of the last `k` axes: at least 2 rows
 // of at least 2 elements. Not a template.
-inline bool finish_rows_case(
+FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
     const destination_ref& d, index_t size, std::size_t k, bool no_vector_math, flat_plan& f) {
     index_t cols = 1;
     for (std::size_t i = d.shape.size() - k; i < d.shape.size(); ++i)
