@@ -128,18 +128,20 @@ plan_key key_of(const E& e, const destination_ref& d) {
     return k;
 }
 
-/// The cache slot of expression type `E` on this thread: the key and the plan made for it.
-template <class E>
+/// A plan cache slot's content: the key and the plan made for it. One type for every
+/// expression type (the slot, below, is what is per type), so `std::unique_ptr` of it is
+/// compiled once, not once per expression type.
 struct plan_cache_entry {
     plan_key key;
     loop_plan plan;
 };
 
+/// The cache slot of expression type `E` on this thread.
 template <class E>
-std::unique_ptr<plan_cache_entry<E>>& plan_cache_slot() {
+std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
     // A pointer per expression type and thread (the entry itself is on the heap, made on the
     // first evaluation): thread-local storage stays small however many types a program has.
-    thread_local std::unique_ptr<plan_cache_entry<E>> slot;
+    thread_local std::unique_ptr<plan_cache_entry> slot;
     return slot;
 }
 
@@ -157,7 +159,7 @@ template <class E>
 const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
     auto& slot = plan_cache_slot<E>();
     if (!slot)
-        slot = std::make_unique<plan_cache_entry<E>>();
+        slot = std::make_unique<plan_cache_entry>();
     plan_key key = key_of(e, d);
     hit = slot->key.count > 0 && slot->key == key;
     if (hit) {
