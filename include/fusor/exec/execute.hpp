@@ -145,22 +145,10 @@ inline int tensor_ordinal(const loop_plan& p, int k) {
 } // namespace detail
 
 namespace detail {
-/// How many tensor leaves the held kernel may choose from for an expression of type `E`: its
-/// tensor leaves when `E` is a flat tree of 1 to single_element_max_leaves of them (the
-/// planner's condition, kernel_choice.hpp), else 0.
-template <class E>
-constexpr int held_candidates() {
-    if constexpr (planning::flat_tree<E>) {
-        constexpr int n = planning::tensor_leaves<E>;
-        return n >= 1 && n <= single_element_max_leaves ? n : 0;
-    }
-    return 0;
-}
-
 /// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
 /// evaluator's type only (not the expression's): the copy loop of an aliased assignment
 /// (`materialised`, whose evaluator reads a temporary) is compiled once per pair of element
-/// types, not once per right-hand side. `Held`: held_candidates of the expression.
+/// types, not once per right-hand side. `Held`: planning::held_candidates of the expression.
 template <int Held, class D, class Ev>
 void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     switch (p.kernel) {
@@ -259,7 +247,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     }
     scratch buffers;
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
-    detail::run_elementwise_kernel<detail::held_candidates<E>()>(p, out0, ev);
+    detail::run_elementwise_kernel<planning::held_candidates<E>>(p, out0, ev);
 }
 
 namespace detail {

@@ -114,6 +114,22 @@ inline constexpr int tensor_leaves = tag_of<N> == node_tag::leaf ? 1 : 0;
 template <class Op, class... Cs>
 inline constexpr int tensor_leaves<elementwise<Op, Cs...>> = (0 + ... + tensor_leaves<Cs>);
 
+/// How many tensor leaves the held operand may be chosen from in a loop over node type `N`:
+/// its tensor leaves when `N` is a flat tree of 1 to single_element_max_leaves of them, else 0
+/// (no held operand). The one statement of that condition: the planner decides by it and the
+/// executor compiles one held kernel per candidate by it.
+template <class N>
+constexpr int count_held_candidates() {
+    if constexpr (flat_tree<N>) {
+        constexpr int n = tensor_leaves<N>;
+        return n >= 1 && n <= single_element_max_leaves ? n : 0;
+    } else {
+        return 0;
+    }
+}
+template <class N>
+inline constexpr int held_candidates = count_held_candidates<N>();
+
 /// True when `Impl` (a reducer's impl) is max, min, argmax or argmin over a 4- or 8-byte
 /// arithmetic element type: the types the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
 template <class Impl, class T>
@@ -153,8 +169,7 @@ void choose_elementwise_kernel(loop_plan& p, const E& e) {
             vector_functions_of(e, p.vector_functions);
     if constexpr (FUSOR_VECTOR_MATH == 0 && has_listed_math<E>)
         p.scalar_math = p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast;
-    if constexpr (flat_tree<E> && tensor_leaves<E> >= 1
-                  && tensor_leaves<E> <= single_element_max_leaves) {
+    if constexpr (0 < held_candidates<E>) {
         if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
             return;
         int still = 0, at = -1;
