@@ -35,6 +35,7 @@ namespace {
 using numpy_data::array_data;
 using numpy_data::parse_value;
 using numpy_data::read_array;
+using numpy_data::show;
 using numpy_data::to_tensor;
 
 // ---- the data file ---------------------------------------------------------------------------
@@ -122,19 +123,6 @@ const std::vector<test_case>& cases() {
         return out;
     }();
     return all;
-}
-
-template <class T>
-std::string show(T v) {
-    std::ostringstream s;
-    s.precision(17);
-    if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
-        s << v;
-    else if constexpr (std::is_signed_v<T>)
-        s << static_cast<long long>(v);
-    else
-        s << static_cast<unsigned long long>(v);
-    return s.str();
 }
 
 // ---- checking ---------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ using namespace fusor;
 namespace {
 
 using numpy_data::parse_value;
+using numpy_data::show;
 
 // ---- the data file ---------------------------------------------------------------------------
 
@@ -160,17 +161,6 @@ bool same_value(T got, T want, double tol) {
     } else {
         return got == want;
     }
-}
-
-template <class T>
-std::string show(T v) {
-    std::ostringstream s;
-    s.precision(17);
-    if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
-        s << v;
-    else
-        s << static_cast<long long>(v);
-    return s.str();
 }
 
 // The result `got` against the expected array `name` of case `c`: dtype, shape, values.
