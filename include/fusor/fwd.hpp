@@ -44,7 +44,9 @@ struct elementwise; // expr/elementwise.hpp: Op over broadcast children
 template <class C>
 struct remap; // expr/remap.hpp: a view of an expression (lazy index remapping)
 template <class C>
-struct reshaped;     // expr/reshaped.hpp: reshape of an expression (index remap or materialised)
+struct reshaped; // expr/reshaped.hpp: reshape of an expression (index remap or materialised)
+template <class T>
+struct segmented; // expr/segmented.hpp: boxes of the output read from strided views (roll, pad ...)
 enum class indexing; // expr/grids.hpp: meshgrid's indexing::xy (default) or indexing::ij
 // Shape helpers built from the nodes above (views or lazy nodes, no node kinds of their own):
 // flipud, fliplr, rot90, ravel, atleast_1d/2d/3d, flatten (expr/shaping.hpp); diff

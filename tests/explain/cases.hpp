@@ -44,7 +44,7 @@ struct operands {
     fusor::tensor<double> square = shaped(fusor::arange<double>(9), {3, 3});
     fusor::tensor<double> empty = fusor::zeros<double>({2, 0});
     fusor::tensor<double> zx = shaped(fusor::arange<double>(24), {6, 4});
-    fusor::tensor<float> out348, out48, out4, out44, outd;
+    fusor::tensor<float> out348, out48, out4, out44, outd, out8;
     fusor::tensor<int64_t> outi;
     fusor::tensor<double> outsq;
 
@@ -138,6 +138,20 @@ inline std::vector<explain_case> all_cases() {
         "log_softmax",
         [&] { return explain(o.x48 - log(sum(exp(o.x48), 1, keepdims))); },
         [&] { o.out48 = o.x48 - log(sum(exp(o.x48), 1, keepdims)); });
+    // A lazy roll: the output cut into two cells (row 0 reads x's last row), no temporary.
+    add(
+        "roll_minus",
+        [&] { return explain(roll(o.x48, 1, 0) - o.x48); },
+        [&] { o.out48 = roll(o.x48, 1, 0) - o.x48; });
+    // A lazy concatenate under a reduction along the axis it does not cut: one cell per part.
+    add(
+        "concatenate_sum",
+        [&] {
+            return explain(sum(concatenate({o.x48, o.y48}, 0), 1));
+        },
+        [&] {
+            o.out8 = sum(concatenate({o.x48, o.y48}, 0), 1);
+        });
     return v;
 }
 

@@ -27,22 +27,34 @@ TEST_CASE("every inner loop that runs is one explain printed, in the printed ord
         c.run();
         const auto ran = trace::seen;
         REQUIRE(ran.size() == expected.size());
+        // Cells run one evaluation each, whose plans may share an address: the loop numbers of
+        // a segmented case are not comparable, its offsets and extents are.
+        const bool cells = doc.contains("segments");
         for (std::size_t k = 0; k < ran.size(); ++k) {
             CAPTURE(k);
-            CHECK(ran[k].loop == expected[k].loop);
+            if (!cells)
+                CHECK(ran[k].loop == expected[k].loop);
             CHECK(ran[k].n == expected[k].n);
             CHECK(ran[k].offsets == expected[k].offsets);
         }
         // The text shows the same extents as the JSON: each level's `for iL in [0, E):`.
         const std::string text = e.text();
-        for (const auto& loop : doc.at("loops")) {
-            std::size_t L = 0;
-            for (const auto& level : loop.at("levels")) {
-                const std::string head = "for i" + std::to_string(L++) + " in [0, "
-                                         + std::to_string(level.at("extent").get<long>()) + "):";
-                CHECK_MESSAGE(text.find(head) != std::string::npos, head);
+        std::vector<nlohmann::json> plans;
+        if (cells)
+            for (const auto& cell : doc.at("segments").at("cells"))
+                plans.push_back(cell.at("plan"));
+        else
+            plans.push_back(doc);
+        for (const auto& plan : plans)
+            for (const auto& loop : plan.at("loops")) {
+                std::size_t L = 0;
+                for (const auto& level : loop.at("levels")) {
+                    const std::string head = "for i" + std::to_string(L++) + " in [0, "
+                                             + std::to_string(level.at("extent").get<long>())
+                                             + "):";
+                    CHECK_MESSAGE(text.find(head) != std::string::npos, head);
+                }
             }
-        }
     }
 }
 

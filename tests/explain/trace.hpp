@@ -3,6 +3,7 @@
 // describes, generated independently of exec/. Include before <fusor/fusor.hpp>.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -51,6 +52,25 @@ namespace trace {
 // The inner loops explain's JSON describes, generated independently of exec/.
 inline std::vector<inner_loop> loops_from_json(const nlohmann::json& doc) {
     std::vector<inner_loop> out;
+    if (doc.contains("segments")) {
+        // Lazy roll, pad, concatenate ...: each cell's plan in running order (numbered on), or
+        // the plan over the filled operands.
+        int base = 0;
+        auto append = [&](const nlohmann::json& plan) {
+            int most = -1;
+            for (inner_loop l : loops_from_json(plan)) {
+                most = std::max(most, l.loop);
+                l.loop += base;
+                out.push_back(std::move(l));
+            }
+            base += most + 1;
+        };
+        for (const auto& cell : doc.at("segments").at("cells"))
+            append(cell.at("plan"));
+        if (doc.contains("plan"))
+            append(doc.at("plan"));
+        return out;
+    }
     int number = -1;
     for (const auto& loop : doc.at("loops")) {
         if (loop.at("empty").get<bool>())

@@ -35,6 +35,7 @@
 
 #include "../counting_new.hpp"
 #include "../numpy_data.hpp"
+#include "lazy_consumers.hpp"
 
 using namespace fusor;
 
@@ -537,12 +538,17 @@ void run_join(const test_case& c) {
         const auto go = [&](const auto& list) {
             using Fn = decltype(fn);
             using List = decltype(list);
+            // Each result also read by larger expressions (lazy_consumers.hpp).
+            const auto both = [&](const auto& lazy) {
+                check_result(c, 0, lazy);
+                lazy_consumers::check(lazy);
+            };
             if constexpr (!std::is_invocable_v<Fn, List, index_t>)
-                check_result(c, 0, fn(list)); // hstack, vstack, dstack, column_stack
+                both(fn(list)); // hstack, vstack, dstack, column_stack
             else if (axis)
-                check_result(c, 0, fn(list, *axis));
+                both(fn(list, *axis));
             else if constexpr (std::is_invocable_v<Fn, List, none_t>)
-                check_result(c, 0, fn(list, none)); // concatenate(parts, none)
+                both(fn(list, none)); // concatenate(parts, none)
             else
                 FAIL("axis none for ", f);
         };
@@ -1084,6 +1090,87 @@ TEST_CASE("building the lazy forms allocates nothing of the operand's size") {
     counting = false;
     CHECK(largest_allocation >= bytes);
     CHECK(r(0, 0) == 0.0);
+}
+
+TEST_CASE("roll, pad, concatenate and stack are lazy: operands read when evaluated, in place") {
+    tensor<double> a = {{1, 2, 3}, {4, 5, 6}};
+    tensor<double> b = {{7, 8, 9}};
+    auto r = roll(a, 1, 0);
+    auto p = pad(a, {{0, 0}, {1, 0}}, pad_mode::edge);
+    auto c = concatenate({a, b}, 0);
+    auto s = stack({view(a, 0), view(b, 0)}, 1);
+    a(0, 0) = -1.0;
+    b(0, 2) = -9.0;
+    CHECK(array_equal(eval(r), tensor<double>{{4, 5, 6}, {-1, 2, 3}}));
+    CHECK(array_equal(eval(p), tensor<double>{{-1, -1, 2, 3}, {4, 4, 5, 6}}));
+    CHECK(array_equal(eval(c), tensor<double>{{-1, 2, 3}, {4, 5, 6}, {7, 8, -9}}));
+    CHECK(array_equal(eval(s), tensor<double>{{-1, 7}, {2, 8}, {3, -9}}));
+    // An expression operand is evaluated when the function is called (as NumPy's would be);
+    // an rvalue tensor is kept alive by the node.
+    auto re = roll(a * 2.0, 1, 1);
+    auto rt = roll(tensor<double>{1, 2, 3}, 1, 0);
+    a(1, 1) = 0.0;
+    CHECK(array_equal(eval(re), tensor<double>{{6, -2, 4}, {12, 8, 10}}));
+    CHECK(array_equal(eval(rt), tensor<double>{3, 1, 2}));
+    // The types: lazy nodes, not tensors.
+    static_assert(std::is_same_v<decltype(r), segmented<double>>);
+    static_assert(std::is_same_v<decltype(c), segmented<double>>);
+}
+
+TEST_CASE("a lazy roll, pad or concatenate in an expression allocates no temporary") {
+    const index_t n = 256;
+    const tensor<float> x = random::uniform<float>({n, n}, -1.0f, 1.0f, 7);
+    const tensor<float> y = random::uniform<float>({n, n}, -1.0f, 1.0f, 8);
+    const std::size_t bytes = static_cast<std::size_t>(n * n) * sizeof(float);
+    tensor<float> out(shape_t{n, n});
+    tensor<float> rows(shape_t{2 * n});
+    // Warm up this thread's plan cache and scratch so the counts see the evaluations only.
+    out = roll(x, 1, 0) - x;
+    out = pad(view(x, slice(1, -1), slice(1, -1)), 1, pad_mode::reflect) * 2.0f;
+    rows = sum(concatenate({x, y}, 0), 1);
+    start_counting();
+    out = roll(x, 1, 0) - x;
+    const std::size_t roll_largest = largest_allocation;
+    start_counting();
+    out = pad(view(x, slice(1, -1), slice(1, -1)), 1, pad_mode::reflect) * 2.0f;
+    const std::size_t pad_largest = largest_allocation;
+    start_counting();
+    rows = sum(concatenate({x, y}, 0), 1);
+    const std::size_t concat_largest = largest_allocation;
+    counting = false;
+    // Plans and cell lists only: nothing near the size of an operand (64 KiB).
+    CHECK(roll_largest < bytes / 16);
+    CHECK(pad_largest < bytes / 16);
+    CHECK(concat_largest < bytes / 16);
+    // The values: against the eager forms.
+    CHECK(array_equal(eval(roll(x, 1, 0) - x), eval(eval(roll(x, 1, 0)) - x)));
+    const tensor<float> joined = concatenate({x, y}, 0);
+    CHECK(array_equal(rows, eval(sum(joined, 1))));
+    // The fallback fills a temporary: a transpose of a roll.
+    start_counting();
+    out = transpose(roll(x, 1, 0)) + 1.0f;
+    counting = false;
+    CHECK(largest_allocation >= bytes);
+    CHECK(array_equal(out, eval(transpose(eval(roll(x, 1, 0))) + 1.0f)));
+}
+
+TEST_CASE("lazy segments and aliasing: the destination may be what they read") {
+    tensor<int> x = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+    x = roll(x, 1, 0);
+    CHECK(array_equal(x, tensor<int>{{7, 8, 9}, {1, 2, 3}, {4, 5, 6}}));
+    x = roll(x, -1, 0) - x; // cells would overwrite what a later cell reads
+    CHECK(array_equal(x, tensor<int>{{-6, -6, -6}, {3, 3, 3}, {3, 3, 3}}));
+    x += roll(x, 1, 1);
+    CHECK(array_equal(x, tensor<int>{{-12, -12, -12}, {6, 6, 6}, {6, 6, 6}}));
+    tensor<int> v = {1, 2, 3, 4, 5, 6};
+    v = roll(v, 2); // no axis: filled straight into the destination, through a temporary here
+    CHECK(array_equal(v, tensor<int>{5, 6, 1, 2, 3, 4}));
+    view(v, slice(0, 4)) = concatenate({view(v, slice(2, 4)), view(v, slice(0, 2))}, 0);
+    CHECK(array_equal(v, tensor<int>{1, 2, 5, 6, 3, 4}));
+    // Into another element type, and into a strided view.
+    tensor<double> d(shape_t{3, 3});
+    view(d, all, slice(none, none, -1)) = roll(tensor<int>{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}, 1, 1);
+    CHECK(array_equal(d, tensor<double>{{2, 1, 3}, {5, 4, 6}, {8, 7, 9}}));
 }
 
 // ---- errors leave destinations untouched

@@ -29,6 +29,7 @@
 #include <fusor/fusor.hpp>
 
 #include "../numpy_data.hpp"
+#include "lazy_consumers.hpp"
 
 using namespace fusor;
 
@@ -180,9 +181,9 @@ pad_pairs<V> pairs_of(const test_case& c, const std::string& p) {
     return pad_pairs<V>(shape, values);
 }
 
-// The call a case makes, on any operand form.
+// The call a pad or roll case makes, on any operand form: a lazy segmented node.
 template <class T, class E>
-tensor<T> call(const test_case& c, const E& x) {
+segmented<T> lazy_call(const test_case& c, const E& x) {
     const std::string& f = c.func;
     if (f == "pad") {
         const pad_pairs<index_t> width = pairs_of<index_t>(c, "width");
@@ -191,17 +192,24 @@ tensor<T> call(const test_case& c, const E& x) {
             return c.str("mode") == "constant" ? pad(x, width) : pad(x, width, c.str("mode"));
         return pad(x, width, mode, pairs_of<T>(c, "constants"));
     }
-    if (f == "roll") {
-        const auto [shift, shift_scalar] = c.list("shift");
-        if (c.str("axis") == "none")
-            return shift_scalar ? roll(x, shift[0]) : roll(x, shift);
-        const auto [axis, axis_scalar] = c.list("axis");
-        if (shift_scalar && axis_scalar)
-            return roll(x, shift[0], axis[0]);
-        if (shift_scalar)
-            return roll(x, shift[0], axis);
-        return roll(x, shift, axis);
-    }
+    REQUIRE(f == "roll");
+    const auto [shift, shift_scalar] = c.list("shift");
+    if (c.str("axis") == "none")
+        return shift_scalar ? roll(x, shift[0]) : roll(x, shift);
+    const auto [axis, axis_scalar] = c.list("axis");
+    if (shift_scalar && axis_scalar)
+        return roll(x, shift[0], axis[0]);
+    if (shift_scalar)
+        return roll(x, shift[0], axis);
+    return roll(x, shift, axis);
+}
+
+// The call a case makes, on any operand form.
+template <class T, class E>
+tensor<T> call(const test_case& c, const E& x) {
+    const std::string& f = c.func;
+    if (f == "pad" || f == "roll")
+        return lazy_call<T>(c, x);
     if (f == "tile") {
         const auto [reps, scalar] = c.list("reps");
         return scalar ? tile(x, reps[0]) : tile(x, reps);
@@ -306,6 +314,9 @@ void run(const test_case& c) {
     });
     if (c.error.empty() && c.str("form") == "tensor")
         check_segments(c, segments_of<T>(c, x.view()));
+    // The lazy pad or roll inside larger expressions (tests/toolbox/lazy_consumers.hpp).
+    if (c.error.empty() && (c.func == "pad" || c.func == "roll"))
+        with_form(c, x, [&](const auto& v) { lazy_consumers::check(lazy_call<T>(c, v)); });
 }
 
 TEST_CASE("pad, roll, tile and repeat against NumPy 1.24, and their segments") {
@@ -321,7 +332,9 @@ TEST_CASE("pad, roll, tile and repeat against NumPy 1.24, and their segments") {
     for (const char* f : {"pad", "roll", "tile", "repeat"})
         CHECK_MESSAGE(per_func[f] >= 40, f, ": only ", per_func[f], " cases");
     MESSAGE(all.size() << " NumPy cases, " << assertions << " values and errors compared, "
-                       << segment_lists_checked << " segment lists covered exactly once");
+                       << segment_lists_checked << " segment lists covered exactly once, "
+                       << lazy_consumers::checked << " lazy results read by larger expressions");
+    CHECK(lazy_consumers::checked >= 1000);
 }
 
 // The segments tile their space exactly once for shapes and parameters the NumPy cases may

@@ -1,11 +1,11 @@
 // fusor/algo/joining.hpp: concatenate, stack, hstack, vstack, dstack and column_stack, as
-// NumPy's. Each checks every part's shape first (nothing is allocated or written before every
-// check passed), allocates the result once, then writes each part through a view of its slab
-// of the result: one fused loop per part, an expression part evaluated straight into place.
+// NumPy's. Each checks every part's shape first, when it is called (nothing is allocated or
+// written before every check passed).
 //
-// Eager for now, as NumPy (which copies too); a later step may make them lazy segments of one
-// plan. The run-time-length forms take a braced list or a std::vector of tensors and views of
-// one element type; a std::tuple takes expressions of different types.
+// The run-time-length forms (a braced list or a std::vector of tensors and views of one element
+// type) are lazy: a segmented node with one segment per part (expr/segmented.hpp), so in a
+// larger expression each part is a loop of the plan. A std::tuple takes expressions of
+// different types and is eager: each part evaluated straight into its slab of a new tensor.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <fusor/algo/segments.hpp>
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/dtype.hpp>
@@ -27,6 +28,7 @@
 #include <fusor/core/slice.hpp>
 #include <fusor/exec/assign.hpp>
 #include <fusor/expr/lifetime_check.hpp>
+#include <fusor/expr/segmented.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
@@ -194,18 +196,45 @@ part_destination(const join_plan& p, tensor<R>& out, std::size_t i, const shape_
     return slab.remap(squeeze_map(slab.shape(), p.inserted[i]));
 }
 
-/// Joins `n` parts of one element type T, read through `part(i)` (a tensor_view<const T>).
+/// Joins `n` parts of one element type T, read through `part(i)` (a tensor_view<const T>), as a
+/// lazy segmented node: one segment per non-empty part, its view with the inserted axes added
+/// (a raveled part for `axis=None`; a part that is not row-major is copied first, as NumPy's
+/// ravel copies it).
 template <class T, class Part>
-tensor<T> join_views(join_kind kind, std::size_t n, const Part& part, std::optional<index_t> axis) {
+segmented<T>
+join_views(join_kind kind, std::size_t n, const Part& part, std::optional<index_t> axis) {
     std::vector<shape_t> shapes;
     shapes.reserve(n);
     for (std::size_t i = 0; i < n; ++i)
         shapes.push_back(checked_shape_of(part(i)));
     const join_plan p = plan_join(kind, shapes, axis);
-    tensor<T> out(p.shape, uninitialized);
-    for (std::size_t i = 0; i < n; ++i)
-        part_destination(p, out, i, shapes[i]) = part(i);
-    return out;
+    segment_list<T> list;
+    list.shape = p.shape;
+    list.space = p.shape;
+    const bool empty = shape_size(p.shape) == 0;
+    for (std::size_t i = 0; i < n && !empty; ++i) {
+        if (p.extents[i] == 0)
+            continue;
+        shape_t start(p.shape.size(), 0);
+        if (p.flat) {
+            const tensor_view<const T> given = part(i);
+            const tensor_view<const T> v =
+                is_row_major(given.shape(), given.strides()) || given.size() <= 1
+                    ? given
+                    : held_view(tensor<T>(given));
+            start[0] = p.offsets[i];
+            list.segments.push_back(
+                {std::move(start),
+                 tensor_view<const T>(
+                     v.data(), shape_t{v.size()}, strides_t{1}, v.owner(), v.lifetime())});
+        } else {
+            const tensor_view<const T> v = part(i);
+            start[static_cast<std::size_t>(p.axis)] = p.offsets[i];
+            list.segments.push_back(
+                {std::move(start), v.remap(expand_dims_map(v.shape(), p.inserted[i]))});
+        }
+    }
+    return make_segmented(std::move(list), join_name(kind));
 }
 
 // numpy.result_type of several element types (promote_t, folded left to right).
@@ -241,17 +270,17 @@ concept tensor_or_view = tensor_like<P> || view_like<P>;
 // place (each converts to a tensor_view<const T>; no part is copied before it is written).
 template <join_kind K, class T>
 struct join_overload {
-    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts, index_t axis) const
+    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts, index_t axis) const
         requires(K == join_kind::concatenate || K == join_kind::stack) {
         return join_views<T>(
             K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
     }
-    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts) const {
+    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts) const {
         std::optional<index_t> axis = index_t{0};
         return join_views<T>(
             K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
     }
-    tensor<T> operator()(std::initializer_list<tensor_view<const T>> parts, none_t) const
+    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts, none_t) const
         requires(K == join_kind::concatenate) {
         return join_views<T>(
             K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, std::nullopt);
@@ -327,7 +356,10 @@ using join_fn_all_types = join_fn<K,
 /// result has that type), or a `std::tuple` of any expressions (the result type promotes as
 /// numpy.result_type: `concatenate(std::tuple{a + 1, b}, 0)`). `concatenate(parts, none)`
 /// joins the raveled parts (NumPy's `axis=None`), any shapes, 0-d included.
-/// Returns a new `tensor` (eager, as NumPy); each part is written by one fused loop.
+/// The list and vector forms return a lazy `segmented` node (one segment per part, read in
+/// place when it is evaluated: the parts must outlive it), so `sum(concatenate({a, b}, 0), 1)`
+/// reads `a` and `b` where they are; evaluated alone it is one fused copy loop per part. The
+/// tuple form returns a new `tensor`, each part evaluated into its slab by one fused loop.
 /// Throws `value_error` for no parts ("need at least one array to concatenate"), a 0-d part
 /// ("zero-dimensional arrays cannot be concatenated"), parts of different ranks, or an extent
 /// that differs off the axis (the message names both shapes, the axis and the dimension);

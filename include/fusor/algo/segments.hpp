@@ -29,54 +29,11 @@
 #include <fusor/core/shape.hpp>
 #include <fusor/exec/assign.hpp>
 #include <fusor/expr/lifetime_check.hpp>
+#include <fusor/expr/segmented.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
 namespace fusor {
-
-/// One box of a segment list's space and what fills it: the box begins at `start` and has
-/// `source.shape()` as its extents; `source` is a read-only strided view of the operand (or of
-/// a constant the list keeps alive) of exactly that shape. Strides may be negative (a flipped
-/// slice: pad's `reflect` and `symmetric`) or 0 (a broadcast edge row, a repeated element, a
-/// constant).
-template <class T>
-struct segment {
-    shape_t start;               ///< where the box begins, one index per axis of the space
-    tensor_view<const T> source; ///< what fills the box; its shape is the box's extents
-
-    const shape_t& extents() const { return source.shape(); }
-
-    segment(shape_t at, tensor_view<const T> from)
-        : start(std::move(at)), source(std::move(from)) {}
-    segment(const segment&) = default;
-    segment(segment&&) = default;
-    /// Assignment rebinds the source (a `tensor_view`'s own assignment would copy elements
-    /// into it), so segments can live in containers that assign (`std::vector::operator=`).
-    segment& operator=(const segment& o) {
-        if (this != &o) {
-            start = o.start;
-            std::destroy_at(&source);
-            std::construct_at(&source, o.source);
-        }
-        return *this;
-    }
-    segment& operator=(segment&& o) { return *this = static_cast<const segment&>(o); }
-    ~segment() = default;
-};
-
-/// The segments of one operation: boxes of `space` that cover every position exactly once,
-/// in row-major order of their starts. `shape` is the output's shape; the output, read in
-/// row-major order, is the space read in row-major order (so a contiguous output is the space
-/// by a reshape: `fill_segments` does that). The sources point into the operand (the list does
-/// not keep it alive, as views do not) or into `constants`, which the list owns (pad's
-/// `constant` mode).
-template <class T>
-struct segment_list {
-    shape_t shape;                        ///< the output's shape
-    shape_t space;                        ///< the shape the boxes tile (row-major order = output's)
-    std::vector<segment<T>> segments;     ///< the boxes, none of them empty
-    std::shared_ptr<const T[]> constants; ///< pad's constant values (2 per axis), or null
-};
 
 /// NumPy's pad modes fusor has (`numpy.pad(mode=...)`); `reflect` is NumPy's
 /// `reflect_type='even'`.
@@ -685,6 +642,33 @@ segment_list<T> repeat_segments(const tensor_view<const T>& x,
 
 namespace detail {
 
+/// An operand as a `tensor_view<const T>` that a lazy segmented node can keep: an lvalue tensor
+/// or a view is read in place (as any expression reads its operands); an rvalue tensor is moved
+/// to the heap and any other expression evaluated once into a tensor there, either kept alive
+/// by the view's owner. With `row_major`, a view that is not row-major contiguous is copied
+/// too (a flat range of it is then one strided view, as NumPy's `ravel` copies).
+template <class E>
+tensor_view<const value_type_t<E>> held_view(E&& e, bool row_major = false) {
+    using T = value_type_t<E>;
+    auto owned = [](tensor<T> t) {
+        auto p = std::make_shared<const tensor<T>>(std::move(t));
+        return tensor_view<const T>(p->data(), p->shape(), p->strides(), p);
+    };
+    using U = std::remove_cvref_t<E>;
+    if constexpr (tensor_like<U> && !std::is_lvalue_reference_v<E>) {
+        return owned(std::move(e));
+    } else if constexpr (tensor_like<U>) {
+        return std::as_const(e).view();
+    } else if constexpr (view_like<U>) {
+        check_lifetimes(e);
+        if (row_major && !is_row_major(e.shape(), e.strides()) && e.size() > 1)
+            return owned(tensor<T>(e));
+        return tensor_view<const T>(e);
+    } else {
+        return owned(tensor<T>(e));
+    }
+}
+
 /// An operand read as a `tensor_view<const T>`: a tensor or a view where it is, any other
 /// expression evaluated once (one fused loop) into a tensor this object owns. With
 /// `row_major`, a view that is not row-major contiguous is copied too (a flat range of it is
@@ -722,20 +706,5 @@ private:
 };
 
 } // namespace detail
-
-/// Fills `out` (a tensor of `segments.shape`) from the list: the output viewed as the space
-/// (a row-major reshape), then one fused copy loop per segment, `box = segment.source`
-/// (fusor's assignment: vectorised where the strides allow).
-template <class T>
-void fill_segments(const segment_list<T>& segments, tensor<T>& out) {
-    const tensor_view<T> space(out.data(), segments.space);
-    for (const segment<T>& seg : segments.segments) {
-        index_t offset = 0;
-        for (std::size_t k = 0; k < seg.start.size(); ++k)
-            offset += seg.start[k] * space.strides()[k];
-        const tensor_view<T> box(out.data() + offset, seg.extents(), space.strides());
-        box = seg.source;
-    }
-}
 
 } // namespace fusor

@@ -1,9 +1,10 @@
 // fusor/algo/shifting.hpp: roll, tile and repeat, as NumPy's. Each cuts its output into
-// segments (algo/segments.hpp) and copies each by one fused loop: a roll is 2^k slices for k
-// rolled axes (2 ranges of the raveled operand without an axis), a tile and a repeat with one
-// count are one broadcast copy in a split index space. A repeat with per-element counts is a
-// direct loop over the elements along the axis (a segment per element would cost a loop set-up
-// per element). New tensors today; the lazy segmented form is the next step.
+// segments (algo/segments.hpp): a roll is 2^k slices for k rolled axes (2 ranges of the raveled
+// operand without an axis), a tile and a repeat with one count are one broadcast copy in a split
+// index space. roll is lazy (a segmented node: in a larger expression each slice is a loop of
+// the plan); tile and repeat return new tensors, one fused copy per segment. A repeat with
+// per-element counts is a direct loop over the elements along the axis (a segment per element
+// would cost a loop set-up per element).
 #pragma once
 
 #include <algorithm>
@@ -39,47 +40,51 @@ tensor<value_type_t<E>> from_segments(const E& e, bool row_major, const Make& ma
 /// `axis` (negative moves back), those pushed off one end coming in at the other: shape and
 /// element type unchanged. `roll(e, shifts, axes)` rolls several axes (a `shape_t` each: one of
 /// the lists may have one element, which applies to every element of the other; shifts on a
-/// repeated axis add up; `shape_t{}` axes roll nothing). Reads `e` in place (an expression is
-/// evaluated once first) and copies 2 slices per rolled axis (2^k fused loops for k axes).
+/// repeated axis add up; `shape_t{}` axes roll nothing). Lazy: a `segmented` node of 2 slices
+/// per rolled axis (2^k for k axes), so `roll(t, 1, 0) - t` is one fused loop per slice with no
+/// temporary. Tensors and views are read in place when it is evaluated (they must outlive
+/// it); an rvalue tensor is kept and an expression evaluated once, when `roll` is called.
 /// Throws `axis_error` for an axis out of range; `value_error` for lists that do not broadcast
 /// ("shape mismatch: objects cannot be broadcast to a single shape").
 /// Example: `roll(t, 1, 0) - t` (the forward difference, wrapped).
 template <class E>
-    requires expression<E> tensor<value_type_t<E>>
-    roll(const E& e, const shape_t& shifts, const shape_t& axes) {
-        return detail::from_segments(
-            e, false, [&](const auto& x) { return roll_segments(x, shifts, axes); });
+    requires expression<E> segmented<value_type_t<E>>
+    roll(E&& e, const shape_t& shifts, const shape_t& axes) {
+        return make_segmented(roll_segments(detail::held_view(std::forward<E>(e)), shifts, axes),
+                              "roll");
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> roll(const E& e, index_t shift, index_t axis) {
-        return roll(e, shape_t{shift}, shape_t{axis});
+    requires expression<E> segmented<value_type_t<E>> roll(E&& e, index_t shift, index_t axis) {
+        return roll(std::forward<E>(e), shape_t{shift}, shape_t{axis});
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>>
-    roll(const E& e, index_t shift, const shape_t& axes) {
-        return roll(e, shape_t{shift}, axes);
+    requires expression<E> segmented<value_type_t<E>>
+    roll(E&& e, index_t shift, const shape_t& axes) {
+        return roll(std::forward<E>(e), shape_t{shift}, axes);
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>>
-    roll(const E& e, const shape_t& shifts, index_t axis) {
-        return roll(e, shifts, shape_t{axis});
+    requires expression<E> segmented<value_type_t<E>>
+    roll(E&& e, const shape_t& shifts, index_t axis) {
+        return roll(std::forward<E>(e), shifts, shape_t{axis});
     }
 
 /// `roll(e, shift)` as `numpy.roll` without `axis`: `e` raveled, rolled, reshaped back (a list
-/// of shifts adds up). Two fused copies of ranges of the raveled operand, read in place when
-/// `e` is a tensor or a row-major contiguous view; any other view or expression is first
-/// copied into a contiguous tensor (as NumPy's `ravel` copies it). Never throws.
+/// of shifts adds up). A `segmented` node of two ranges of the raveled operand; they tile the
+/// raveled space, not the output's, so in a larger expression it is filled whole first (one
+/// temporary, as NumPy's). Reads `e` in place when it is a tensor or a row-major contiguous
+/// view; any other view or expression is copied into a contiguous tensor when `roll` is
+/// called (as NumPy's `ravel` copies it). Never throws.
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> roll(const E& e, index_t shift) {
-        return detail::from_segments(
-            e, true, [&](const auto& x) { return roll_segments(x, shift); });
+    requires expression<E> segmented<value_type_t<E>> roll(E&& e, index_t shift) {
+        return make_segmented(roll_segments(detail::held_view(std::forward<E>(e), true), shift),
+                              "roll");
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> roll(const E& e, const shape_t& shifts) {
+    requires expression<E> segmented<value_type_t<E>> roll(E&& e, const shape_t& shifts) {
         index_t total = 0;
         for (index_t s : shifts)
             total += s;
-        return roll(e, total);
+        return roll(std::forward<E>(e), total);
     }
 
 /// `tile(e, reps)` as `numpy.tile`: `e` repeated `reps[k]` times along axis k. With `d =

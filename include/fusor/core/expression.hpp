@@ -52,6 +52,7 @@ enum class node_tag {
     remap,       ///< a view of an expression: an index remap (expr/remap.hpp)
     reshaped,    ///< a reshape of an expression: a remap or a copy (expr/reshaped.hpp)
     reduction,   ///< a reduction over some axes (reduce/reduction.hpp)
+    segmented,   ///< an output cut into boxes read from strided views (expr/segmented.hpp)
     materialised ///< the whole right side of an aliased assignment, copied first (exec/)
 };
 

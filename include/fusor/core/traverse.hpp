@@ -17,7 +17,8 @@ namespace fusor {
 
 /// Calls the member of visitor `v` for the kind of node `n` (its `node_tag`), with `args...`
 /// after the node, and returns what it returns: `v.on_leaf(n, args...)`, `v.on_scalar`,
-/// `v.on_elementwise`, `v.on_remap`, `v.on_reshaped`, `v.on_reduction`, `v.on_materialised`.
+/// `v.on_elementwise`, `v.on_remap`, `v.on_reshaped`, `v.on_reduction`, `v.on_segmented`,
+/// `v.on_materialised`.
 /// Only the members for the kinds a walk meets are needed (each is instantiated on use), so a
 /// visitor that meets a kind it has no member for is a compile error, never a silent skip.
 /// A visitor that recurses calls `traverse` again on the children it chooses to visit.
@@ -36,6 +37,8 @@ FUSOR_INLINE decltype(auto) traverse(const N& n, V&& v, A&&... args) {
         return v.on_reshaped(n, std::forward<A>(args)...);
     else if constexpr (t == node_tag::reduction)
         return v.on_reduction(n, std::forward<A>(args)...);
+    else if constexpr (t == node_tag::segmented)
+        return v.on_segmented(n, std::forward<A>(args)...);
     else {
         static_assert(t == node_tag::materialised, "fusor: a node_tag without a traverse case");
         return v.on_materialised(n, std::forward<A>(args)...);
@@ -43,11 +46,12 @@ FUSOR_INLINE decltype(auto) traverse(const N& n, V&& v, A&&... args) {
 }
 
 /// The number of children of node type `N`: an element-wise node's operands, 1 for a remap,
-/// reshape, reduction or materialised node, 0 for a leaf or scalar.
+/// reshape, reduction or materialised node, 0 for a leaf, scalar or segmented node (its
+/// sources are views, not nodes).
 template <class N>
 inline constexpr std::size_t child_count = [] {
     constexpr node_tag t = tag_of<N>;
-    if constexpr (t == node_tag::leaf || t == node_tag::scalar)
+    if constexpr (t == node_tag::leaf || t == node_tag::scalar || t == node_tag::segmented)
         return std::size_t{0};
     else if constexpr (t == node_tag::elementwise)
         return std::remove_cvref_t<N>::arity;

@@ -8,6 +8,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/exec/execute.hpp>
+#include <fusor/exec/segmented_eval.hpp>
 #include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/plan/make_plan.hpp>
@@ -55,54 +56,59 @@ void run_plan(
 template <class D, class N>
 void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
     using V = std::remove_const_t<D>;
-    const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
-    if constexpr (planning::flat_tree<N>) {
-        if (planning::flat_plans_enabled) {
-            flat_plan f;
-            const bool flat = planning::is_flat_case(n, d);
-            if (flat)
-                f = planning::plan_flat(n, d);
-            if ((flat || planning::is_flat_rows_case(n, d, f)) && f.inline_loop) {
-                if (!plan_observer && !exec::tracing) {
-                    exec::execute_flat(f, data, n, nullptr);
-                    return;
-                }
-                // Observed or traced: the same loop, beside the plan explain shows for it.
-                loop_plan p;
+    if constexpr (planning::holds_segmented<N>()) {
+        // Lazy roll, pad, concatenate ...: cut into cells (exec/segmented_eval.hpp).
+        evaluate_segmented(data, shape, strides, n);
+    } else {
+        const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
+        if constexpr (planning::flat_tree<N>) {
+            if (planning::flat_plans_enabled) {
+                flat_plan f;
+                const bool flat = planning::is_flat_case(n, d);
                 if (flat)
-                    planning::fill_flat_plan(p, n, d);
-                else
-                    p = make_plan(n, d);
-                if (plan_observer)
-                    plan_observer(p);
-                exec::execute_flat(f, data, n, &p);
-                return;
-            }
-            if (flat) { // the thread split or vector math: the expanded plan runs
-                loop_plan p;
-                planning::fill_flat_plan(p, n, d);
-                run_plan(p, data, shape, strides, n);
-                return;
-            }
-        }
-    } else if constexpr (tag_of<N> == node_tag::reduction) {
-        if constexpr (planning::flat_tree<decltype(n.child)>) {
-            flat_plan f;
-            if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
-                if (!plan_observer && !exec::tracing) {
-                    exec::execute_flat_reduction(f, n, data, nullptr);
+                    f = planning::plan_flat(n, d);
+                if ((flat || planning::is_flat_rows_case(n, d, f)) && f.inline_loop) {
+                    if (!plan_observer && !exec::tracing) {
+                        exec::execute_flat(f, data, n, nullptr);
+                        return;
+                    }
+                    // Observed or traced: the same loop, beside the plan explain shows for it.
+                    loop_plan p;
+                    if (flat)
+                        planning::fill_flat_plan(p, n, d);
+                    else
+                        p = make_plan(n, d);
+                    if (plan_observer)
+                        plan_observer(p);
+                    exec::execute_flat(f, data, n, &p);
                     return;
                 }
-                const loop_plan p = make_plan(n, d); // observed or traced: as explain shows it
-                if (plan_observer)
-                    plan_observer(p);
-                exec::execute_flat_reduction(f, n, data, &p);
-                return;
+                if (flat) { // the thread split or vector math: the expanded plan runs
+                    loop_plan p;
+                    planning::fill_flat_plan(p, n, d);
+                    run_plan(p, data, shape, strides, n);
+                    return;
+                }
+            }
+        } else if constexpr (tag_of<N> == node_tag::reduction) {
+            if constexpr (planning::flat_tree<decltype(n.child)>) {
+                flat_plan f;
+                if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
+                    if (!plan_observer && !exec::tracing) {
+                        exec::execute_flat_reduction(f, n, data, nullptr);
+                        return;
+                    }
+                    const loop_plan p = make_plan(n, d); // observed or traced: as explain shows it
+                    if (plan_observer)
+                        plan_observer(p);
+                    exec::execute_flat_reduction(f, n, data, &p);
+                    return;
+                }
             }
         }
+        bool hit = false;
+        run_plan(planning::cached_plan(n, d, hit), data, shape, strides, n);
     }
-    bool hit = false;
-    run_plan(planning::cached_plan(n, d, hit), data, shape, strides, n);
 }
 
 template <class T, class E>

@@ -37,6 +37,11 @@ struct eager_rebuilder {
     N on_scalar(const N& n) const {
         return n;
     }
+    // A segmented node at the root is evaluated as it is (one copy loop per segment).
+    template <class N>
+    N on_segmented(const N& n) const {
+        return n;
+    }
 };
 
 // Leaves, scalars and views as eager_rebuilder has them; computed nodes become leaves.
@@ -48,6 +53,11 @@ struct eager_materialiser : eager_rebuilder {
     template <class N>
     auto on_reduction(const N& n) const {
         return make_leaf(eval(eager_rebuilder{}.on_reduction(n)));
+    }
+    // NumPy's roll, pad or concatenate makes a new array.
+    template <class N>
+    auto on_segmented(const N& n) const {
+        return make_leaf(eval(n));
     }
 };
 

@@ -15,6 +15,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/exec/segmented_eval.hpp>
 #include <fusor/exec/vector_math.hpp> // the SLEEF variant compiled in, for the text
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/lifetime_check.hpp>
@@ -22,6 +23,7 @@
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/plan/plan_cache.hpp>
+#include <fusor/plan/segment_cells.hpp>
 
 namespace fusor {
 
@@ -791,18 +793,159 @@ struct explanation {
     /// loop nest after reordering and coalescing with each operand's stride per level, the
     /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
     /// loops, temporaries and bytes read and written, fused against eager.
-    std::string text() const { return detail::text_of(plan, notes, cached); }
+    std::string text() const {
+        return segments.sources.empty() ? detail::text_of(plan, notes, cached) : segments_text();
+    }
     /// The JSON form: `{"format": "fusor.explain/1", "tree": {...}, "loops": [...],
     /// "cost": {"fused": {...}, "eager": {...}}}`, one line, every field of the text form.
-    std::string json() const { return detail::json_of(plan, notes, cached); }
-    /// The bytes fused and eager evaluation move (the `cost:` part).
-    cost_estimate cost() const { return estimate_cost(plan, notes); }
+    /// With segments: `{"format": "fusor.explain/1", "segments": {"sources": [...], "by_cells":
+    /// ..., "why_whole": ..., "space": [...], "cells": [{"start", "extents", "segment",
+    /// "plan": <a cell's JSON>}]}, "plan": <the whole plan's JSON, when filled whole>}`.
+    std::string json() const {
+        return segments.sources.empty() ? detail::json_of(plan, notes, cached) : segments_json();
+    }
+    /// The bytes fused and eager evaluation move (the `cost:` part). For a tree evaluated by
+    /// cells: the sum over the cells.
+    cost_estimate cost() const {
+        if (segments.fills_destination)
+            return {}; // copy loops only: not estimated
+        if (!segments.by_cells || segments.sources.empty())
+            return estimate_cost(plan, notes);
+        cost_estimate sum{};
+        for (const explanation& c : cells) {
+            const cost_estimate k = c.cost();
+            for (auto [to, from] :
+                 {std::pair{&sum.fused, &k.fused}, std::pair{&sum.eager, &k.eager}}) {
+                to->loops += from->loops;
+                to->temporaries += from->temporaries;
+                to->temporary_bytes += from->temporary_bytes;
+                to->bytes_read += from->bytes_read;
+                to->bytes_written += from->bytes_written;
+            }
+        }
+        return sum;
+    }
 
+    /// A tree holding lazy `roll`, `pad`, `concatenate`, `stack` ... (segmented nodes): how
+    /// the evaluation runs it (plan/segment_cells.hpp), the one decision exec follows. Empty
+    /// `sources` for any other tree.
+    segment_cells segments;
+    /// When `segments.by_cells`: one explanation per cell, in the order they run (the tree
+    /// restricted to the cell, into that box of the destination); `plan` is then unused. When
+    /// the segmented nodes are filled whole first, `plan` is the plan over the filled tensors.
+    std::vector<explanation> cells;
+
+private:
+    std::string segments_text() const {
+        std::string t = "fusor::explain: segmented operands";
+        for (const segment_source& s : segments.sources)
+            t += std::string(&s == &segments.sources.front() ? ": " : "; ") + s.what + " "
+                 + to_string(s.shape) + " " + s.dtype + " in "
+                 + detail::plural(static_cast<index_t>(s.starts.size()), "segment", "segments");
+        t += '\n';
+        if (segments.fills_destination)
+            return t
+                   + "  filled directly: one copy loop per segment into the destination, viewed "
+                     "as "
+                   + to_string(segments.space) + "\n";
+        if (!segments.by_cells) {
+            t += "  filled whole first (" + segments.why_whole
+                 + "): one copy loop per segment into a temporary, read by the plan below\n";
+            return t + detail::text_of(plan, notes, cached);
+        }
+        t += "  by cells: the destination " + to_string(segments.space) + " is cut into "
+             + detail::plural(static_cast<index_t>(segments.cells.size()), "cell", "cells")
+             + " at the segments' edges; each runs the\n  expression once, every segmented operand "
+               "read as the view that fills the cell, no temporary\n";
+        for (std::size_t k = 0; k < cells.size(); ++k) {
+            const segment_cell& c = segments.cells[k];
+            t += "cell " + std::to_string(k + 1) + " of " + std::to_string(cells.size())
+                 + ": start " + to_string(c.start) + ", extents " + to_string(c.extents)
+                 + ", reads segment";
+            for (std::size_t i = 0; i < c.segment.size(); ++i)
+                t += (i ? ", " : " ") + std::to_string(c.segment[i] + 1) + " of "
+                     + segments.sources[i].what;
+            t += '\n' + cells[k].text();
+        }
+        return t;
+    }
+    std::string segments_json() const {
+        auto ints = [](const auto& v) {
+            std::string s = "[";
+            for (std::size_t i = 0; i < v.size(); ++i)
+                s += (i ? "," : "") + std::to_string(v[i]);
+            return s + "]";
+        };
+        auto strip = [](std::string s) {
+            while (!s.empty() && s.back() == '\n')
+                s.pop_back();
+            return s;
+        };
+        std::string j = "{\"format\":\"fusor.explain/1\",\"segments\":{\"sources\":[";
+        for (std::size_t i = 0; i < segments.sources.size(); ++i) {
+            const segment_source& s = segments.sources[i];
+            j += std::string(i ? "," : "") + "{\"what\":\"" + s.what + "\",\"dtype\":\"" + s.dtype
+                 + "\",\"shape\":" + ints(s.shape)
+                 + ",\"segments\":" + std::to_string(s.starts.size()) + "}";
+        }
+        j += std::string("],\"fills_destination\":")
+             + (segments.fills_destination ? "true" : "false")
+             + ",\"by_cells\":" + (segments.by_cells ? "true" : "false")
+             + ",\"why_whole\":" + detail::json_string(segments.why_whole)
+             + ",\"space\":" + ints(segments.space) + ",\"cells\":[";
+        for (std::size_t k = 0; k < cells.size(); ++k) {
+            const segment_cell& c = segments.cells[k];
+            j += std::string(k ? "," : "") + "{\"start\":" + ints(c.start)
+                 + ",\"extents\":" + ints(c.extents) + ",\"segment\":" + ints(c.segment)
+                 + ",\"plan\":" + strip(cells[k].json()) + "}";
+        }
+        j += "]}";
+        if (!segments.by_cells && !segments.fills_destination)
+            j += ",\"plan\":" + strip(detail::json_of(plan, notes, cached));
+        return j + "}\n";
+    }
+
+public:
     /// Prints `text()` or `json()`, as `format` says.
     friend std::ostream& operator<<(std::ostream& os, const explanation& e) {
         return os << (e.format == explain_format::json ? e.json() : e.text());
     }
 };
+
+namespace detail {
+// The explanation of a tree holding segmented nodes, from the plan exec/segmented_eval.hpp runs:
+// one plan per cell (the cell's tree into its box of `d`), or the plan over the filled nodes.
+// A destination that overlaps what the tree reads is not shown as the temporary and copy that
+// evaluation adds.
+template <class N>
+void explain_segments(explanation& x, const N& n, const destination_layout& d) {
+    x.segments = plan_segment_cells(n, d.shape, is_row_major(d.shape, d.strides));
+    if (x.segments.fills_destination)
+        return;
+    if constexpr (planning::cell_root<N>()) {
+        if (x.segments.by_cells) {
+            for (const segment_cell& c : x.segments.cells) {
+                const auto [start, extents] = cell_box(n, c);
+                index_t offset = 0;
+                for (std::size_t k = 0; k < start.size(); ++k)
+                    offset += start[k] * d.strides[k];
+                const char* at = static_cast<const char*>(d.address);
+                explanation cell;
+                cell.format = x.format;
+                const destination_layout box{extents,
+                                             d.strides,
+                                             at ? at + offset * d.itemsize : nullptr,
+                                             d.dtype,
+                                             d.itemsize};
+                cell.plan = make_plan(lower_to_cell(n, x.segments, c), box, cell.notes);
+                x.cells.push_back(std::move(cell));
+            }
+            return;
+        }
+    }
+    x.plan = make_plan(traverse(n, segment_filler{true}), d, x.notes);
+}
+} // namespace detail
 
 /// `explain(e)`: the expression tree of `e`, the fused loops that evaluating it into a fresh
 /// tensor runs and what they cost, generated from the same `loop_plan` the evaluator executes
@@ -814,7 +957,11 @@ template <class E>
         detail::check_lifetimes(e);
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
-        x.plan = make_plan(n, contiguous_destination<value_type_t<E>>(n.shape()), x.notes);
+        const destination_layout d = contiguous_destination<value_type_t<E>>(n.shape());
+        if constexpr (planning::holds_segmented<std::remove_cvref_t<decltype(n)>>())
+            detail::explain_segments(x, n, d);
+        else
+            x.plan = make_plan(n, d, x.notes);
         x.format = format;
         return x;
     }
@@ -840,8 +987,12 @@ template <class D, class E>
         explanation x;
         const destination_layout d{
             dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)};
-        x.plan = make_plan(n, d, x.notes);
         x.format = format;
+        if constexpr (planning::holds_segmented<std::remove_cvref_t<decltype(n)>>()) {
+            detail::explain_segments(x, n, d);
+            return x;
+        }
+        x.plan = make_plan(n, d, x.notes);
         // The flat, row-broadcast and flat-reduction cases are planned afresh every time (it
         // costs less than a cache look-up).
         if (!x.plan.flat && !x.plan.flat_rows && !x.plan.flat_reduction)

@@ -25,6 +25,13 @@ struct operand_checker {
     }
     template <class N>
     void on_scalar(const N&) {}
+    // a segmented node: the view each segment reads
+    template <class N>
+    void on_segmented(const N& n) {
+        using V = typename N::value_type;
+        for (const auto& seg : n.list->segments)
+            check_stamp(seg.source.lifetime(), ++position, std::string(dtype_name<V>()) + " view");
+    }
     // element-wise, remap, reshaped, reduction, materialised: their children
     template <class N>
     void on_elementwise(const N& n) {
