@@ -11,12 +11,12 @@
 //   W22  concatenate of three (2048, 2048) float32 along axis 0 (hand: three memcpy into a
 //        new buffer; NumPy: np.concatenate)
 //   W23  roll(x, 1, 0) - x over (4096, 4096) float32 (hand: one loop, row i - 1 minus row i,
-//        the first row from the last; NumPy: np.roll(x, 1, 0) - x). The target is
-//        fused >= 2x NumPy, which needs roll as lazy segments of the plan: today roll makes a
-//        temporary, so this is the baseline.
+//        the first row from the last; NumPy: np.roll(x, 1, 0) - x). roll is a lazy segmented
+//        node: two cells (row 0, rows 1..4095), one fused loop each, no temporary. Target:
+//        fused >= 2x NumPy.
 //   W24  sum(concatenate({a, b}, 0), 1) of two (2048, 4096) float32 (hand: the row sums of a,
-//        then of b, in double as fusor sums float32; NumPy: np.concatenate([a, b]).sum(1));
-//        the same target and the same baseline.
+//        then of b, in double as fusor sums float32; NumPy: np.concatenate([a, b]).sum(1)):
+//        one reduction per part, read in place. Target: fused >= 2x NumPy.
 // Every way allocates its result, as NumPy does. Bytes: the inputs read once (for W21 the
 // gathered elements, not the whole array) and the output written once.
 //

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -162,28 +163,55 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
     using T = value_type_t<E>;
     const shape_t s = detail::checked_shape_of(a).rank() == 0 ? shape_t{1} : a.shape();
     const index_t ax = normalize_axis(axis, s.rank());
-    const tensor<std::int64_t> idx = detail::index_tensor(indices);
+    // int64 indices in a tensor or dense view are read where they are; others converted once.
+    std::optional<tensor<std::int64_t>> converted;
+    const std::int64_t* ip = nullptr;
+    shape_t ishape;
+    if constexpr (tensor_like<I> || view_like<I>) {
+        if constexpr (std::is_same_v<value_type_t<I>, std::int64_t>) {
+            if (detail::flat_in_place(indices)) {
+                ip = indices.data();
+                ishape = detail::checked_shape_of(indices);
+            }
+        }
+    }
+    if (!ip) {
+        converted.emplace(detail::index_tensor(indices));
+        ip = converted->data();
+        ishape = converted->shape();
+    }
     const detail::lane_split lanes(s, ax);
     shape_t out_shape(s.begin(), s.begin() + ax);
-    out_shape.insert(out_shape.end(), idx.shape().begin(), idx.shape().end());
+    out_shape.insert(out_shape.end(), ishape.begin(), ishape.end());
     out_shape.insert(out_shape.end(), s.begin() + ax + 1, s.end());
-    const index_t m = idx.size();
+    const index_t m = shape_size(ishape);
     if (lanes.n == 0 && shape_size(out_shape) != 0)
         throw index_error("cannot do a non-empty take from an empty axes (axis "
                           + std::to_string(ax) + " of shape " + to_string(s) + ")");
-    std::vector<index_t> at(static_cast<std::size_t>(m));
-    if (lanes.outer > 0)
-        for (index_t j = 0; j < m; ++j)
-            at[static_cast<std::size_t>(j)] = detail::checked_index(idx.data()[j], lanes.n, ax);
     const detail::flat_values<E> v(a);
     tensor<T> out(out_shape, uninitialized);
+    // Each index is checked where it is used (the result is this function's own until it
+    // returns, so a throw leaves nothing behind); one element per index is a plain gather.
     T* o = out.data();
-    for (index_t outer = 0; outer < lanes.outer; ++outer)
-        for (index_t j = 0; j < m; ++j) {
-            const T* from =
-                v.data() + lanes.first(outer, 0) + at[static_cast<std::size_t>(j)] * lanes.inner;
-            o = std::copy(from, from + lanes.inner, o);
+    const index_t n = lanes.n;
+    for (index_t outer = 0; outer < lanes.outer; ++outer) {
+        const T* base = v.data() + lanes.first(outer, 0);
+        if (lanes.inner == 1) {
+            for (index_t j = 0; j < m; ++j) {
+                const std::int64_t i = ip[j];
+                const index_t k = i < 0 ? i + n : i;
+                if (k < 0 || k >= n) [[unlikely]]
+                    detail::checked_index(i, n, ax); // throws, naming it
+                o[j] = base[k];
+            }
+            o += m;
+        } else {
+            for (index_t j = 0; j < m; ++j) {
+                const T* from = base + detail::checked_index(ip[j], n, ax) * lanes.inner;
+                o = std::copy(from, from + lanes.inner, o);
+            }
         }
+    }
     return out;
 }
 template <class E, class I>
