@@ -181,7 +181,8 @@ pad_pairs<V> pairs_of(const test_case& c, const std::string& p) {
     return pad_pairs<V>(shape, values);
 }
 
-// The call a pad or roll case makes, on any operand form: a lazy segmented node.
+// The call a pad, roll, tile or one-count repeat case makes, on any operand form: a lazy
+// segmented node.
 template <class T, class E>
 segmented<T> lazy_call(const test_case& c, const E& x) {
     const std::string& f = c.func;
@@ -191,6 +192,16 @@ segmented<T> lazy_call(const test_case& c, const E& x) {
         if (c.str("constants") == "none")
             return c.str("mode") == "constant" ? pad(x, width) : pad(x, width, c.str("mode"));
         return pad(x, width, mode, pairs_of<T>(c, "constants"));
+    }
+    if (f == "tile") {
+        const auto [reps, scalar] = c.list("reps");
+        return scalar ? tile(x, reps[0]) : tile(x, reps);
+    }
+    if (f == "repeat") { // one count for every element
+        const auto [reps, scalar] = c.list("repeats");
+        REQUIRE(reps.size() == 1);
+        const std::string& axis = c.str("axis");
+        return axis == "none" ? repeat(x, reps[0]) : repeat(x, reps[0], std::stoll(axis));
     }
     REQUIRE(f == "roll");
     const auto [shift, shift_scalar] = c.list("shift");
@@ -210,10 +221,8 @@ tensor<T> call(const test_case& c, const E& x) {
     const std::string& f = c.func;
     if (f == "pad" || f == "roll")
         return lazy_call<T>(c, x);
-    if (f == "tile") {
-        const auto [reps, scalar] = c.list("reps");
-        return scalar ? tile(x, reps[0]) : tile(x, reps);
-    }
+    if (f == "tile")
+        return lazy_call<T>(c, x);
     REQUIRE(f == "repeat");
     const auto [reps, scalar] = c.list("repeats");
     const std::string& axis = c.str("axis");
@@ -314,8 +323,12 @@ void run(const test_case& c) {
     });
     if (c.error.empty() && c.str("form") == "tensor")
         check_segments(c, segments_of<T>(c, x.view()));
-    // The lazy pad or roll inside larger expressions (tests/toolbox/lazy_consumers.hpp).
-    if (c.error.empty() && (c.func == "pad" || c.func == "roll"))
+    // tile as one box per tile of the output (what a lazy tile of at most 64 tiles reads).
+    if (c.error.empty() && c.str("form") == "tensor" && c.func == "tile")
+        check_segments(c, tile_boxes(x.view(), c.list("reps").first));
+    // The lazy forms inside larger expressions (tests/toolbox/lazy_consumers.hpp).
+    const bool one_count = c.func != "repeat" || c.list("repeats").first.size() == 1;
+    if (c.error.empty() && one_count)
         with_form(c, x, [&](const auto& v) { lazy_consumers::check(lazy_call<T>(c, v)); });
 }
 

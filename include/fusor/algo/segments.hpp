@@ -517,6 +517,48 @@ segment_list<T> tile_segments(const tensor_view<const T>& x, const shape_t& reps
     return list;
 }
 
+/// The segments of `numpy.tile(x, reps)` as boxes of the output itself (space = shape): one per
+/// tile, each the whole of `x` (with leading extent-1 axes when `reps` is longer than its
+/// rank), in row-major order of the tiles. What lets a lazy tile with few tiles run by cells
+/// inside an expression (`tile_segments` is one box of a reshaped space, which can only be
+/// filled whole there). Same checks and errors as `tile_segments`.
+template <class T>
+segment_list<T> tile_boxes(const tensor_view<const T>& x, const shape_t& reps_in) {
+    segment_list<T> list = tile_segments(x, reps_in); // the checks, the shape
+    const std::size_t d = list.shape.size();
+    shape_t reps, s;
+    for (std::size_t k = 0; k < d; ++k) {
+        reps.push_back(list.space[2 * k]);
+        s.push_back(list.space[2 * k + 1]);
+    }
+    list.space = list.shape;
+    if (list.segments.empty())
+        return list;
+    const tensor_view<const T> whole = list.segments.front().source;
+    strides_t st;
+    for (std::size_t k = 0; k < d; ++k)
+        st.push_back(whole.strides()[2 * k + 1]);
+    const tensor_view<const T> one(whole.data(), s, st, whole.owner(), whole.lifetime());
+    list.segments.clear();
+    shape_t r(d, 0);
+    for (;;) {
+        shape_t start(d, 0);
+        for (std::size_t k = 0; k < d; ++k)
+            start[k] = r[k] * s[k];
+        list.segments.push_back({std::move(start), one});
+        std::size_t k = d;
+        while (k > 0 && ++r[k - 1] == reps[k - 1])
+            r[--k] = 0;
+        if (k == 0)
+            break;
+    }
+    return list;
+}
+
+/// Above this many tiles a lazy tile keeps `tile_segments`' one box (filled whole inside an
+/// expression) rather than one cell per tile.
+inline constexpr index_t tile_cells_max = 64;
+
 /// The segments of `numpy.repeat(x, repeats, axis)` with one count for every element: each
 /// element repeated `repeats` times along `axis` (`none`: of the raveled `x`, a 1-d result).
 /// Space = the output's shape with the axis split into `(n, repeats)` (for `none`: `x`'s shape

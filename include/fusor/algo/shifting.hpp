@@ -1,10 +1,10 @@
 // fusor/algo/shifting.hpp: roll, tile and repeat, as NumPy's. Each cuts its output into
 // segments (algo/segments.hpp): a roll is 2^k slices for k rolled axes (2 ranges of the raveled
 // operand without an axis), a tile and a repeat with one count are one broadcast copy in a split
-// index space. roll is lazy (a segmented node: in a larger expression each slice is a loop of
-// the plan); tile and repeat return new tensors, one fused copy per segment. A repeat with
-// per-element counts is a direct loop over the elements along the axis (a segment per element
-// would cost a loop set-up per element).
+// index space. roll, tile and repeat with one count are lazy segmented nodes (in a larger
+// expression each segment that is a box of the output is a loop of the plan). A repeat with
+// per-element counts is a direct loop over the elements along the axis into a new tensor (a
+// segment per element would cost a loop set-up per element).
 #pragma once
 
 #include <algorithm>
@@ -22,19 +22,6 @@
 #include <fusor/tensor/tensor.hpp>
 
 namespace fusor {
-
-namespace detail {
-
-template <class E, class Make>
-tensor<value_type_t<E>> from_segments(const E& e, bool row_major, const Make& make) {
-    const source_view<E> x(e, row_major);
-    const segment_list<value_type_t<E>> segments = make(x.view());
-    tensor<value_type_t<E>> out(segments.shape, uninitialized);
-    fill_segments(segments, out);
-    return out;
-}
-
-} // namespace detail
 
 /// `roll(e, shift, axis)` as `numpy.roll`: the elements of `e` moved `shift` places along
 /// `axis` (negative moves back), those pushed off one end coming in at the other: shape and
@@ -90,36 +77,46 @@ template <class E>
 /// `tile(e, reps)` as `numpy.tile`: `e` repeated `reps[k]` times along axis k. With `d =
 /// max(rank, reps.size())` both are padded with leading 1s to length d (NumPy's promotion:
 /// `(3,)` tiled by `{2, 2}` → `(2, 6)`, `(2, 3)` by `2` → `(2, 6)`), extents `shape[k] *
-/// reps[k]`; `reps = {}` copies `e`. Element type unchanged. One fused loop: the output viewed
-/// as `(reps[0], shape[0], reps[1], shape[1], ...)` is `e` broadcast along the reps axes.
+/// reps[k]`; `reps = {}` copies `e`. Element type unchanged. Lazy: a `segmented` node. Up to
+/// `tile_cells_max` (64) tiles it is one box of the output per tile, so inside an expression
+/// each tile is a loop of it; with more, the output viewed as `(reps[0], shape[0], reps[1],
+/// shape[1], ...)` is `e` broadcast along the reps axes: one loop when evaluated alone, filled
+/// whole first inside an expression. Operands as `roll`.
 /// Throws `value_error` for a negative rep ("negative dimensions are not allowed"; for an empty
 /// `e`, only when it makes an extent negative, as NumPy's "cannot reshape array of size 0").
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> tile(const E& e, const shape_t& reps) {
-        return detail::from_segments(
-            e, false, [&](const auto& x) { return tile_segments(x, reps); });
+    requires expression<E> segmented<value_type_t<E>> tile(E&& e, const shape_t& reps) {
+        const auto x = detail::held_view(std::forward<E>(e));
+        segment_list<value_type_t<E>> one_box = tile_segments(x, reps);
+        index_t tiles = 1;
+        for (std::size_t k = 0; k < one_box.space.size(); k += 2)
+            tiles *= one_box.space[k];
+        if (tiles <= tile_cells_max)
+            return make_segmented(tile_boxes(x, reps), "tile");
+        return make_segmented(std::move(one_box), "tile");
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> tile(const E& e, index_t reps) {
-        return tile(e, shape_t{reps});
+    requires expression<E> segmented<value_type_t<E>> tile(E&& e, index_t reps) {
+        return tile(std::forward<E>(e), shape_t{reps});
     }
 
 /// `repeat(e, repeats, axis)` as `numpy.repeat`: each element repeated `repeats` times along
 /// `axis` (`(2, 3)` by 2 on axis 1 → `(2, 6)`: `[a, a, b, b, c, c]` rows); `repeat(e, repeats)`
 /// repeats the elements of the raveled `e` (1-d result). A 0-d `e` counts as `(1,)`. Element
-/// type unchanged. One fused loop (the output with the axis split into `(n, repeats)` is `e`
-/// broadcast along the new axis). Throws `axis_error`; `value_error` for a negative count
-/// ("negative dimensions are not allowed"; not for an empty axis, as NumPy).
+/// type unchanged. Lazy: a `segmented` node of one box (the output with the axis split into
+/// `(n, repeats)` is `e` broadcast along the new axis): one loop when evaluated alone, filled
+/// whole first inside an expression. Operands as `roll`. Throws `axis_error`; `value_error` for
+/// a negative count ("negative dimensions are not allowed"; not for an empty axis, as NumPy).
 template <class E>
-    requires expression<E> tensor<value_type_t<E>>
-    repeat(const E& e, index_t repeats, index_t axis) {
-        return detail::from_segments(
-            e, false, [&](const auto& x) { return repeat_segments(x, repeats, axis); });
+    requires expression<E> segmented<value_type_t<E>> repeat(E&& e, index_t repeats, index_t axis) {
+        return make_segmented(repeat_segments(detail::held_view(std::forward<E>(e)), repeats, axis),
+                              "repeat");
     }
 template <class E>
-    requires expression<E> tensor<value_type_t<E>> repeat(const E& e, index_t repeats) {
-        return detail::from_segments(
-            e, false, [&](const auto& x) { return repeat_segments(x, repeats, std::nullopt); });
+    requires expression<E> segmented<value_type_t<E>> repeat(E&& e, index_t repeats) {
+        return make_segmented(
+            repeat_segments(detail::held_view(std::forward<E>(e)), repeats, std::nullopt),
+            "repeat");
     }
 
 namespace detail {
