@@ -538,10 +538,16 @@ void run_join(const test_case& c) {
         const auto go = [&](const auto& list) {
             using Fn = decltype(fn);
             using List = decltype(list);
-            // Each result also read by larger expressions (lazy_consumers.hpp).
+            // Each result also read by larger expressions (lazy_consumers.hpp), for five element
+            // types: the cells do not depend on the type, and toolbox.shifting reads pad, roll
+            // and tile through them in every type (all eleven here: 144 s to compile, 131 s).
             const auto both = [&](const auto& lazy) {
                 check_result(c, 0, lazy);
-                lazy_consumers::check(lazy);
+                if constexpr (
+                    std::is_same_v<
+                        T,
+                        bool> || std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::int64_t> || std::is_floating_point_v<T>)
+                    lazy_consumers::check(lazy);
             };
             if constexpr (!std::is_invocable_v<Fn, List, index_t>)
                 both(fn(list)); // hstack, vstack, dstack, column_stack

@@ -7,6 +7,7 @@
 
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/assign.hpp>
+#include <fusor/exec/rebuild.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
@@ -61,30 +62,29 @@ struct eager_materialiser : eager_rebuilder {
     }
 };
 
+// The children of a node rebuilt by eager_rebuilder: each through eager_materialiser.
+struct eager_child {
+    template <class C>
+    auto operator()(const C& c) const {
+        return traverse(c, eager_materialiser{});
+    }
+};
+
 template <class N>
 auto eager_rebuilder::on_reduction(const N& n) const {
-    auto c = traverse(n.child, eager_materialiser{});
-    return reduction<typename N::reducer_type, decltype(c)>{
-        {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
+    return rebuild_with(n, eager_child{});
 }
 template <class N>
 auto eager_rebuilder::on_elementwise(const N& n) const {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return elementwise<typename N::op_type,
-                           decltype(traverse(child<I>(n), eager_materialiser{}))...>(
-            traverse(child<I>(n), eager_materialiser{})...);
-    }
-    (std::make_index_sequence<child_count<N>>{});
+    return rebuild_with(n, eager_child{});
 }
 template <class N>
 auto eager_rebuilder::on_reshaped(const N& n) const {
-    auto c = traverse(n.child, eager_materialiser{});
-    return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
+    return rebuild_with(n, eager_child{});
 }
 template <class N>
 auto eager_rebuilder::on_remap(const N& n) const {
-    auto c = traverse(n.child, eager_materialiser{});
-    return remap<decltype(c)>{{}, std::move(c), n.map};
+    return rebuild_with(n, eager_child{});
 }
 } // namespace detail
 

@@ -17,6 +17,7 @@
 
 #include <fusor/core/shape.hpp>
 #include <fusor/core/traverse.hpp>
+#include <fusor/exec/rebuild.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
@@ -191,29 +192,22 @@ struct segment_filler {
         const T* data = t->data();
         return leaf<T, true>{{}, data, t->shape(), t->strides(), std::move(t), false, nullptr};
     }
+    // element-wise, reduction, reshape, remap: rebuilt over their filled children
     template <class N>
     auto on_elementwise(const N& n) const {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return elementwise<typename N::op_type, decltype(traverse(child<I>(n), *this))...>(
-                traverse(child<I>(n), *this)...);
-        }
-        (std::make_index_sequence<child_count<N>>{});
+        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
     }
     template <class N>
     auto on_reduction(const N& n) const {
-        auto c = traverse(n.child, *this);
-        return reduction<typename N::reducer_type, decltype(c)>{
-            {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
+        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
     }
     template <class N>
     auto on_reshaped(const N& n) const {
-        auto c = traverse(n.child, *this);
-        return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};
+        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
     }
     template <class N>
     auto on_remap(const N& n) const {
-        auto c = traverse(n.child, *this);
-        return remap<decltype(c)>{{}, std::move(c), n.map};
+        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
     }
 };
 
