@@ -21,23 +21,9 @@ namespace detail {
 // each evaluated into their own tensor by eager_materialiser, where views stay views (NumPy's
 // are free too), leaves and scalars stay as they are, and any other node becomes a leaf over
 // its value.
-struct eager_rebuilder {
-    template <class N>
-    auto on_reduction(const N& n) const;
-    template <class N>
-    auto on_elementwise(const N& n) const;
-    template <class N>
-    auto on_reshaped(const N& n) const;
-    template <class N>
-    auto on_remap(const N& n) const;
-    template <class N>
-    N on_leaf(const N& n) const {
-        return n;
-    }
-    template <class N>
-    N on_scalar(const N& n) const {
-        return n;
-    }
+struct eager_rebuilder : child_rebuilder<eager_rebuilder> {
+    template <class C>
+    auto child_of(const C& c) const;
     // A segmented node at the root is evaluated as it is (one copy loop per segment).
     template <class N>
     N on_segmented(const N& n) const {
@@ -63,28 +49,9 @@ struct eager_materialiser : eager_rebuilder {
 };
 
 // The children of a node rebuilt by eager_rebuilder: each through eager_materialiser.
-struct eager_child {
-    template <class C>
-    auto operator()(const C& c) const {
-        return traverse(c, eager_materialiser{});
-    }
-};
-
-template <class N>
-auto eager_rebuilder::on_reduction(const N& n) const {
-    return rebuild_with(n, eager_child{});
-}
-template <class N>
-auto eager_rebuilder::on_elementwise(const N& n) const {
-    return rebuild_with(n, eager_child{});
-}
-template <class N>
-auto eager_rebuilder::on_reshaped(const N& n) const {
-    return rebuild_with(n, eager_child{});
-}
-template <class N>
-auto eager_rebuilder::on_remap(const N& n) const {
-    return rebuild_with(n, eager_child{});
+template <class C>
+auto eager_rebuilder::child_of(const C& c) const {
+    return traverse(c, eager_materialiser{});
 }
 } // namespace detail
 

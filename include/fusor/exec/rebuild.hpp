@@ -39,4 +39,43 @@ auto rebuild_with(const N& n, F&& f) {
     }
 }
 
+/// The members of a tree walk that rebuilds a tree (`traverse`'s visitor): leaves and scalars
+/// stay as they are, and each node with children is rebuilt (`rebuild_with`) over its children
+/// as `Derived::child_of(c)` makes them. A walk adds what it does differently (a segmented
+/// node, a node it evaluates instead) as members of its own.
+template <class Derived>
+struct child_rebuilder {
+    template <class N>
+    N on_leaf(const N& n) const {
+        return n;
+    }
+    template <class N>
+    N on_scalar(const N& n) const {
+        return n;
+    }
+    template <class N>
+    auto on_elementwise(const N& n) const {
+        return rebuilt(n);
+    }
+    template <class N>
+    auto on_reduction(const N& n) const {
+        return rebuilt(n);
+    }
+    template <class N>
+    auto on_reshaped(const N& n) const {
+        return rebuilt(n);
+    }
+    template <class N>
+    auto on_remap(const N& n) const {
+        return rebuilt(n);
+    }
+
+private:
+    template <class N>
+    auto rebuilt(const N& n) const {
+        const Derived& self = static_cast<const Derived&>(*this);
+        return rebuild_with(n, [&self](const auto& c) { return self.child_of(c); });
+    }
+};
+
 } // namespace fusor::detail

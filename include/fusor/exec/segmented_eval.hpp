@@ -170,16 +170,12 @@ std::pair<shape_t, shape_t> cell_box(const N& n, const segment_cell& c) {
 
 // The tree with every segmented node filled whole into a tensor (or, for explain, a leaf of
 // the same type and shape over no memory: planning reads no element).
-struct segment_filler {
+struct segment_filler : child_rebuilder<segment_filler> {
     bool for_explain = false;
 
-    template <class N>
-    N on_leaf(const N& n) const {
-        return n;
-    }
-    template <class N>
-    N on_scalar(const N& n) const {
-        return n;
+    template <class C>
+    auto child_of(const C& c) const {
+        return traverse(c, *this);
     }
     template <class N>
     auto on_segmented(const N& n) const {
@@ -191,23 +187,6 @@ struct segment_filler {
         fill_segments_into(*n.list, t->data());
         const T* data = t->data();
         return leaf<T, true>{{}, data, t->shape(), t->strides(), std::move(t), false, nullptr};
-    }
-    // element-wise, reduction, reshape, remap: rebuilt over their filled children
-    template <class N>
-    auto on_elementwise(const N& n) const {
-        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
-    }
-    template <class N>
-    auto on_reduction(const N& n) const {
-        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
-    }
-    template <class N>
-    auto on_reshaped(const N& n) const {
-        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
-    }
-    template <class N>
-    auto on_remap(const N& n) const {
-        return rebuild_with(n, [this](const auto& c) { return traverse(c, *this); });
     }
 };
 

@@ -943,7 +943,7 @@ void explain_segments(explanation& x, const N& n, const destination_layout& d) {
             return;
         }
     }
-    x.plan = make_plan(traverse(n, segment_filler{true}), d, x.notes);
+    x.plan = make_plan(traverse(n, segment_filler{{}, true}), d, x.notes);
 }
 } // namespace detail
 
