@@ -845,12 +845,13 @@ private:
         t += '\n';
         if (segments.fills_destination)
             return t
-                   + "  filled directly: one copy loop per segment into the destination, viewed "
+                   + "  filled directly: one copy loop per segment into the destination,\n  viewed "
                      "as "
                    + to_string(segments.space) + "\n";
         if (!segments.by_cells) {
-            t += "  filled whole first (" + segments.why_whole
-                 + "): one copy loop per segment into a temporary, read by the plan below\n";
+            // Two lines, each within explain's 100 columns.
+            t += "  filled whole first: " + segments.why_whole
+                 + "\n  one copy loop per segment into a temporary, read by the plan below\n";
             return t + detail::text_of(plan, notes, cached);
         }
         t += "  by cells: the destination " + to_string(segments.space) + " is cut into "
