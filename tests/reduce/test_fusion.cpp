@@ -113,7 +113,8 @@ TEST_CASE("mean(square(x - mean(x, 0)), 0) stores only the two (d,) results") {
 }
 
 TEST_CASE("softmax materialises max and sum once each, and nothing of the input's size") {
-    const fusor::index_t n = 512, d = 256;
+    // Below row_block_min_elements: the ordinary plan (the row blocks are the next case).
+    const fusor::index_t n = 100, d = 150;
     fusor::tensor<float> x(fusor::shape_t{n, d});
     for (fusor::index_t i = 0; i < n; ++i)
         for (fusor::index_t j = 0; j < d; ++j)
@@ -144,6 +145,36 @@ TEST_CASE("softmax materialises max and sum once each, and nothing of the input'
     CHECK(largest_allocation == full_bytes);
     CHECK(count_of_size(seen, full_bytes) == 1);
     CHECK(count_of_size(seen, row_bytes) == 3);
+    const auto rows = fusor::eval(fusor::sum(s, 1));
+    for (fusor::index_t i = 0; i < n; ++i)
+        CHECK(rows(i) == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("softmax by row blocks allocates the output and one block's buffer of the input") {
+    const fusor::index_t n = 512, d = 256;
+    fusor::tensor<float> x(fusor::shape_t{n, d});
+    for (fusor::index_t i = 0; i < n; ++i)
+        for (fusor::index_t j = 0; j < d; ++j)
+            x(i, j) = static_cast<float>((i * 13 + j * 7) % 29) * 0.25f;
+    auto p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
+    auto softmax = p / fusor::sum(p, 1, fusor::keepdims);
+    fusor::set_num_threads(1); // one buffer: each thread has its own
+    const fusor::row_blocks blocks = fusor::explain(softmax).rows;
+    REQUIRE(blocks.applies);
+    const std::size_t full_bytes = static_cast<std::size_t>(n * d) * sizeof(float);
+    const std::size_t buffer_bytes =
+        static_cast<std::size_t>(blocks.block_rows * d) * sizeof(float);
+    std::vector<std::size_t> seen;
+    seen.reserve(4096);
+    sizes = &seen;
+    start_counting();
+    const fusor::tensor<float> s = softmax;
+    counting = false;
+    sizes = nullptr;
+    fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
+    CHECK(largest_allocation == full_bytes);
+    CHECK(count_of_size(seen, full_bytes) == 1);
+    CHECK(count_of_size(seen, buffer_bytes) == 1);
     const auto rows = fusor::eval(fusor::sum(s, 1));
     for (fusor::index_t i = 0; i < n; ++i)
         CHECK(rows(i) == doctest::Approx(1.0).epsilon(1e-6));

@@ -8,6 +8,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/exec/execute.hpp>
+#include <fusor/exec/row_blocked_eval.hpp>
 #include <fusor/exec/segmented_eval.hpp>
 #include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/operators.hpp>
@@ -50,7 +51,8 @@ void run_plan(
 // `strides`, shapes already checked. The flat case, the row-broadcast case and the flat
 // reduction are decided into a flat_plan that costs almost nothing to build; when that says
 // the whole evaluation is one loop on this thread, it runs at once (exec::execute_flat,
-// exec::execute_flat_reduction). Any other plan comes from this thread's plan cache when the
+// exec::execute_flat_reduction). A tree that stores a shared sub-expression per block of rows
+// runs by blocks (plan/row_blocks.hpp). Any other plan comes from this thread's plan cache when the
 // same expression type was last evaluated over the same operands into the same layout
 // (plan/plan_cache.hpp), else from the planner. Nothing is copied on the way.
 template <class D, class N>
@@ -104,6 +106,15 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                     exec::execute_flat_reduction(f, n, data, &p);
                     return;
                 }
+            }
+        }
+        if constexpr (planning::row_block_candidate<N>()) {
+            // A sub-expression read inside a reduction and outside it (softmax's `exp`): stored
+            // once per block of rows when the rows allow it (plan/row_blocks.hpp).
+            const row_blocks b = plan_row_blocks(n, d);
+            if (b.applies) {
+                evaluate_row_blocks(data, shape, strides, n, b);
+                return;
             }
         }
         bool hit = false;

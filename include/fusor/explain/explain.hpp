@@ -23,6 +23,7 @@
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
 #include <fusor/plan/plan_cache.hpp>
+#include <fusor/plan/row_blocks.hpp>
 #include <fusor/plan/segment_cells.hpp>
 
 namespace fusor {
@@ -794,6 +795,8 @@ struct explanation {
     /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
     /// loops, temporaries and bytes read and written, fused against eager.
     std::string text() const {
+        if (rows.applies)
+            return row_blocks_text();
         return segments.sources.empty() ? detail::text_of(plan, notes, cached) : segments_text();
     }
     /// The JSON form: `{"format": "fusor.explain/1", "tree": {...}, "loops": [...],
@@ -801,28 +804,26 @@ struct explanation {
     /// With segments: `{"format": "fusor.explain/1", "segments": {"sources": [...], "by_cells":
     /// ..., "why_whole": ..., "space": [...], "cells": [{"start", "extents", "segment",
     /// "plan": <a cell's JSON>}]}, "plan": <the whole plan's JSON, when filled whole>}`.
+    /// By row blocks: `{"format": "fusor.explain/1", "row_blocks": {"rows", "block_rows",
+    /// "blocks", "threads", "stored": {"what", "dtype", "shape", "inside", "outside"}, "store":
+    /// <a block's store JSON>, "block": <a block's expression JSON>}}`.
     std::string json() const {
+        if (rows.applies)
+            return row_blocks_json();
         return segments.sources.empty() ? detail::json_of(plan, notes, cached) : segments_json();
     }
     /// The bytes fused and eager evaluation move (the `cost:` part). For a tree evaluated by
     /// cells: the sum over the cells.
     cost_estimate cost() const {
+        if (rows.applies)
+            return row_blocks_cost();
         if (segments.fills_destination)
             return {}; // copy loops only: not estimated
         if (!segments.by_cells || segments.sources.empty())
             return estimate_cost(plan, notes);
         cost_estimate sum{};
-        for (const explanation& c : cells) {
-            const cost_estimate k = c.cost();
-            for (auto [to, from] :
-                 {std::pair{&sum.fused, &k.fused}, std::pair{&sum.eager, &k.eager}}) {
-                to->loops += from->loops;
-                to->temporaries += from->temporaries;
-                to->temporary_bytes += from->temporary_bytes;
-                to->bytes_read += from->bytes_read;
-                to->bytes_written += from->bytes_written;
-            }
-        }
+        for (const explanation& c : cells)
+            add_cost(sum, c.cost(), 1);
         return sum;
     }
 
@@ -835,7 +836,78 @@ struct explanation {
     /// the segmented nodes are filled whole first, `plan` is the plan over the filled tensors.
     std::vector<explanation> cells;
 
+    /// How the evaluation runs by blocks of rows, storing a shared sub-expression once per block
+    /// (plan/row_blocks.hpp: compute_at); `applies` false for any other tree. When it applies,
+    /// its plans (and `row_notes`) are what runs and `plan` is unused.
+    row_blocks rows;
+    row_block_notes row_notes;
+
 private:
+    static void add_cost(cost_estimate& sum, const cost_estimate& k, index_t times) {
+        for (auto [to, from] : {std::pair{&sum.fused, &k.fused}, std::pair{&sum.eager, &k.eager}}) {
+            to->loops += from->loops * times;
+            to->temporaries += from->temporaries * times;
+            to->temporary_bytes += from->temporary_bytes * times;
+            to->bytes_read += from->bytes_read * times;
+            to->bytes_written += from->bytes_written * times;
+        }
+    }
+    // Every block's store and expression loops. The buffer counts as a temporary per block.
+    cost_estimate row_blocks_cost() const {
+        cost_estimate sum{};
+        const index_t full = rows.rows / rows.block_rows;
+        add_cost(sum, estimate_cost(rows.store, row_notes.store), full);
+        add_cost(sum, estimate_cost(rows.block, row_notes.block), full);
+        if (rows.tail_rows() > 0) {
+            add_cost(sum, estimate_cost(rows.store_tail, row_notes.store_tail), 1);
+            add_cost(sum, estimate_cost(rows.block_tail, row_notes.block_tail), 1);
+        }
+        return sum;
+    }
+    std::string stored_what() const {
+        return row_notes.store.tree.empty() ? std::string("?") : row_notes.store.tree[0].what;
+    }
+    std::string row_blocks_text() const {
+        const std::string of = " block of " + detail::plural(rows.block_rows, "row", "rows");
+        std::string t = "fusor::explain: by row blocks (compute_at): the destination's "
+                        + detail::plural(rows.rows, "row", "rows") + " run in "
+                        + detail::plural(rows.blocks, "block", "blocks") + " of "
+                        + std::to_string(rows.block_rows);
+        if (rows.tail_rows() > 0)
+            t += " (the last of " + std::to_string(rows.tail_rows()) + ")";
+        t += ", on " + detail::plural(rows.threads, "thread", "threads") + "\n  each block stores "
+             + stored_what() + " " + to_string(rows.stored_shape) + " "
+             + std::string(rows.stored_dtype) + " once in a buffer, read "
+             + std::to_string(rows.stored_inside) + "x inside a reduction and "
+             + std::to_string(rows.stored_outside) + "x outside,\n  instead of computing it "
+             + std::to_string(rows.stored_inside + rows.stored_outside)
+             + " times; then runs the expression over its rows\n";
+        t += "store, a" + of + ":\n" + detail::text_of(rows.store, row_notes.store, false);
+        t += "expression, a" + of + ":\n" + detail::text_of(rows.block, row_notes.block, false);
+        return t;
+    }
+    std::string row_blocks_json() const {
+        auto strip = [](std::string s) {
+            while (!s.empty() && s.back() == '\n')
+                s.pop_back();
+            return s;
+        };
+        std::string shape = "[";
+        for (std::size_t i = 0; i < rows.stored_shape.size(); ++i)
+            shape += (i ? "," : "") + std::to_string(rows.stored_shape[i]);
+        shape += "]";
+        return "{\"format\":\"fusor.explain/1\",\"row_blocks\":{\"rows\":"
+               + std::to_string(rows.rows) + ",\"block_rows\":" + std::to_string(rows.block_rows)
+               + ",\"blocks\":" + std::to_string(rows.blocks)
+               + ",\"threads\":" + std::to_string(rows.threads)
+               + ",\"stored\":{\"what\":" + detail::json_string(stored_what()) + ",\"dtype\":\""
+               + std::string(rows.stored_dtype) + "\",\"shape\":" + shape
+               + ",\"inside\":" + std::to_string(rows.stored_inside)
+               + ",\"outside\":" + std::to_string(rows.stored_outside) + "},\"store\":"
+               + strip(detail::json_of(rows.store, row_notes.store, false)) + ",\"block\":"
+               + strip(detail::json_of(rows.block, row_notes.block, false)) + "}}\n";
+    }
+
     std::string segments_text() const {
         std::string t = "fusor::explain: segmented operands";
         for (const segment_source& s : segments.sources)
@@ -959,10 +1031,18 @@ template <class E>
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
         const destination_layout d = contiguous_destination<value_type_t<E>>(n.shape());
-        if constexpr (planning::holds_segmented<std::remove_cvref_t<decltype(n)>>())
+        using N = std::remove_cvref_t<decltype(n)>;
+        if constexpr (planning::holds_segmented<N>()) {
             detail::explain_segments(x, n, d);
-        else
-            x.plan = make_plan(n, d, x.notes);
+        } else {
+            if constexpr (planning::row_block_candidate<N>())
+                x.rows = plan_row_blocks(
+                    n,
+                    destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize},
+                    &x.row_notes);
+            if (!x.rows.applies)
+                x.plan = make_plan(n, d, x.notes);
+        }
         x.format = format;
         return x;
     }
@@ -989,9 +1069,18 @@ template <class D, class E>
         const destination_layout d{
             dest.shape(), dest.strides(), dest.data(), dtype_name<V>(), sizeof(V)};
         x.format = format;
-        if constexpr (planning::holds_segmented<std::remove_cvref_t<decltype(n)>>()) {
+        using N = std::remove_cvref_t<decltype(n)>;
+        if constexpr (planning::holds_segmented<N>()) {
             detail::explain_segments(x, n, d);
             return x;
+        }
+        if constexpr (planning::row_block_candidate<N>()) {
+            x.rows =
+                plan_row_blocks(n,
+                                destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize},
+                                &x.row_notes);
+            if (x.rows.applies)
+                return x;
         }
         x.plan = make_plan(n, d, x.notes);
         // The flat, row-broadcast and flat-reduction cases are planned afresh every time (it
