@@ -2,7 +2,9 @@
 // (docs/reductions.md, docs/performance.md).
 //   W7  sum over axis 0 and axis 1, max over axis 1, argmax over axis 1 of (4096, 4096) float32
 //   W8  sum(a * b, 1), (4096, 4096) float32: the product is never stored
-//   W9  row softmax of (4096, 1024) float32: max and sum materialised once each
+//   W9  row softmax of (4096, 1024) float32 (W9_softmax_1000: (1000, 1000)), as the README
+//       writes it (exp stored once per block of rows: plan/row_blocks.hpp), against the
+//       two-statement form (exp stored whole first) and a hand loop storing exp once per row
 //   W12 z-score (X - mean(X, 0)) / std(X, 0) of (100000, 8) float64, as the README writes it,
 //       against the loop a good programmer writes (mean and 1 / std once per column) and the
 //       two-statement fusor form (statistics into small tensors first)
@@ -116,9 +118,8 @@ void dot_rows_hand(const float* a, const float* b, float* out) {
 }
 // The loop a good programmer writes: per row the max, then exp once (stored in the output
 // row), its sum, and one division per element.
-void softmax_hand(const float* x, float* out) {
-    const fusor::index_t cols = 1024;
-    for (fusor::index_t i = 0; i < n; ++i) {
+void softmax_hand(const float* x, fusor::index_t rows, fusor::index_t cols, float* out) {
+    for (fusor::index_t i = 0; i < rows; ++i) {
         const float* r = x + i * cols;
         float* o = out + i * cols;
         float m = r[0];
@@ -250,62 +251,65 @@ void add_w8() {
     w.submit();
 }
 
-void add_w9() {
+// `x`: (rows, cols) float32; `name` tells the shapes apart.
+void add_w9(const char* name, const fusor::tensor<float>& x) {
+    const fusor::index_t rows = x.shape()[0], cols = x.shape()[1];
     struct data {
-        fusor::tensor<float> out = fusor::tensor<float>(X().shape());
-        fusor::tensor<float> eager;
-        fusor::tensor<float> row = fusor::tensor<float>(fusor::shape_t{n, 1});
-        fusor::tensor<float> row_sum = fusor::tensor<float>(fusor::shape_t{n, 1});
-        fusor::tensor<float> e = fusor::tensor<float>(X().shape());
+        fusor::tensor<float> out, eager, row, row_sum, e;
     };
-    auto r = std::make_shared<data>();
-    const fusor::index_t cols = 1024;
-    bench::workload<float> w("W9_softmax", 2 * n * cols * 4, n * cols, 1e-5);
+    auto r = std::make_shared<data>(data{fusor::tensor<float>(x.shape()),
+                                         {},
+                                         fusor::tensor<float>(fusor::shape_t{rows, 1}),
+                                         fusor::tensor<float>(fusor::shape_t{rows, 1}),
+                                         fusor::tensor<float>(x.shape())});
+    bench::workload<float> w(name, 2 * rows * cols * 4, rows * cols, 1e-5);
     auto into_out = [r] {
         return r->out.data();
     };
     w.add(
-        "hand", [r] { softmax_hand(X().data(), r->out.data()); }, into_out);
+        "hand",
+        [r, &x] { softmax_hand(x.data(), x.shape()[0], x.shape()[1], r->out.data()); },
+        into_out);
     w.add(
-        "fused", [r] { r->out = softmax_expr(X()); }, into_out);
+        "fused", [r, &x] { r->out = softmax_expr(x); }, into_out);
     // The best two-statement form: exp stored once, then divided by its row sums.
     w.add(
         "two_statements",
-        [r] {
-            r->e = fusor::exp(X() - fusor::max(X(), 1, fusor::keepdims));
+        [r, &x] {
+            r->e = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
             r->out = r->e / fusor::sum(r->e, 1, fusor::keepdims);
         },
         into_out);
     w.add(
         "eager",
-        [r] { r->eager = fusor::eval_eager(softmax_expr(X())); },
+        [r, &x] { r->eager = fusor::eval_eager(softmax_expr(x)); },
         [r] { return r->eager.data(); });
 #if FUSOR_BENCH_XTENSOR
     // As a user writes it: the row max and row sum evaluated once each into (n, 1) arrays.
     w.add(
         "xtensor",
-        [r] {
-            auto x = bench::xt_of<2>(X());
+        [r, &x] {
+            auto xx = bench::xt_of<2>(x);
             auto m = bench::xt_of<2>(r->row);
             auto s = bench::xt_of<2>(r->row_sum);
             auto o = bench::xt_of<2>(r->out);
-            xt::noalias(m) = xt::amax(x, {1}, xt::keep_dims);
-            xt::noalias(s) = xt::sum(xt::exp(x - m), {1}, xt::keep_dims);
-            xt::noalias(o) = xt::exp(x - m) / s;
+            xt::noalias(m) = xt::amax(xx, {1}, xt::keep_dims);
+            xt::noalias(s) = xt::sum(xt::exp(xx - m), {1}, xt::keep_dims);
+            xt::noalias(o) = xt::exp(xx - m) / s;
         },
         into_out);
 #endif
 #if FUSOR_BENCH_EIGEN
     w.add(
         "eigen",
-        [r, cols] {
-            auto x = bench::eigen_of<2>(X());
+        [r, &x, rows, cols] {
+            auto xx = bench::eigen_of<2>(x);
             auto m = bench::eigen_of<2>(r->row);
             auto s = bench::eigen_of<2>(r->row_sum);
             const auto bcast = bench::dims(1, cols);
-            m = x.maximum(bench::dims(1)).reshape(bench::dims(n, 1));
-            s = (x - m.broadcast(bcast)).exp().sum(bench::dims(1)).reshape(bench::dims(n, 1));
-            bench::eigen_of<2>(r->out) = (x - m.broadcast(bcast)).exp() / s.broadcast(bcast);
+            m = xx.maximum(bench::dims(1)).reshape(bench::dims(rows, 1));
+            s = (xx - m.broadcast(bcast)).exp().sum(bench::dims(1)).reshape(bench::dims(rows, 1));
+            bench::eigen_of<2>(r->out) = (xx - m.broadcast(bcast)).exp() / s.broadcast(bcast);
         },
         into_out);
 #endif
@@ -389,7 +393,10 @@ int main(int argc, char** argv) {
             BENCH_EIGEN(
                 [](auto& o, const auto& a) { o = a.argmax(1).template cast<std::int64_t>(); }));
         add_w8();
-        add_w9();
+        add_w9("W9_softmax", X());
+        // The second shape: 4 MB, in cache on hosts with a large L2/L3.
+        static const auto square = random_tensor<float>({1000, 1000}, 6);
+        add_w9("W9_softmax_1000", square);
         add_w12();
         add_f64();
     });

@@ -4,9 +4,12 @@
 //   log_softmax(x)[i, j] = (x[i, j] - m[i]) - log(sum_k exp(x[i, k] - m[i]))
 //
 // Subtracting the row maximum keeps exp() from overflowing (row 0 below holds values near 1000,
-// where exp(x) is inf in float32). Each expression is one fused loop over (4096, 1024) that
-// reads two small materialised reductions, max and sum, of shape (4096, 1): `explain` shows
-// both boundaries, and that the sum's own loop reuses the max instead of computing it again.
+// where exp(x) is inf in float32). softmax reads p = exp(x - max) twice, in the row sum and in
+// the division: it runs by blocks of 32 rows, each storing p once in a small buffer that both
+// read (compute_at, `explain` shows the store and the expression loops of a block).
+// log_softmax reads p only inside its sum: one fused loop over (4096, 1024) reading two small
+// materialised reductions, max and sum, of shape (4096, 1); `explain` shows both boundaries,
+// and that the sum's own loop reuses the max instead of computing it again.
 //
 // Usage: softmax            (prints both explain() outputs and the checks; exit 1 on failure)
 #include <cfloat>

@@ -44,7 +44,8 @@ struct operands {
     fusor::tensor<double> square = shaped(fusor::arange<double>(9), {3, 3});
     fusor::tensor<double> empty = fusor::zeros<double>({2, 0});
     fusor::tensor<double> zx = shaped(fusor::arange<double>(24), {6, 4});
-    fusor::tensor<float> out348, out48, out4, out44, outd, out8;
+    fusor::tensor<float> x40k = shaped(fusor::linspace<float>(-3.0, 5.0, 40000), {40, 1000});
+    fusor::tensor<float> out348, out48, out4, out44, outd, out8, out40k;
     fusor::tensor<int64_t> outi;
     fusor::tensor<double> outsq;
 
@@ -151,6 +152,18 @@ inline std::vector<explain_case> all_cases() {
         },
         [&] {
             o.out8 = sum(concatenate({o.x48, o.y48}, 0), 1);
+        });
+    // Softmax over (40, 1000): exp stored once per block of 32 rows (the last of 8), read by
+    // the row sum and the division (plan/row_blocks.hpp).
+    add(
+        "softmax_row_blocks",
+        [&] {
+            return explain(exp(o.x40k - max(o.x40k, 1, keepdims))
+                           / sum(exp(o.x40k - max(o.x40k, 1, keepdims)), 1, keepdims));
+        },
+        [&] {
+            o.out40k = exp(o.x40k - max(o.x40k, 1, keepdims))
+                       / sum(exp(o.x40k - max(o.x40k, 1, keepdims)), 1, keepdims);
         });
     return v;
 }

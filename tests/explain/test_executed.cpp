@@ -27,9 +27,9 @@ TEST_CASE("every inner loop that runs is one explain printed, in the printed ord
         c.run();
         const auto ran = trace::seen;
         REQUIRE(ran.size() == expected.size());
-        // Cells run one evaluation each, whose plans may share an address: the loop numbers of
-        // a segmented case are not comparable, its offsets and extents are.
-        const bool cells = doc.contains("segments");
+        // Cells and row blocks run one evaluation each, whose plans may share an address: the
+        // loop numbers of such a case are not comparable, its offsets and extents are.
+        const bool cells = doc.contains("segments") || doc.contains("row_blocks");
         for (std::size_t k = 0; k < ran.size(); ++k) {
             CAPTURE(k);
             if (!cells)
@@ -40,10 +40,13 @@ TEST_CASE("every inner loop that runs is one explain printed, in the printed ord
         // The text shows the same extents as the JSON: each level's `for iL in [0, E):`.
         const std::string text = e.text();
         std::vector<nlohmann::json> plans;
-        if (cells)
+        if (doc.contains("row_blocks")) {
+            plans.push_back(doc.at("row_blocks").at("store"));
+            plans.push_back(doc.at("row_blocks").at("block"));
+        } else if (cells) {
             for (const auto& cell : doc.at("segments").at("cells"))
                 plans.push_back(cell.at("plan"));
-        else
+        } else
             plans.push_back(doc);
         for (const auto& plan : plans)
             for (const auto& loop : plan.at("loops")) {

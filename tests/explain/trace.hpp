@@ -71,6 +71,32 @@ inline std::vector<inner_loop> loops_from_json(const nlohmann::json& doc) {
             append(doc.at("plan"));
         return out;
     }
+    if (doc.contains("row_blocks")) {
+        // By row blocks: each full block runs its store loops then its expression loops, the
+        // shorter last block its own two plans.
+        const auto& rb = doc.at("row_blocks");
+        int base = 0;
+        auto append = [&](const nlohmann::json& plan) {
+            int most = -1;
+            for (inner_loop l : loops_from_json(plan)) {
+                most = std::max(most, l.loop);
+                l.loop += base;
+                out.push_back(std::move(l));
+            }
+            base += most + 1;
+        };
+        const std::int64_t full =
+            rb.at("rows").get<std::int64_t>() / rb.at("block_rows").get<std::int64_t>();
+        for (std::int64_t k = 0; k < full; ++k) {
+            append(rb.at("store"));
+            append(rb.at("block"));
+        }
+        if (rb.contains("store_tail")) {
+            append(rb.at("store_tail"));
+            append(rb.at("block_tail"));
+        }
+        return out;
+    }
     int number = -1;
     for (const auto& loop : doc.at("loops")) {
         if (loop.at("empty").get<bool>())

@@ -371,10 +371,11 @@ inline std::string vector_text(const loop_plan& p) {
     if (!p.reducer.empty()) {
         const index_t itemsize = p.operands.size() > 1 ? p.operands[1].itemsize : 0;
         if (p.reduction == reduce_kernel::minmax_simd)
-            return std::to_string(minmax_lane_sets) + " x " + std::to_string(64 / itemsize)
-                   + " lanes of " + std::string(p.operands[1].dtype)
+            // Within explain's 100 columns for AVX-512 and an arg-reduction.
+            return std::to_string(minmax_lane_sets) + " x " + std::to_string(64 / itemsize) + " "
+                   + std::string(p.operands[1].dtype) + " lanes"
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
-                   + " in SIMD registers, merged in index order (" + regs + ")";
+                   + ", merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
         if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
@@ -806,7 +807,8 @@ struct explanation {
     /// "plan": <a cell's JSON>}]}, "plan": <the whole plan's JSON, when filled whole>}`.
     /// By row blocks: `{"format": "fusor.explain/1", "row_blocks": {"rows", "block_rows",
     /// "blocks", "threads", "stored": {"what", "dtype", "shape", "inside", "outside"}, "store":
-    /// <a block's store JSON>, "block": <a block's expression JSON>}}`.
+    /// <a block's store JSON>, "block": <a block's expression JSON>, and when the last block is
+    /// shorter "store_tail" and "block_tail": its two}}`.
     std::string json() const {
         if (rows.applies)
             return row_blocks_json();
@@ -869,19 +871,20 @@ private:
     }
     std::string row_blocks_text() const {
         const std::string of = " block of " + detail::plural(rows.block_rows, "row", "rows");
-        std::string t = "fusor::explain: by row blocks (compute_at): the destination's "
-                        + detail::plural(rows.rows, "row", "rows") + " run in "
+        // Four lines, each within explain's 100 columns for shapes of a few axes.
+        std::string t = "fusor::explain: by row blocks (compute_at), on "
+                        + detail::plural(rows.threads, "thread", "threads")
+                        + "\n  rows: " + std::to_string(rows.rows) + " in "
                         + detail::plural(rows.blocks, "block", "blocks") + " of "
                         + std::to_string(rows.block_rows);
         if (rows.tail_rows() > 0)
             t += " (the last of " + std::to_string(rows.tail_rows()) + ")";
-        t += ", on " + detail::plural(rows.threads, "thread", "threads") + "\n  each block stores "
-             + stored_what() + " " + to_string(rows.stored_shape) + " "
-             + std::string(rows.stored_dtype) + " once in a buffer, read "
-             + std::to_string(rows.stored_inside) + "x inside a reduction and "
-             + std::to_string(rows.stored_outside) + "x outside,\n  instead of computing it "
+        t += "\n  each block stores " + stored_what() + " " + to_string(rows.stored_shape) + " "
+             + std::string(rows.stored_dtype) + " once in a buffer (read "
+             + std::to_string(rows.stored_inside) + "x inside a reduction,\n  "
+             + std::to_string(rows.stored_outside) + "x outside: computed once instead of "
              + std::to_string(rows.stored_inside + rows.stored_outside)
-             + " times; then runs the expression over its rows\n";
+             + " times), then runs the expression over its rows\n";
         t += "store, a" + of + ":\n" + detail::text_of(rows.store, row_notes.store, false);
         t += "expression, a" + of + ":\n" + detail::text_of(rows.block, row_notes.block, false);
         return t;
@@ -896,6 +899,12 @@ private:
         for (std::size_t i = 0; i < rows.stored_shape.size(); ++i)
             shape += (i ? "," : "") + std::to_string(rows.stored_shape[i]);
         shape += "]";
+        std::string tail;
+        if (rows.tail_rows() > 0)
+            tail = ",\"store_tail\":"
+                   + strip(detail::json_of(rows.store_tail, row_notes.store_tail, false))
+                   + ",\"block_tail\":"
+                   + strip(detail::json_of(rows.block_tail, row_notes.block_tail, false));
         return "{\"format\":\"fusor.explain/1\",\"row_blocks\":{\"rows\":"
                + std::to_string(rows.rows) + ",\"block_rows\":" + std::to_string(rows.block_rows)
                + ",\"blocks\":" + std::to_string(rows.blocks)
@@ -905,7 +914,7 @@ private:
                + ",\"inside\":" + std::to_string(rows.stored_inside)
                + ",\"outside\":" + std::to_string(rows.stored_outside) + "},\"store\":"
                + strip(detail::json_of(rows.store, row_notes.store, false)) + ",\"block\":"
-               + strip(detail::json_of(rows.block, row_notes.block, false)) + "}}\n";
+               + strip(detail::json_of(rows.block, row_notes.block, false)) + tail + "}}\n";
     }
 
     std::string segments_text() const {
