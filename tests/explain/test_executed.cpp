@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -78,6 +79,30 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
     // loop 3 reads x, tmp0, tmp1 and writes out (128).
     CHECK(cost.fused.bytes_read == 128 + (128 + 16) + (128 + 16 + 16));
     CHECK(cost.fused.bytes_written == 16 + 16 + 128);
+    // Work: each loop's operations once per element of its space (32), at the measured cost:
+    // exp and subtract twice (in the sum's loop and in the last one); eager computes max twice.
+    auto ns = [](std::string_view name, bool wide) {
+        for (const fusor::op_cost& k : fusor::measured_op_costs)
+            if (k.name == name)
+                return wide ? k.ns_float64 : k.ns_float32;
+        FAIL("not measured: " << name);
+        return 0.0;
+    };
+    const double fused = 32
+                         * (ns("max", false) + ns("sum", false) + 2 * ns("exp", false)
+                            + 2 * ns("subtract", false) + ns("divide", false));
+    CHECK(cost.fused.compute_ns == doctest::Approx(fused));
+    CHECK(cost.eager.compute_ns == doctest::Approx(fused + 32 * ns("max", false)));
+    CHECK(cost.fused.estimated_ns()
+          == doctest::Approx(fused + (432 + 160) / fusor::measured_stream_bytes_per_ns));
+    // The z-score: std's sqrt(var / n) is hoisted, so it counts once per column (4), not once
+    // per element of the (6, 4) output as it would inside the last loop.
+    const auto& z =
+        *std::find_if(cases.begin(), cases.end(), [](const auto& k) { return k.name == "zscore"; });
+    const double per_element = ns("mean", true) + ns("sum", true) + ns("square", true)
+                               + 2 * ns("subtract", true) + ns("divide", true);
+    CHECK(z.explain().cost().fused.compute_ns
+          == doctest::Approx(24 * per_element + 4 * (ns("sqrt", true) + ns("divide", true))));
 }
 
 namespace {

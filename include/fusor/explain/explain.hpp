@@ -515,21 +515,42 @@ inline void print_loop(text_builder& os,
 
 // ---- cost --------------------------------------------------------------------------------
 
+// A duration in nanoseconds with three significant digits and a unit: `850 ns`, `12.3 us`.
+inline std::string duration_text(double ns) {
+    const char* unit = "ns";
+    for (const char* next : {"us", "ms", "s"}) {
+        if (ns < 999.5)
+            break;
+        ns /= 1000;
+        unit = next;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g %s", ns, unit);
+    return buf;
+}
+
 inline void print_cost(text_builder& os, const cost_estimate& c) {
     auto row = [&](const char* name, const traffic& t) {
         os << "  " << pad(name, 8) << pad(std::to_string(t.loops), 7)
            << pad(std::to_string(t.temporaries), 13) << pad(std::to_string(t.temporary_bytes), 17)
-           << pad(std::to_string(t.bytes_read), 12) << std::to_string(t.bytes_written) << '\n';
+           << pad(std::to_string(t.bytes_read), 12) << pad(std::to_string(t.bytes_written), 15)
+           << pad(duration_text(t.compute_ns), 10) << duration_text(t.estimated_ns()) << '\n';
     };
-    os << "cost:     loops  temporaries  temporary bytes  bytes read  bytes written\n";
+    os << "cost:     loops  temporaries  temporary bytes  bytes read  bytes written  compute   "
+          "time\n";
     row("fused", c.fused);
     row("eager", c.eager);
+    auto ratio = [](double e, double f) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f", e / f);
+        return std::string(buf);
+    };
     const index_t f = c.fused.bytes_moved(), e = c.eager.bytes_moved();
-    if (f > 0 && e > 0) {
-        char ratio[32];
-        std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(e) / static_cast<double>(f));
-        os << "  eager evaluation moves " << ratio << "x the bytes of the fused plan\n";
-    }
+    if (f > 0 && e > 0)
+        os << "  eager: " << ratio(static_cast<double>(e), static_cast<double>(f))
+           << "x the bytes and an estimated "
+           << ratio(c.eager.estimated_ns(), c.fused.estimated_ns())
+           << "x the time of the fused plan\n";
 }
 
 inline std::string text_of(const loop_plan& p, const plan_notes& n, bool cached) {
@@ -554,6 +575,13 @@ inline std::string text_of(const loop_plan& p, const plan_notes& n, bool cached)
 }
 
 // ---- JSON --------------------------------------------------------------------------------
+
+// A finite double as a JSON number, six significant digits.
+inline std::string json_number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
 
 inline std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -663,7 +691,8 @@ inline std::string json_traffic(const traffic& t) {
     return "{\"loops\":" + std::to_string(t.loops)
            + ",\"temporaries\":" + std::to_string(t.temporaries) + ",\"temporary_bytes\":"
            + std::to_string(t.temporary_bytes) + ",\"bytes_read\":" + std::to_string(t.bytes_read)
-           + ",\"bytes_written\":" + std::to_string(t.bytes_written) + "}";
+           + ",\"bytes_written\":" + std::to_string(t.bytes_written) + ",\"compute_ns\":"
+           + json_number(t.compute_ns) + ",\"estimated_ns\":" + json_number(t.estimated_ns()) + "}";
 }
 
 inline std::string json_loop(const loop_ref& ref, std::size_t number) {

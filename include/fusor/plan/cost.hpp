@@ -1,7 +1,15 @@
-// fusor/plan/cost.hpp: what a plan moves through memory, fused and eager. Pure arithmetic on
-// a loop_plan; explain prints it as its "cost" part.
+// fusor/plan/cost.hpp: what a plan moves through memory and computes, fused and eager, and the
+// time that is estimated to take. Pure arithmetic on a loop_plan and its notes; explain prints
+// it as its "cost" part. The work of a loop is every operation and reduction step of its body,
+// once per element of the loop's iteration space (so an operation repeated over a broadcast
+// axis counts each time it runs), at the cost per element measured for it on this project's
+// bench machine (plan/compute_costs.hpp, written by bench/bench_costs); bytes are charged at the
+// measured streaming rate. The estimate is a model for large operands, not a prediction.
 #pragma once
 
+#include <string_view>
+
+#include <fusor/plan/compute_costs.hpp>
 #include <fusor/plan/loop_plan.hpp>
 
 namespace fusor {
@@ -14,7 +22,15 @@ struct traffic {
     index_t temporary_bytes = 0; ///< their total size
     index_t bytes_read = 0;
     index_t bytes_written = 0; ///< the result and every temporary
+    /// Estimated nanoseconds of arithmetic: each operation and reduction step of each loop, once
+    /// per element of the loop's iteration space, at its measured cost per element.
+    double compute_ns = 0;
     index_t bytes_moved() const { return bytes_read + bytes_written; }
+    /// The estimated time in nanoseconds: `compute_ns` plus the bytes moved at the measured
+    /// streaming rate (`measured_stream_bytes_per_ns`).
+    double estimated_ns() const {
+        return compute_ns + static_cast<double>(bytes_moved()) / measured_stream_bytes_per_ns;
+    }
 };
 
 /// Fused against eager traffic of one plan.
@@ -34,6 +50,38 @@ inline index_t elements_touched(const operand_plan& o, const shape_t& iter) {
         if (o.iter_strides[j] != 0)
             n *= iter[j];
     return n;
+}
+
+/// The measured cost in ns per element of the operation a tree line names (`exp`; a
+/// reduction's `max(axes=(1,))` by its name before the parenthesis): the float64 column for
+/// 8-byte elements, float32's otherwise; an operation not measured (a comparison, a cast)
+/// costs what `add` does.
+inline double op_ns(const tree_line& l) {
+    std::string_view name = l.what;
+    name = name.substr(0, name.find('('));
+    const bool wide = l.itemsize >= 8;
+    double add = 0;
+    for (const op_cost& c : measured_op_costs) {
+        if (c.name == name)
+            return wide ? c.ns_float64 : c.ns_float32;
+        if (c.name == "add")
+            add = wide ? c.ns_float64 : c.ns_float32;
+    }
+    return add;
+}
+
+// The work of a plan's loops: each operation and reduction line of a loop's own tree (its
+// boundaries' lines are theirs) once per element of its iteration space.
+inline void fused_compute(const loop_plan& p, const plan_notes& n, traffic& t) {
+    for (std::size_t k = 0; k < p.boundaries.size() && k < n.boundaries.size(); ++k)
+        if (!p.boundaries[k].reused)
+            fused_compute(*p.boundaries[k].plan, n.boundaries[k], t);
+    if (p.empty)
+        return;
+    const double elements = static_cast<double>(shape_size(p.iter_shape));
+    for (const tree_line& l : n.tree)
+        if (l.kind == node_kind::operation || l.kind == node_kind::reduction)
+            t.compute_ns += elements * op_ns(l);
 }
 
 inline void fused_traffic(const loop_plan& p, traffic& t) {
@@ -90,6 +138,12 @@ inline void eager_traffic(const loop_plan& p, const plan_notes& n, bool as_tempo
             t.bytes_read += l.kind == node_kind::scalar ? 0 : line_bytes(l);
             continue;
         }
+        // Its work: an operation once per element of its own shape, a reduction once per
+        // element of its operand (the line below it).
+        if (l.kind == node_kind::operation)
+            t.compute_ns += static_cast<double>(shape_size(l.shape)) * op_ns(l);
+        else if (i + 1 < tree.size())
+            t.compute_ns += static_cast<double>(shape_size(tree[i + 1].shape)) * op_ns(l);
         // Direct children; a view line stands for the line below it (views are free).
         for (std::size_t j = i + 1; j < tree.size() && tree[j].depth > l.depth; ++j) {
             if (tree[j].depth != l.depth + 1)
@@ -105,12 +159,13 @@ inline void eager_traffic(const loop_plan& p, const plan_notes& n, bool as_tempo
 
 } // namespace planning
 
-/// The memory traffic of `p` (with its boundaries) fused, and of the same expression evaluated
-/// eagerly, one temporary per operation (see `cost_estimate`; the eager side reads the tree the
-/// planner recorded in `notes`). Pure: reads the plan and its notes only.
+/// The memory traffic and work of `p` (with its boundaries) fused, and of the same expression
+/// evaluated eagerly, one temporary per operation (see `cost_estimate`; the work and the eager
+/// side read the tree the planner recorded in `notes`). Pure: reads the plan and its notes only.
 inline cost_estimate estimate_cost(const loop_plan& p, const plan_notes& n) {
     cost_estimate c;
     planning::fused_traffic(p, c.fused);
+    planning::fused_compute(p, n, c.fused);
     planning::eager_traffic(p, n, false, c.eager);
     return c;
 }
