@@ -3,6 +3,8 @@
 //   W2   out = (a*b + c*d - e) * 0.5f, 2^24; also eager with preallocated temporaries, which
 //        separates what eager costs in passes from what it costs in fresh pages
 //   W11  out = exp(a) * sin(b), 2^22 (compute-bound)
+//   W19  out = exp(a[::2]), 2^22 results (every second element of 2^23): the strided loop,
+//        against the same exp over a contiguous copy (`contiguous`): the target is 0.8 of it
 //   T_threshold_*  W1 at 32K, 64K, 128K and 512K elements, for the threads' threshold
 //   STREAM copy (c = a) and triad (a = b + s*c), 2^24: the bandwidth ceiling
 // Ways: fused, eager, hand (the reference loop, same flags), xtensor, eigen (when found).
@@ -181,6 +183,34 @@ void add_w11() {
     w.submit();
 }
 
+void add_w19() {
+    const index_t n = index_t{1} << 22;
+    auto a = std::make_shared<tensor<float>>(bench::random_tensor<float>({2 * n}, 7));
+    auto packed = std::make_shared<tensor<float>>(fusor::view(*a, fusor::slice(0, 2 * n, 2)));
+    auto out = std::make_shared<tensor<float>>(fusor::shape_t{n});
+    // SLEEF's exp against std::exp: within 2 ulp.
+    bench::workload<float> w("W19_exp_strided", 2 * n * 4, n, 1e-6);
+    auto into_out = [out] {
+        return out->data();
+    };
+    w.add(
+        "hand",
+        [a, out] {
+            const float* x = a->data();
+            float* o = out->data();
+            for (index_t i = 0, m = out->size(); i < m; ++i)
+                o[i] = std::exp(x[2 * i]);
+        },
+        into_out);
+    w.add(
+        "fused",
+        [a, out] { *out = fusor::exp(fusor::view(*a, fusor::slice(0, 2 * out->size(), 2))); },
+        into_out);
+    w.add(
+        "contiguous", [packed, out] { *out = fusor::exp(*packed); }, into_out);
+    w.submit();
+}
+
 void add_stream() {
     const index_t n = index_t{1} << 24;
     auto in = std::make_shared<operands>(n);
@@ -225,6 +255,7 @@ int main(int argc, char** argv) {
         add_w1("T_threshold_512K", index_t{1} << 19);
         add_w2();
         add_w11();
+        add_w19();
         add_stream();
     });
 }

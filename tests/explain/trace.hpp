@@ -52,19 +52,20 @@ namespace trace {
 // The inner loops explain's JSON describes, generated independently of exec/.
 inline std::vector<inner_loop> loops_from_json(const nlohmann::json& doc) {
     std::vector<inner_loop> out;
+    // Several plans run one after the other (cells, row blocks): each plan's loops, numbered on.
+    int base = 0;
+    auto append = [&](const nlohmann::json& plan) {
+        int most = -1;
+        for (inner_loop l : loops_from_json(plan)) {
+            most = std::max(most, l.loop);
+            l.loop += base;
+            out.push_back(std::move(l));
+        }
+        base += most + 1;
+    };
     if (doc.contains("segments")) {
-        // Lazy roll, pad, concatenate ...: each cell's plan in running order (numbered on), or
-        // the plan over the filled operands.
-        int base = 0;
-        auto append = [&](const nlohmann::json& plan) {
-            int most = -1;
-            for (inner_loop l : loops_from_json(plan)) {
-                most = std::max(most, l.loop);
-                l.loop += base;
-                out.push_back(std::move(l));
-            }
-            base += most + 1;
-        };
+        // Lazy roll, pad, concatenate ...: each cell's plan in running order, or the plan over
+        // the filled operands.
         for (const auto& cell : doc.at("segments").at("cells"))
             append(cell.at("plan"));
         if (doc.contains("plan"))
@@ -75,16 +76,6 @@ inline std::vector<inner_loop> loops_from_json(const nlohmann::json& doc) {
         // By row blocks: each full block runs its store loops then its expression loops, the
         // shorter last block its own two plans.
         const auto& rb = doc.at("row_blocks");
-        int base = 0;
-        auto append = [&](const nlohmann::json& plan) {
-            int most = -1;
-            for (inner_loop l : loops_from_json(plan)) {
-                most = std::max(most, l.loop);
-                l.loop += base;
-                out.push_back(std::move(l));
-            }
-            base += most + 1;
-        };
         const std::int64_t full =
             rb.at("rows").get<std::int64_t>() / rb.at("block_rows").get<std::int64_t>();
         for (std::int64_t k = 0; k < full; ++k) {

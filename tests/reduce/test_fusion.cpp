@@ -112,13 +112,21 @@ TEST_CASE("mean(square(x - mean(x, 0)), 0) stores only the two (d,) results") {
     CHECK(count_of_size(seen, row_bytes) == 2);
 }
 
-TEST_CASE("softmax materialises max and sum once each, and nothing of the input's size") {
-    // Below row_block_min_elements: the ordinary plan (the row blocks are the next case).
-    const fusor::index_t n = 100, d = 150;
+namespace {
+// Softmax's input: small multiples of 0.25, (n, d) float32.
+fusor::tensor<float> softmax_input(fusor::index_t n, fusor::index_t d) {
     fusor::tensor<float> x(fusor::shape_t{n, d});
     for (fusor::index_t i = 0; i < n; ++i)
         for (fusor::index_t j = 0; j < d; ++j)
             x(i, j) = static_cast<float>((i * 13 + j * 7) % 29) * 0.25f;
+    return x;
+}
+} // namespace
+
+TEST_CASE("softmax materialises max and sum once each, and nothing of the input's size") {
+    // Below row_block_min_elements: the ordinary plan (the row blocks are the next case).
+    const fusor::index_t n = 100, d = 150;
+    const fusor::tensor<float> x = softmax_input(n, d);
     auto p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
     auto softmax = p / fusor::sum(p, 1, fusor::keepdims);
 
@@ -152,10 +160,7 @@ TEST_CASE("softmax materialises max and sum once each, and nothing of the input'
 
 TEST_CASE("softmax by row blocks allocates the output and one block's buffer of the input") {
     const fusor::index_t n = 512, d = 256;
-    fusor::tensor<float> x(fusor::shape_t{n, d});
-    for (fusor::index_t i = 0; i < n; ++i)
-        for (fusor::index_t j = 0; j < d; ++j)
-            x(i, j) = static_cast<float>((i * 13 + j * 7) % 29) * 0.25f;
+    const fusor::tensor<float> x = softmax_input(n, d);
     auto p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
     auto softmax = p / fusor::sum(p, 1, fusor::keepdims);
     fusor::set_num_threads(1); // one buffer: each thread has its own

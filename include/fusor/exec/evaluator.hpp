@@ -43,6 +43,9 @@ struct leaf_evaluator {
     T* staged = nullptr;
     const T* source = nullptr;
     index_t outer_stride = 0;
+    // Blocked math in a strided loop, off unit stride: each block's elements are copied
+    // (gathered) into this buffer of `broadcast_block`, read at unit stride.
+    T* gather = nullptr;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
     /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step.
@@ -56,6 +59,8 @@ struct leaf_evaluator {
             staged = s.make<T>(static_cast<std::size_t>(tile_rows * tile_cols));
             base = staged;
         }
+        if (gather)
+            gather = s.make<T>(static_cast<std::size_t>(broadcast_block));
     }
     /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
     /// tile buffer, a row per `tile_cols` (reading `rows` neighbours per column).
@@ -74,7 +79,17 @@ struct leaf_evaluator {
     /// many copies as its first block is long (no later block of that loop is longer; an inner
     /// loop of 4 elements fills 4, not `broadcast_block`).
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
-        if (!splat) {
+        if (gather) {
+            const T* src = base + offsets[operand] + start * stride;
+            if (stride == 2) { // every second element (a[::2], a complex array's real parts):
+                for (index_t i = 0; i < len; ++i) // a constant stride the compiler vectorises
+                    gather[i] = src[2 * i];
+            } else {
+                for (index_t i = 0; i < len; ++i)
+                    gather[i] = src[i * stride];
+            }
+            cur = gather;
+        } else if (!splat) {
             cur = base + offsets[operand] + start;
         } else {
             if (start == 0)
@@ -345,12 +360,21 @@ struct evaluator_builder {
     }
 
     // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat,
-    // under the tiled kernel one off unit stride its tile buffer.
+    // under the tiled kernel one off unit stride its tile buffer, in a strided loop's blocks
+    // a still one its splat and one off unit stride its gather buffer.
     template <class E>
     E with_splat(E e) const {
         using T = std::remove_pointer_t<decltype(e.splat)>;
         if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
             e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+        if constexpr (Blocked) {
+            // A strided loop's blocks (math through SLEEF): still operands splatted, the rest
+            // off unit stride gathered.
+            if (plan->kernel == inner_kernel::strided && e.stride == 0)
+                e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+            else if (plan->kernel == inner_kernel::strided && e.stride != 1)
+                e.gather = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+        }
         if (plan->kernel == inner_kernel::tiled && e.stride != 1) {
             e.staged = buffers.make<T>(static_cast<std::size_t>(tile_rows * tile_cols));
             e.source = e.base;

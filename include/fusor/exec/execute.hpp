@@ -72,14 +72,21 @@ contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index
 // The blocked kernel: blocks of `broadcast_block`, each the contiguous loop. Still operands
 // read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast);
 // vectorised math functions first compute their block (vector_math.hpp).
+// `so`: the destination's stride (1 but in a strided loop, whose operands off unit stride are
+// gathered per block).
 template <class D, class Ev>
-FUSOR_INLINE void blocked_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
+FUSOR_INLINE void blocked_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n, index_t so) {
     for (index_t start = 0; start < n; start += broadcast_block) {
         const index_t len = std::min(broadcast_block, n - start);
         ev.bind_block(off, start, len);
-        D* out = out0 + off[0] + start;
-        for (index_t i = 0; i < len; ++i)
-            out[i] = convert<D>(ev.template get<true>(i));
+        D* out = out0 + off[0] + start * so;
+        if (so == 1) {
+            for (index_t i = 0; i < len; ++i)
+                out[i] = convert<D>(ev.template get<true>(i));
+        } else {
+            for (index_t i = 0; i < len; ++i)
+                out[i * so] = convert<D>(ev.template get<true>(i));
+        }
     }
 }
 
@@ -185,7 +192,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
         }
         FUSOR_TRACE_KERNEL(p, "broadcast");
         auto kernel = [out0](Ev& ev, const block& b) {
-            blocked_inner_loop(out0, ev, b.offsets, b.cols);
+            blocked_inner_loop(out0, ev, b.offsets, b.cols, 1);
         };
         run_loop_nest(p, 1, ev, kernel);
         return;
@@ -238,8 +245,9 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             FUSOR_TRACE_KERNEL(p, "blocked");
             scratch buffers;
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
-            auto kernel = [out0](auto& ev, const block& b) {
-                detail::blocked_inner_loop(out0, ev, b.offsets, b.cols);
+            const index_t so = p.levels() ? p.stride(0, p.levels() - 1) : 1;
+            auto kernel = [out0, so](auto& ev, const block& b) {
+                detail::blocked_inner_loop(out0, ev, b.offsets, b.cols, so);
             };
             run_loop_nest(p, 1, ev, kernel);
             return;

@@ -359,6 +359,15 @@ inline std::string vector_text(const loop_plan& p) {
     if (p.reduction == reduce_kernel::gemm)
         return "the BLAS's own kernels";
     const simd_target target = compiled_simd_target();
+    if (p.kernel == inner_kernel::strided && !p.vector_functions.empty() && !p.empty
+        && !p.extents.empty()) {
+        std::string names;
+        for (const std::string_view m : p.vector_functions)
+            names += (names.empty() ? "" : ", ") + std::string(m);
+        return names + " by SLEEF (" + std::string(exec::vector_math_isa)
+               + ", 1 ulp) over blocks of " + std::to_string(broadcast_block)
+               + " gathered from the strided operands";
+    }
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
     if (p.kernel == inner_kernel::tiled)

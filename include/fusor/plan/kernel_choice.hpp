@@ -164,11 +164,17 @@ template <class E>
 void choose_elementwise_kernel(loop_plan& p, const E& e) {
     if (p.empty || p.extents.empty() || p.alias_copy)
         return;
-    if constexpr (has_vector_math<E>)
-        if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
-            vector_functions_of(e, p.vector_functions);
+    if constexpr (has_vector_math<E>) {
+        // Every layout computes its math functions through SLEEF, so an element gets the same
+        // bits whichever loop computes it: a strided loop gathers each block of its operands off
+        // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
+        // stage for locality; a math function costs more than the strided reads they save).
+        if (p.kernel == inner_kernel::tiled)
+            p.kernel = inner_kernel::strided;
+        vector_functions_of(e, p.vector_functions);
+    }
     if constexpr (FUSOR_VECTOR_MATH == 0 && has_listed_math<E>)
-        p.scalar_math = p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast;
+        p.scalar_math = true;
     if constexpr (0 < held_candidates<E>) {
         if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
             return;
@@ -262,9 +268,9 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
         }
         if (still_or_unit)
             p.kernel = inner_kernel::broadcast;
+        // In every layout (a strided run gathers its blocks): the same bits as element-wise.
         if constexpr (has_vector_math<C>)
-            if (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
-                vector_functions_of(child, p.vector_functions);
+            vector_functions_of(child, p.vector_functions);
     } else {
         (void)child;
     }
