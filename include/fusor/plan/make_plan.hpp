@@ -590,7 +590,10 @@ inline boost::container::small_vector<int, 4> destination_overlaps(const loop_pl
     const auto [dlo, dhi] = byte_range(d, p.iter_shape);
     for (std::size_t k = 1; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
-        if (o.kind != operand_plan::role::tensor && o.kind != operand_plan::role::view)
+        // An operand planned over no memory (explain's filled segments, the row blocks' buffer:
+        // plan/row_blocks.hpp) overlaps nothing.
+        if ((o.kind != operand_plan::role::tensor && o.kind != operand_plan::role::view)
+            || !o.address)
             continue;
         const auto [lo, hi] = byte_range(o, p.iter_shape);
         if (hi <= dlo || dhi <= lo)
