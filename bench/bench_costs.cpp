@@ -9,6 +9,8 @@
 // time per element. `stream` is the bytes per ns of `out = a` over 2^24 float32 (64 MiB each
 // way): the rate the model charges for every byte a loop moves.
 //
+// Not in the default build (bench/CMakeLists.txt): cmake --build --preset release --target
+// bench_costs, then
 //   build/release/bench/bench_costs                  prints the table (Google Benchmark)
 //   build/release/bench/bench_costs --write FILE     also writes FILE, the generated header
 //       (include/fusor/plan/compute_costs.hpp; one thread, median of 5 repetitions)
