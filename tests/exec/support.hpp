@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -19,6 +20,19 @@ fusor::tensor<T> counting(const fusor::shape_t& s, int salt, int modulus = 23) {
         t.data()[i] = static_cast<T>((i * 7 + salt) % modulus) - T(modulus / 2);
     return t;
 }
+
+/// The plans the evaluator ran while an `observing` lives (the plan_observer test hook), in order.
+inline std::vector<fusor::loop_plan> ran;
+inline void record(const fusor::loop_plan& p) {
+    ran.push_back(p);
+}
+struct observing {
+    observing() {
+        ran.clear();
+        fusor::detail::plan_observer = &record;
+    }
+    ~observing() { fusor::detail::plan_observer = nullptr; }
+};
 
 /// The line of explain(e)'s text that starts with `label` ("kernel:", "threads:"), up to its
 /// end; the label must be there.

@@ -16,19 +16,10 @@
 using exec_test::counting;
 using fusor::shape_t;
 
-namespace {
-std::vector<fusor::loop_plan> ran; // the plans the evaluator ran
-void record(const fusor::loop_plan& p) {
-    ran.push_back(p);
-}
-struct observing {
-    observing() {
-        ran.clear();
-        fusor::detail::plan_observer = &record;
-    }
-    ~observing() { fusor::detail::plan_observer = nullptr; }
-};
+using exec_test::observing;
+using exec_test::ran;
 
+namespace {
 template <class T>
 bool equal(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
     return fusor::array_equal(a, b);

@@ -12,6 +12,10 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../exec/support.hpp"
+
+using exec_test::observing;
+using exec_test::ran;
 using fusor::index_t;
 using fusor::keepdims;
 using fusor::shape_t;
@@ -58,18 +62,6 @@ std::vector<long double> softmax_reference(const fusor::tensor<T>& x) {
     }
     return r;
 }
-
-std::vector<fusor::loop_plan> ran;
-void record(const fusor::loop_plan& p) {
-    ran.push_back(p);
-}
-struct observing {
-    observing() {
-        ran.clear();
-        fusor::detail::plan_observer = &record;
-    }
-    ~observing() { fusor::detail::plan_observer = nullptr; }
-};
 
 struct one_thread {
     one_thread() { fusor::set_num_threads(1); }
