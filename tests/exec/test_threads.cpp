@@ -177,6 +177,65 @@ TEST_CASE("reductions over a reducing outer loop add one row after another, bit 
     }
 }
 
+// TwoSum (Knuth), as docs/reductions.md specifies float64 sums: the reference for the
+// compensated accumulators, one row at a time.
+struct two_sum_reference {
+    double sum = 0.0, correction = 0.0;
+    void add(double x) {
+        const double t = sum + x;
+        const double z = t - sum;
+        correction += (sum - (t - z)) + (x - z);
+        sum = t;
+    }
+    double total() const { return sum + correction; }
+};
+
+TEST_CASE("short rows: accumulators held in a register still add one row after another") {
+    // Rows of up to two_rows_register_columns (8) columns keep a sum's, mean's or norm's
+    // accumulators in a vector register across all the rows (execute.hpp, two_rows_block):
+    // all eight lanes, or the first `cols` of them. The bits must be those of a row at a time,
+    // for float64 (TwoSum corrections) and float32 (double sums), odd and even row counts, an
+    // operand read through a broadcast (x - m), and any thread count.
+    restore_threads restore;
+    for (const index_t cols : {index_t{1}, index_t{3}, index_t{7}, index_t{8}, index_t{9}}) {
+        for (const index_t rows : {index_t{2}, index_t{5}, index_t{4096}, index_t{4097}}) {
+            CAPTURE(cols);
+            CAPTURE(rows);
+            const auto a = spread({rows, cols}, 40 + static_cast<unsigned>(rows + cols));
+            const fusor::tensor<double> d = fusor::eval(fusor::cast<double>(a) * 1.0000001);
+            const fusor::tensor<double> m = fusor::eval(fusor::cast<double>(spread({cols}, 7)));
+            std::vector<two_sum_reference> s(static_cast<std::size_t>(cols));
+            std::vector<two_sum_reference> dev(s.size()), sq(s.size());
+            std::vector<double> s32(s.size(), 0.0);
+            for (index_t r = 0; r < rows; ++r)
+                for (index_t c = 0; c < cols; ++c) {
+                    const auto k = static_cast<std::size_t>(c);
+                    const double x = d.data()[r * cols + c];
+                    s[k].add(x);
+                    dev[k].add(x - m.data()[c]);
+                    sq[k].add(x * x);
+                    s32[k] += static_cast<double>(a.data()[r * cols + c]);
+                }
+            for (int threads : {1, 2}) {
+                fusor::set_num_threads(threads);
+                const fusor::tensor<double> sum = fusor::eval(fusor::sum(d, 0));
+                const fusor::tensor<double> mean = fusor::eval(fusor::mean(d, 0));
+                const fusor::tensor<double> deviation = fusor::eval(fusor::sum(d - m, 0));
+                const fusor::tensor<double> norm = fusor::eval(fusor::norm(d, 0));
+                const fusor::tensor<float> sum32 = fusor::eval(fusor::sum(a, 0));
+                for (index_t c = 0; c < cols; ++c) {
+                    const auto k = static_cast<std::size_t>(c);
+                    REQUIRE(sum.data()[c] == s[k].total());
+                    REQUIRE(mean.data()[c] == s[k].total() / static_cast<double>(rows));
+                    REQUIRE(deviation.data()[c] == dev[k].total());
+                    REQUIRE(norm.data()[c] == std::sqrt(sq[k].total()));
+                    REQUIRE(sum32.data()[c] == static_cast<float>(s32[k]));
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("an exception thrown inside a thread reaches the caller") {
     restore_threads restore;
     fusor::tensor<std::int32_t> base(shape_t{400, 200}), exponent(shape_t{400, 200});

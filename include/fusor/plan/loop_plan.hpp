@@ -93,6 +93,11 @@ enum class inner_kernel {
 /// enough that the buffers stay in L1, large enough that refilling them is noise.
 inline constexpr index_t broadcast_block = 1024;
 
+/// The two-rows reduction kernel (`reduce_kernel::two_rows`) of a sum, mean or norm whose kept
+/// row has at most this many columns holds its accumulators in one vector register across all
+/// the rows of a block (exec/execute.hpp, two_rows_block).
+inline constexpr index_t two_rows_register_columns = 8;
+
 /// Expressions with up to this many tensor operands may hold one of them in a register
 /// (`loop_plan::held_operand`): each candidate operand is one more instantiation of the
 /// contiguous loop, so the count bounds what it adds to compile time.

@@ -75,11 +75,17 @@ struct compensated_sum {
 FUSOR_INLINE constexpr double add(double a, double x) {
     return a + x;
 }
+// TwoSum (Knuth): `sum + x` rounded into `sum`, its rounding error added to `correction`. `V`:
+// double, or a vector of doubles (the two-rows kernel's registers, exec/execute.hpp).
+template <class V>
+FUSOR_INLINE constexpr void two_sum_into(V& sum, V& correction, const V& x) {
+    const V t = sum + x;
+    const V z = t - sum;
+    correction += (sum - (t - z)) + (x - z);
+    sum = t;
+}
 FUSOR_INLINE constexpr compensated_sum add(compensated_sum a, double x) {
-    const double t = a.sum + x;
-    const double z = t - a.sum;
-    a.correction += (a.sum - (t - z)) + (x - z);
-    a.sum = t;
+    two_sum_into(a.sum, a.correction, x);
     return a;
 }
 constexpr double merge_sums(double a, double b) {
