@@ -3,6 +3,8 @@
 //   W4   (4096, 4096) + (4096, 1)    column broadcast (one value per inner loop)
 //   W5   (4096, 1) * (1, 4096)       outer product (both operands broadcast)
 //   W10  (64, 256, 256) + (64, 1, 1) and + (1, 256, 256): the seeds' 3-D cases
+//   W24  (4194304, 3) - (3,)         short rows (a point cloud minus its centroid): the row
+//                                    re-read every 3 elements (the collapsed kernel)
 // Ways: fused, eager, hand (the reference loop, same flags), xtensor, eigen (when found).
 // Bytes: each input read once, the output written once.
 //
@@ -152,5 +154,21 @@ int main(int argc, char** argv) {
             },
             BENCH_EIGEN(
                 [](auto& o, auto x, auto y) { o = x + y.broadcast(bench::dims(64, 1, 1)); }));
+        // The hand loop knows the row has 3 elements (a compile-time constant), as a point
+        // cloud's code does.
+        constexpr index_t points = index_t{1} << 22;
+        add_broadcast<2, 1>(
+            "W24_short_rows",
+            {points, 3},
+            {3},
+            [](const auto& x, const auto& y) { return x - y; },
+            [](const float* x, const float* y, float* o) {
+                for (index_t i = 0; i < points; ++i)
+                    for (index_t j = 0; j < 3; ++j)
+                        o[i * 3 + j] = x[i * 3 + j] - y[j];
+            },
+            BENCH_EIGEN([](auto& o, auto x, auto y) {
+                o = x - y.reshape(bench::dims(1, 3)).broadcast(bench::dims(points, 1));
+            }));
     });
 }

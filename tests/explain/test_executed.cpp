@@ -113,6 +113,7 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "broadcast",
                                             "held",
                                             "tiled",
+                                            "collapsed",
                                             "strided",
                                             "pairwise",
                                             "compensated",
@@ -135,6 +136,11 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
     const tensor<float> one = full<float>({1, 1}, 2.0f);
     const tensor<double> d = explain_cases::shaped(arange<double>(32 * 128), {32, 128});
     const tensor<int32_t> small = explain_cases::shaped(arange<int32_t>(32 * 8), {32, 8});
+    // Rows of 8 and a row operand: the collapsed kernel, through the general plan (8192 rows,
+    // at the thread threshold) and the flat-rows path (512 rows).
+    const tensor<float> tall = explain_cases::shaped(arange<float>(8192 * 8), {8192, 8});
+    const tensor<float> mid = explain_cases::shaped(arange<float>(512 * 8), {512, 8});
+    const tensor<float> row8 = arange<float>(8);
     tensor<float> out, out2;
     tensor<double> outd;
     tensor<int64_t> outi;
@@ -211,6 +217,14 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(big * 2.0f + big); },
          [&] {
              out2 = big * 2.0f + big;
+         }},
+        {[&] { return explain(tall * row8 + 1.0f); },
+         [&] {
+             out2 = tall * row8 + 1.0f;
+         }},
+        {[&] { return explain(mid * row8 + 1.0f); },
+         [&] {
+             out = mid * row8 + 1.0f;
          }},
         {[&] { return explain(matmul(a, at)); },
          [&] {

@@ -1,4 +1,7 @@
 // The planner: loop order, coalescing, per-operand strides (0 on broadcast axes), kernels.
+#include <algorithm>
+#include <cmath>
+
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
@@ -108,4 +111,75 @@ TEST_CASE("extent 0 marks the plan empty; 0-d has no loops") {
     auto p = plan_of(fusor::full({}, 1.0) + 1.0);
     CHECK(p.extents.empty());
     CHECK_FALSE(p.empty);
+}
+
+namespace {
+// A value per element that is not a round number, so every division rounds.
+fusor::tensor<double> wavy(const shape_t& s, double phase) {
+    fusor::tensor<double> t(s);
+    for (fusor::index_t i = 0; i < t.size(); ++i)
+        t.data()[i] = std::sin(0.7 * static_cast<double>(i) + phase) * 3.0 + phase;
+    return t;
+}
+} // namespace
+
+TEST_CASE("short rows with a row operand run as one loop (collapsed), each element as before") {
+    using fusor::index_t;
+    // Above parallel_threshold (the general plan): rows of 2 to 16 elements collapse, 17 do
+    // not.
+    for (const index_t cols : {index_t{2}, index_t{3}, index_t{8}, index_t{16}, index_t{17}}) {
+        CAPTURE(cols);
+        const index_t rows = fusor::parallel_threshold / cols + 3;
+        const auto x = wavy({rows, cols}, 0.0);
+        const auto m = wavy({cols}, 1.0), s = wavy({cols}, 9.0);
+        const auto p = plan_of((x - m) / s);
+        CHECK(p.kernel
+              == (cols <= 16 ? fusor::inner_kernel::collapsed : fusor::inner_kernel::contiguous));
+        for (const int threads : {1, 2}) {
+            fusor::set_num_threads(threads);
+            const fusor::tensor<double> z = (x - m) / s;
+            bool same = true;
+            for (index_t r = 0; r < rows; ++r)
+                for (index_t c = 0; c < cols; ++c)
+                    same = same
+                           && z.data()[r * cols + c]
+                                  == (x.data()[r * cols + c] - m.data()[c]) / s.data()[c];
+            CHECK(same);
+        }
+        fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
+        // A math function with a vectorised form: the blocked kernel over the collapsed rows
+        // gives the bits of the same function over the same values stored first.
+        const fusor::tensor<double> d = x - m;
+        const fusor::tensor<double> e = fusor::exp(x - m), stored = fusor::exp(d);
+        CHECK(std::equal(e.begin(), e.end(), stored.begin()));
+    }
+}
+
+TEST_CASE("collapsed: a row per outer index, a still operand, and where rows do not collapse") {
+    using fusor::index_t;
+    // (3, 25000, 8) + (3, 1, 8): three levels, the row operand changes with the outer index
+    // (its block buffer is refilled for each); c (1, 1, 1) stands still in both inner levels.
+    const auto x = wavy({3, 25000, 8}, 0.0), w = wavy({3, 1, 8}, 2.0), c = wavy({1, 1, 1}, 5.0);
+    const auto p = plan_of(x + w * c);
+    CHECK(p.extents == shape_t{3, 25000, 8});
+    CHECK(p.kernel == fusor::inner_kernel::collapsed);
+    const fusor::tensor<double> y = x + w * c;
+    bool same = true;
+    for (index_t i = 0; i < 3; ++i)
+        for (index_t r = 0; r < 25000; ++r)
+            for (index_t k = 0; k < 8; ++k) {
+                const index_t at = (i * 25000 + r) * 8 + k;
+                same = same && y.data()[at] == x.data()[at] + w.data()[i * 8 + k] * c.data()[0];
+            }
+    CHECK(same);
+    // A destination whose rows are apart (the left half of a wider tensor):
+    // its rows do not continue from one to the next, so the loop keeps one loop per row.
+    fusor::tensor<double> wide = fusor::zeros<double>({25000, 16});
+    auto left = fusor::view(wide, fusor::all, fusor::slice(0, 8));
+    const auto x2 = wavy({25000, 8}, 3.0), m = wavy({8}, 4.0);
+    const auto q = fusor::make_plan(fusor::as_node(x2 - m), fusor::detail::layout_of(left));
+    CHECK(q.kernel == fusor::inner_kernel::contiguous);
+    left = x2 - m;
+    CHECK(wide(24999, 7) == x2(24999, 7) - m(7));
+    CHECK(wide(24999, 8) == 0.0);
 }

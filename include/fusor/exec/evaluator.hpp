@@ -46,6 +46,10 @@ struct leaf_evaluator {
     // Blocked math in a strided loop, off unit stride: each block's elements are copied
     // (gathered) into this buffer of `broadcast_block`, read at unit stride.
     T* gather = nullptr;
+    // Collapsed kernel, a row operand: its row of `period` elements repeated to a block's length
+    // (blocks are whole rows, so every block reads the same repetition).
+    T* repeat = nullptr;
+    index_t period = 0;
 
     FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
     /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step.
@@ -61,6 +65,8 @@ struct leaf_evaluator {
         }
         if (gather)
             gather = s.make<T>(static_cast<std::size_t>(broadcast_block));
+        if (repeat)
+            repeat = s.make<T>(static_cast<std::size_t>(broadcast_block));
     }
     /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
     /// tile buffer, a row per `tile_cols` (reading `rows` neighbours per column).
@@ -89,6 +95,13 @@ struct leaf_evaluator {
                     gather[i] = src[i * stride];
             }
             cur = gather;
+        } else if (repeat) {
+            if (start == 0) { // the row, then the buffer doubled until a block long
+                std::copy_n(base + offsets[operand], std::min(period, len), repeat);
+                for (index_t filled = period; filled < len; filled *= 2)
+                    std::copy_n(repeat, std::min(filled, len - filled), repeat + filled);
+            }
+            cur = repeat;
         } else if (!splat) {
             cur = base + offsets[operand] + start;
         } else {
@@ -313,6 +326,7 @@ struct flat_evaluator_builder {
     std::uint64_t still;
     index_t cols;
     int next_leaf = 0;
+    scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer for each row leaf
 
     template <class N>
     FUSOR_INLINE auto build(const N& n) {
@@ -325,7 +339,12 @@ struct flat_evaluator_builder {
         // Built whole: set field by field and then copied, g++ reloaded it as one 64-byte
         // vector over the narrower stores (a store-forwarding stall: sum(a * b).item() at 4
         // elements 40 -> 58 ns).
-        return leaf_evaluator<T>{n.data, 1, 0, n.data, nullptr, nullptr, nullptr, row ? 0 : cols};
+        auto e = leaf_evaluator<T>{n.data, 1, 0, n.data, nullptr, nullptr, nullptr, row ? 0 : cols};
+        if (repeats && row) {
+            e.repeat = repeats->make<T>(static_cast<std::size_t>(collapse_block(cols)));
+            e.period = cols;
+        }
+        return e;
     }
     template <class N>
     FUSOR_INLINE auto on_scalar(const N& n) {
@@ -367,6 +386,16 @@ struct evaluator_builder {
         using T = std::remove_pointer_t<decltype(e.splat)>;
         if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
             e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+        if (plan->kernel == inner_kernel::collapsed) {
+            // Still operands splatted, row operands (0 one level out) repeated.
+            const std::size_t L = plan->extents.size();
+            if (e.stride == 0) {
+                e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+            } else if (plan->operands[e.operand].strides[L - 2] == 0) {
+                e.repeat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+                e.period = plan->extents[L - 1];
+            }
+        }
         if constexpr (Blocked) {
             // A strided loop's blocks (math through SLEEF): still operands splatted, the rest
             // off unit stride gathered.

@@ -73,11 +73,12 @@ contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index
 // read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast);
 // vectorised math functions first compute their block (vector_math.hpp).
 // `so`: the destination's stride (1 but in a strided loop, whose operands off unit stride are
-// gathered per block).
+// gathered per block). `step`: the block length (the collapsed kernel's blocks are whole rows).
 template <class D, class Ev>
-FUSOR_INLINE void blocked_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n, index_t so) {
-    for (index_t start = 0; start < n; start += broadcast_block) {
-        const index_t len = std::min(broadcast_block, n - start);
+FUSOR_INLINE void blocked_inner_loop(
+    D* out0, Ev& ev, const index_t* off, index_t n, index_t so, index_t step = broadcast_block) {
+    for (index_t start = 0; start < n; start += step) {
+        const index_t len = std::min(step, n - start);
         ev.bind_block(off, start, len);
         D* out = out0 + off[0] + start * so;
         if (so == 1) {
@@ -217,6 +218,14 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
         run_loop_nest(p, 2, ev, kernel);
         return;
     }
+    case inner_kernel::collapsed: {
+        FUSOR_TRACE_KERNEL(p, "collapsed");
+        auto kernel = [out0](Ev& ev, const block& b) {
+            blocked_inner_loop(out0, ev, b.offsets, b.rows * b.cols, 1, collapse_block(b.cols));
+        };
+        run_loop_nest(p, 2, ev, kernel);
+        return;
+    }
     case inner_kernel::strided: {
         FUSOR_TRACE_KERNEL(p, "strided");
         const index_t so = p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1);
@@ -245,6 +254,14 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             FUSOR_TRACE_KERNEL(p, "blocked");
             scratch buffers;
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
+            if (p.kernel == inner_kernel::collapsed) {
+                auto kernel = [out0](auto& ev, const block& b) {
+                    detail::blocked_inner_loop(
+                        out0, ev, b.offsets, b.rows * b.cols, 1, collapse_block(b.cols));
+                };
+                run_loop_nest(p, 2, ev, kernel);
+                return;
+            }
             const index_t so = p.levels() ? p.stride(0, p.levels() - 1) : 1;
             auto kernel = [out0, so](auto& ev, const block& b) {
                 detail::blocked_inner_loop(out0, ev, b.offsets, b.cols, so);
@@ -281,6 +298,18 @@ inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
 template <class D, class E>
 FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
     (void)traced;
+    if (collapses(f.rows, f.cols)) {
+        // Short rows (the row-broadcast case): one loop in blocks of whole rows, each row leaf
+        // read from a buffer of its row repeated (the collapsed kernel, as the plan says).
+        FUSOR_TRACE_KERNEL(*traced, "collapsed");
+        for (index_t r = 0; r < f.rows; ++r)
+            detail::trace_flat_row(traced, r, f.cols);
+        scratch buffers;
+        auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers}.build(e);
+        const index_t zero = 0; // every flat leaf's offset
+        detail::blocked_inner_loop(out, ev, &zero, f.rows * f.cols, 1, collapse_block(f.cols));
+        return;
+    }
     FUSOR_TRACE_KERNEL(*traced, "contiguous");
     auto ev = flat_evaluator_builder{f.still, f.cols}.build(e);
     for (index_t r = 0; r < f.rows; ++r, out += f.cols) {

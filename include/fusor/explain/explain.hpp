@@ -255,6 +255,8 @@ inline std::string runs_of(const loop_plan& p) {
         return p.held_operand >= 0 ? "held" : "broadcast";
     case inner_kernel::tiled:
         return "tiled";
+    case inner_kernel::collapsed:
+        return "collapsed";
     case inner_kernel::strided:
         return "strided";
     }
@@ -309,6 +311,19 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                 : "broadcast (stride 0: " + still
                       + "; splatted per inner loop, contiguous blocks of "
                       + std::to_string(broadcast_block) + ")";
+    } else if (p.kernel == inner_kernel::collapsed) {
+        const std::size_t L = p.extents.size();
+        std::string rows, still;
+        for (std::size_t k : moving_operands(p)) {
+            if (k == 0 || p.operands[k].strides[L - 2] != 0)
+                continue;
+            std::string& group = p.operands[k].strides[L - 1] == 0 ? still : rows;
+            group += (group.empty() ? "" : ", ") + n.names[k];
+        }
+        const index_t cols = p.extents[L - 1];
+        s = "collapsed (rows of " + std::to_string(cols) + " as one loop, in blocks of "
+            + std::to_string(collapse_block(cols) / cols) + " rows; a row repeated: " + rows
+            + (still.empty() ? "" : "; splatted: " + still) + ")";
     } else if (p.kernel == inner_kernel::tiled) {
         const std::size_t L = p.extents.size();
         std::string staged;
@@ -758,6 +773,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + json_string(p.kernel == inner_kernel::contiguous  ? "contiguous"
                        : p.kernel == inner_kernel::broadcast ? "broadcast"
                        : p.kernel == inner_kernel::tiled     ? "tiled"
+                       : p.kernel == inner_kernel::collapsed ? "collapsed"
                                                              : "strided")
          + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()

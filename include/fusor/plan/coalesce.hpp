@@ -11,6 +11,32 @@
 
 namespace fusor::planning {
 
+/// True when an element-wise loop nest's two inner levels run as one loop (the collapsed
+/// kernel): rows short enough (`collapses`); the destination and every moving
+/// operand at unit stride continuing from row to row (stride `cols` one level out); at least
+/// one row operand, at unit stride but 0 one level out (read again for every row, which keeps
+/// coalescing from merging the levels); the others scalars or still in both levels. With rows
+/// that short, a loop per row costs more than the row (its setup, the bind of every operand).
+inline bool collapsible_rows(const loop_plan& p) {
+    const std::size_t L = p.extents.size();
+    if (L < 2 || !p.reducer.empty() || !collapses(p.extents[L - 2], p.extents[L - 1]))
+        return false;
+    const index_t cols = p.extents[L - 1];
+    bool row_operand = false;
+    for (std::size_t k = 0; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        if (o.kind == operand_plan::role::scalar)
+            continue;
+        const index_t inner = o.strides[L - 1], outer = o.strides[L - 2];
+        if (inner == 1 && outer == cols)
+            continue;
+        if (k == 0 || outer != 0 || (inner != 0 && inner != 1))
+            return false;
+        row_operand = row_operand || inner == 1;
+    }
+    return row_operand;
+}
+
 /// Orders the iteration axes into loop levels and merges levels that walk memory as one.
 ///
 /// Order: for an element-wise loop, by the destination's stride magnitude, largest outermost
@@ -102,6 +128,8 @@ inline void order_and_coalesce(loop_plan& p) {
                : broadcast           ? inner_kernel::broadcast
                : tiled && transposed ? inner_kernel::tiled
                                      : inner_kernel::strided;
+    if ((contiguous || broadcast) && collapsible_rows(p))
+        p.kernel = inner_kernel::collapsed;
     p.vector_bytes = compiled_simd_target().bytes;
     p.operand_count = p.operands.size();
     split_for_threads(p);

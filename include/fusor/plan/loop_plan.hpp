@@ -86,12 +86,32 @@ enum class inner_kernel {
                 ///< two inner levels run in `tile_rows` x `tile_cols` tiles, each operand off
                 ///< unit stride copied (staged) into a tile buffer row by row, then the
                 ///< contiguous kernel over each row of the tile
+    collapsed,  ///< element-wise over short rows (`collapses`: the z-score's
+                ///< `(x - m) / s` over (100000, 8)): the two inner levels run as one loop
+                ///< (OpenMP's `collapse(2)`) in blocks of whole rows. The destination and the
+                ///< moving operands continue from row to row (stride 1, one level out the row
+                ///< length); a row operand (stride 1, 0 one level out: a statistic or a bias
+                ///< per column) is repeated in a block buffer, a still one splatted
     strided     ///< anything else: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
 
 /// Elements per block of the broadcast kernel (and per stride-0 operand's splat buffer): small
 /// enough that the buffers stay in L1, large enough that refilling them is noise.
 inline constexpr index_t broadcast_block = 1024;
+
+/// The collapsed kernel (`inner_kernel::collapsed`) takes rows of at most `collapse_max_cols`
+/// elements, at least `collapse_min_elements` in the two inner levels: longer rows amortise a
+/// loop per row (a block buffer of 32-element rows cost more than it saved in cache), and below
+/// a few hundred elements filling the buffer costs more than the loops it saves (measured:
+/// docs/performance.md). Its blocks are `collapse_block(cols)` elements, whole rows.
+inline constexpr index_t collapse_max_cols = 16;
+inline constexpr index_t collapse_min_elements = 256;
+constexpr bool collapses(index_t rows, index_t cols) {
+    return rows >= 2 && cols <= collapse_max_cols && rows * cols >= collapse_min_elements;
+}
+constexpr index_t collapse_block(index_t cols) {
+    return broadcast_block / cols * cols;
+}
 
 /// The two-rows reduction kernel (`reduce_kernel::two_rows`) of a sum, mean or norm whose kept
 /// row has at most this many columns holds its accumulators in one vector register across all
