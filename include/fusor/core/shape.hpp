@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <ostream>
 #include <string>
+#include <utility>
 
 namespace fusor {
 
@@ -68,6 +69,34 @@ inline strides_t row_major_strides(const shape_t& s) {
 
 /// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
 /// checked without building them.
+/// The elements a strided layout touches, relative to its first element's address: from `first`
+/// (at or below 0) to `last` (at or above 0), both included. Every extent at least 1.
+struct element_span {
+    index_t first = 0, last = 0;
+};
+inline element_span span_of(const shape_t& shape, const strides_t& strides) {
+    element_span s;
+    for (std::size_t j = 0; j < shape.size(); ++j) {
+        const index_t step = (shape[j] - 1) * strides[j];
+        (step < 0 ? s.first : s.last) += step;
+    }
+    return s;
+}
+
+/// The bytes [lo, hi) that `shape` elements of `itemsize` bytes at `strides` from `address`
+/// touch (the overlap tests between a destination and what an expression reads). An empty
+/// shape or a null address touches nothing: {nullptr, nullptr}.
+inline std::pair<const char*, const char*> bytes_touched(const void* address,
+                                                         const shape_t& shape,
+                                                         const strides_t& strides,
+                                                         index_t itemsize) {
+    if (!address || shape_size(shape) == 0)
+        return {nullptr, nullptr};
+    const element_span s = span_of(shape, strides);
+    const char* base = static_cast<const char*>(address);
+    return {base + s.first * itemsize, base + (s.last + 1) * itemsize};
+}
+
 inline bool is_row_major(const shape_t& shape, const strides_t& strides) {
     if (shape.size() != strides.size())
         return false;

@@ -196,17 +196,8 @@ struct byte_range {
 };
 inline byte_range
 range_of(const void* data, const shape_t& shape, const strides_t& strides, std::size_t itemsize) {
-    if (!data || shape_size(shape) == 0)
-        return {};
-    index_t lo = 0, hi = 0;
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-        const index_t span = (shape[k] - 1) * strides[k];
-        (span < 0 ? lo : hi) += span;
-    }
-    const auto base = reinterpret_cast<std::uintptr_t>(data);
-    const auto size = static_cast<index_t>(itemsize);
-    return {base + static_cast<std::uintptr_t>(lo * size),
-            base + static_cast<std::uintptr_t>((hi + 1) * size)};
+    const auto [lo, hi] = bytes_touched(data, shape, strides, static_cast<index_t>(itemsize));
+    return {reinterpret_cast<std::uintptr_t>(lo), reinterpret_cast<std::uintptr_t>(hi)};
 }
 
 // Whether anything the tree reads (its leaves, its segments' sources) overlaps `dest`.

@@ -20,8 +20,7 @@ struct operand_checker {
     template <class N>
     void on_leaf(const N& n) {
         using V = typename N::value_type;
-        check_stamp(
-            n.stamp, ++position, std::string(dtype_name<V>()) + (n.is_view ? " view" : " tensor"));
+        check_stamp(n.stamp, ++position, dtype_name<V>(), n.is_view ? "view" : "tensor");
     }
     template <class N>
     void on_scalar(const N&) {}
@@ -30,7 +29,7 @@ struct operand_checker {
     void on_segmented(const N& n) {
         using V = typename N::value_type;
         for (const auto& seg : n.list->segments)
-            check_stamp(seg.source.lifetime(), ++position, std::string(dtype_name<V>()) + " view");
+            check_stamp(seg.source.lifetime(), ++position, dtype_name<V>(), "view");
     }
     // element-wise, remap, reshaped, reduction, materialised: their children
     template <class N>
@@ -66,7 +65,7 @@ template <class E>
 void check_lifetimes([[maybe_unused]] const E& e) {
 #if FUSOR_CHECKED
     if constexpr (view_like<E>)
-        check_stamp(e.lifetime(), 1, std::string(dtype_name<typename E::value_type>()) + " view");
+        check_stamp(e.lifetime(), 1, dtype_name<typename E::value_type>(), "view");
     else if constexpr (node<E>)
         traverse(e, operand_checker{});
 #endif

@@ -569,13 +569,9 @@ void plan_reduction(loop_plan& p,
 
 // Byte range [lo, hi) an operand touches over the iteration space.
 inline std::pair<const char*, const char*> byte_range(const operand_plan& o, const shape_t& iter) {
+    const element_span s = span_of(iter, o.iter_strides);
     const char* base = static_cast<const char*>(o.address) + o.offset * o.itemsize;
-    index_t lo = 0, hi = 0;
-    for (std::size_t j = 0; j < iter.size(); ++j) {
-        const index_t span = (iter[j] - 1) * o.iter_strides[j];
-        (span < 0 ? lo : hi) += span;
-    }
-    return {base + lo * o.itemsize, base + (hi + 1) * o.itemsize};
+    return {base + s.first * o.itemsize, base + (s.last + 1) * o.itemsize};
 }
 
 // NumPy's overlap rule: the result must be as if the right side were evaluated first. An
@@ -886,18 +882,9 @@ struct overlap_check {
     const char *lo, *hi;
     template <class N>
     bool on_leaf(const N& n) const {
-        const shape_t& s = n.shape();
-        const strides_t& st = n.strides();
-        index_t first = 0, last = 0;
-        for (std::size_t j = 0; j < s.size(); ++j) {
-            if (s[j] == 0)
-                return false;
-            const index_t span = (s[j] - 1) * st[j];
-            (span < 0 ? first : last) += span;
-        }
-        const char* a = reinterpret_cast<const char*>(n.data + first);
-        const char* b = reinterpret_cast<const char*>(n.data + last + 1);
-        return a < hi && lo < b;
+        using T = typename N::value_type;
+        const auto [a, b] = bytes_touched(n.data, n.shape(), n.strides(), sizeof(T));
+        return a && a < hi && lo < b;
     }
     template <class N>
     bool on_scalar(const N&) const {

@@ -115,14 +115,8 @@ plan_key key_of(const E& e, const destination_ref& d) {
     k.add_int(d.itemsize);
     k.add_shape(d.shape);
     k.add_shape(d.strides);
-    index_t first = 0, last = 0;
-    for (std::size_t j = 0; j < d.shape.size(); ++j) {
-        const index_t span = (d.shape[j] - 1) * d.strides[j];
-        (span < 0 ? first : last) += span;
-    }
-    const char* lo = static_cast<const char*>(d.address) + first * d.itemsize;
-    const char* hi = static_cast<const char*>(d.address) + (last + 1) * d.itemsize;
-    const bool overlaps = d.address && shape_size(d.shape) > 0 && reads_overlap(e, lo, hi);
+    const auto [lo, hi] = bytes_touched(d.address, d.shape, d.strides, d.itemsize);
+    const bool overlaps = lo && reads_overlap(e, lo, hi);
     k.add_pointer(overlaps ? d.address : nullptr);
     k.add_int(num_threads());
     return k;

@@ -372,17 +372,9 @@ row_blocks plan_row_blocks(const N& n, const destination_ref& d, row_block_notes
         if (!check.walk(n, root_axis, false) || !check.first || check.inside == 0
             || check.outside == 0)
             return b;
-        if (d.address) {
-            index_t first = 0, last = 0;
-            for (std::size_t j = 0; j < shape.size(); ++j) {
-                const index_t span = (shape[j] - 1) * d.strides[j];
-                (span < 0 ? first : last) += span;
-            }
-            const char* lo = static_cast<const char*>(d.address) + first * d.itemsize;
-            const char* hi = static_cast<const char*>(d.address) + (last + 1) * d.itemsize;
-            if (planning::reads_overlap(n, lo, hi))
-                return b;
-        }
+        const auto [lo, hi] = bytes_touched(d.address, shape, d.strides, d.itemsize);
+        if (lo && planning::reads_overlap(n, lo, hi))
+            return b;
         b.applies = true;
         b.rows = rows;
         b.block_rows = block_rows;

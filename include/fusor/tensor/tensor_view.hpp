@@ -239,12 +239,12 @@ public:
     /// of indices or an index outside its axis; negative indices count from the end.
     template <class... I>
     T& at(I... i) const {
-        detail::check_stamp(stamp_, 1, "view");
+        detail::check_stamp(stamp_, 1, {}, "view");
         return data_[detail::checked_offset_of(shape_, strides_, i...)];
     }
     /// The one element of a size-1 view; throws `value_error` otherwise.
     value_type item() const {
-        detail::check_stamp(stamp_, 1, "view");
+        detail::check_stamp(stamp_, 1, {}, "view");
         if (size() != 1)
             throw value_error("item(): only a tensor of size 1 converts to a scalar, this one has "
                               "shape "
