@@ -67,8 +67,6 @@ inline strides_t row_major_strides(const shape_t& s) {
     return st;
 }
 
-/// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
-/// checked without building them.
 /// The elements a strided layout touches, relative to its first element's address: from `first`
 /// (at or below 0) to `last` (at or above 0), both included. Every extent at least 1.
 struct element_span {
@@ -97,6 +95,8 @@ inline std::pair<const char*, const char*> bytes_touched(const void* address,
     return {base + s.first * itemsize, base + (s.last + 1) * itemsize};
 }
 
+/// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
+/// checked without building them.
 inline bool is_row_major(const shape_t& shape, const strides_t& strides) {
     if (shape.size() != strides.size())
         return false;

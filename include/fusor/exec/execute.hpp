@@ -91,6 +91,13 @@ FUSOR_INLINE void blocked_inner_loop(
     }
 }
 
+// The collapsed kernel over a block of `rows` rows of `cols` (inner_kernel::collapsed): one
+// loop of rows * cols in blocks of whole rows; row operands read their repeated-row buffer.
+template <class D, class Ev>
+FUSOR_INLINE void collapsed_rows(D* out0, Ev& ev, const index_t* off, index_t rows, index_t cols) {
+    blocked_inner_loop(out0, ev, off, rows * cols, 1, collapse_block(cols));
+}
+
 // What the tile walker calls: `stage(ctx, offsets, rows, cols)` once per tile, `row(ctx,
 // offsets, n)` once per row of it. Plain function pointers: the walker is compiled once, not
 // once per expression type.
@@ -221,7 +228,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     case inner_kernel::collapsed: {
         FUSOR_TRACE_KERNEL(p, "collapsed");
         auto kernel = [out0](Ev& ev, const block& b) {
-            blocked_inner_loop(out0, ev, b.offsets, b.rows * b.cols, 1, collapse_block(b.cols));
+            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
         };
         run_loop_nest(p, 2, ev, kernel);
         return;
@@ -256,8 +263,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
             if (p.kernel == inner_kernel::collapsed) {
                 auto kernel = [out0](auto& ev, const block& b) {
-                    detail::blocked_inner_loop(
-                        out0, ev, b.offsets, b.rows * b.cols, 1, collapse_block(b.cols));
+                    detail::collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
                 };
                 run_loop_nest(p, 2, ev, kernel);
                 return;
@@ -307,7 +313,7 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         scratch buffers;
         auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers}.build(e);
         const index_t zero = 0; // every flat leaf's offset
-        detail::blocked_inner_loop(out, ev, &zero, f.rows * f.cols, 1, collapse_block(f.cols));
+        detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
         return;
     }
     FUSOR_TRACE_KERNEL(*traced, "contiguous");
