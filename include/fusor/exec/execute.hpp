@@ -147,6 +147,21 @@ void run_held(const loop_plan& p, D* out0, const Ev& ev) {
     run_loop_nest(p, 1, held, kernel);
 }
 
+// The blocked kernel (broadcast, or vector math; `so`: the destination's stride) or, for the
+// collapsed kernel, rows of `b.cols` as one loop in blocks of whole rows (collapsed_rows): one
+// kernel for the three, so one instantiation per evaluator type.
+template <class D, class Ev>
+void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
+    const bool collapsed = p.kernel == inner_kernel::collapsed;
+    auto kernel = [out0, so, collapsed](Ev& ev, const block& b) {
+        if (collapsed)
+            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
+        else
+            blocked_inner_loop(out0, ev, b.offsets, b.cols, so);
+    };
+    run_loop_nest(p, collapsed ? 2 : 1, ev, kernel);
+}
+
 // The depth-first ordinal, among the tensor operands, of operand `k` (a flat tree's operands
 // after the destination are its leaves and scalars, depth-first).
 inline int tensor_ordinal(const loop_plan& p, int k) {
@@ -169,21 +184,17 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     switch (p.kernel) {
     case inner_kernel::contiguous: {
         FUSOR_TRACE_KERNEL(p, "contiguous");
+        // Two levels per call (detail::contiguous_rows) when the nest has them; a nest of one
+        // level is one row. One kernel either way: one instantiation per expression type.
         const std::size_t levels = p.extents.size();
-        if (levels >= 2) { // two levels per call (detail::contiguous_rows)
-            shape_t row_step(p.operand_count);
+        shape_t row_step(p.operand_count, 0);
+        if (levels >= 2)
             for (std::size_t k = 0; k < row_step.size(); ++k)
                 row_step[k] = p.stride(k, levels - 2);
-            auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
-                contiguous_rows(p, out0, ev, b, row_step.data());
-            };
-            run_loop_nest(p, 2, ev, kernel);
-            return;
-        }
-        auto kernel = [out0](Ev& ev, const block& b) {
-            contiguous_inner_loop(out0, ev, b.offsets, b.cols);
+        auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
+            contiguous_rows(p, out0, ev, b, row_step.data());
         };
-        run_loop_nest(p, 1, ev, kernel);
+        run_loop_nest(p, levels >= 2 ? 2 : 1, ev, kernel);
         return;
     }
     case inner_kernel::broadcast: {
@@ -199,10 +210,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
             }
         }
         FUSOR_TRACE_KERNEL(p, "broadcast");
-        auto kernel = [out0](Ev& ev, const block& b) {
-            blocked_inner_loop(out0, ev, b.offsets, b.cols, 1);
-        };
-        run_loop_nest(p, 1, ev, kernel);
+        run_blocked(p, out0, ev);
         return;
     }
     case inner_kernel::tiled: {
@@ -227,10 +235,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     }
     case inner_kernel::collapsed: {
         FUSOR_TRACE_KERNEL(p, "collapsed");
-        auto kernel = [out0](Ev& ev, const block& b) {
-            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
-        };
-        run_loop_nest(p, 2, ev, kernel);
+        run_blocked(p, out0, ev);
         return;
     }
     case inner_kernel::strided: {
@@ -261,18 +266,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             FUSOR_TRACE_KERNEL(p, "blocked");
             scratch buffers;
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
-            if (p.kernel == inner_kernel::collapsed) {
-                auto kernel = [out0](auto& ev, const block& b) {
-                    detail::collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
-                };
-                run_loop_nest(p, 2, ev, kernel);
-                return;
-            }
-            const index_t so = p.levels() ? p.stride(0, p.levels() - 1) : 1;
-            auto kernel = [out0, so](auto& ev, const block& b) {
-                detail::blocked_inner_loop(out0, ev, b.offsets, b.cols, so);
-            };
-            run_loop_nest(p, 1, ev, kernel);
+            detail::run_blocked(p, out0, ev, p.levels() ? p.stride(0, p.levels() - 1) : 1);
             return;
         }
     }
