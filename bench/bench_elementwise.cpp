@@ -5,6 +5,9 @@
 //   W11  out = exp(a) * sin(b), 2^22 (compute-bound)
 //   W19  out = exp(a[::2]), 2^22 results (every second element of 2^23): the strided loop,
 //        against the same exp over a contiguous copy (`contiguous`): the target is 0.8 of it
+//   W25  out = sqrt(a*a + b*b), 2^14 (in cache) and 2^24 (memory-bound): the square root, which
+//        the compiler does not vectorise under its default -fmath-errno (the hand loop's), and
+//        fusor, Eigen and xtensor+xsimd run in SIMD registers
 //   T_threshold_*  W1 at 32K, 64K, 128K and 512K elements, for the threads' threshold
 //   STREAM copy (c = a) and triad (a = b + s*c), 2^24: the bandwidth ceiling
 // Ways: fused, eager, hand (the reference loop, same flags), xtensor, eigen (when found).
@@ -183,6 +186,50 @@ void add_w11() {
     w.submit();
 }
 
+void add_w25(const char* name, index_t n) {
+    auto in = std::make_shared<operands>(n);
+    auto out = std::make_shared<tensor<float>>(fusor::shape_t{n});
+    // Every way rounds the square root correctly, but under -march=native a compiler may
+    // contract a*a + b*b into a fused multiply-add: the last bit can differ.
+    bench::workload<float> w(name, 3 * n * 4, n, 1e-6);
+    auto into_out = [out] {
+        return out->data();
+    };
+    w.add(
+        "hand",
+        [in, out] {
+            const float *a = in->a.data(), *b = in->b.data();
+            float* o = out->data();
+            for (index_t i = 0, m = out->size(); i < m; ++i)
+                o[i] = std::sqrt(a[i] * a[i] + b[i] * b[i]);
+        },
+        into_out);
+    w.add(
+        "fused", [in, out] { *out = fusor::sqrt(in->a * in->a + in->b * in->b); }, into_out);
+#if FUSOR_BENCH_XTENSOR
+    w.add(
+        "xtensor",
+        [in, out] {
+            auto o = bench::xt_of<1>(*out);
+            auto a = bench::xt_of<1>(in->a);
+            auto b = bench::xt_of<1>(in->b);
+            xt::noalias(o) = xt::sqrt(a * a + b * b);
+        },
+        into_out);
+#endif
+#if FUSOR_BENCH_EIGEN
+    w.add(
+        "eigen",
+        [in, out] {
+            auto a = bench::eigen_of<1>(in->a);
+            auto b = bench::eigen_of<1>(in->b);
+            bench::eigen_of<1>(*out) = (a * a + b * b).sqrt();
+        },
+        into_out);
+#endif
+    w.submit();
+}
+
 void add_w19() {
     const index_t n = index_t{1} << 22;
     auto a = std::make_shared<tensor<float>>(bench::random_tensor<float>({2 * n}, 7));
@@ -256,6 +303,8 @@ int main(int argc, char** argv) {
         add_w2();
         add_w11();
         add_w19();
+        add_w25("W25_sqrt_in_cache", index_t{1} << 14);
+        add_w25("W25_sqrt", index_t{1} << 24);
         add_stream();
     });
 }

@@ -3,7 +3,8 @@
 // for float and double, over magnitudes from 1e-30 to 1e30 and the special values (±0, ±inf, NaN,
 // subnormals, domain errors); and every layout (contiguous, broadcast, strided, transposed, a
 // strided destination, a reduction's strided run) computes them the same way, so an element has
-// the same bits whichever loop computes it.
+// the same bits whichever loop computes it. sqrt (the SIMD square-root instruction, with or
+// without SLEEF) gives exactly std::sqrt's bits.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -183,4 +184,53 @@ TEST_CASE_TEMPLATE("a math function gives the same bits in every layout", T, flo
         CHECK(fusor::array_equal(strided,
                                  fusor::tensor<T>(fusor::sum(fusor::exp(copy * T(0.1)), 1))));
     }
+}
+
+// The bits of x, to compare results exactly (NaN payloads included).
+template <class T>
+auto bits_of(T x) {
+    return std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(x);
+}
+
+TEST_CASE_TEMPLATE("sqrt: the argument set gives std::sqrt's bits", T, float, double) {
+    // With or without the SIMD square root: NaN for negative arguments, -0 for -0, +inf for
+    // +inf, subnormals included.
+    const fusor::tensor<T> x = inputs<T>();
+    const fusor::tensor<T> y = fusor::sqrt(x);
+    index_t differ = 0;
+    for (index_t i = 0; i < x.size(); ++i) {
+        const T want = std::sqrt(x.data()[i]), got = y.data()[i];
+        differ += std::isnan(want) ? !std::isnan(got) : bits_of(want) != bits_of(got);
+    }
+    CHECK(differ == 0);
+    CHECK(std::signbit(fusor::tensor<T>(fusor::sqrt(fusor::full<T>(shape_t{3}, -T(0))))(1)));
+}
+
+TEST_CASE_TEMPLATE("sqrt runs in SIMD registers, in every layout with the same bits"
+                       * doctest::skip(!FUSOR_VECTOR_SQRT),
+                   T,
+                   float,
+                   double) {
+    // The square-root instruction rounds correctly, as std::sqrt does: the blocked kernel
+    // computes it, and explain says so.
+    const fusor::tensor<T> x = inputs<T>();
+    CHECK(fusor::exec::vector_function<fusor::ops::sqrt, T>::available);
+    const fusor::loop_plan p = fusor::explain(fusor::sqrt(x)).plan;
+    REQUIRE(p.vector_functions.size() == 1);
+    CHECK(p.vector_functions[0] == "sqrt");
+    CHECK(fusor::explain(fusor::sqrt(x)).text().find("sqrt by SIMD sqrt (exact)")
+          != std::string::npos);
+    // Fused with other work, strided, inside a sum and transposed: the contiguous loop's bits.
+    fusor::tensor<T> a(shape_t{64, 3001});
+    for (index_t i = 0; i < a.size(); ++i)
+        a.data()[i] = static_cast<T>((i * 7919) % 20011) / T(1000) - T(3);
+    auto every_second = fusor::view(a, fusor::all, fusor::slice(0, 3001, 2));
+    const fusor::tensor<T> copy = every_second;
+    CHECK(fusor::array_equal(fusor::tensor<T>(fusor::sqrt(every_second * every_second + T(1))),
+                             fusor::tensor<T>(fusor::sqrt(copy * copy + T(1)))));
+    CHECK(fusor::array_equal(fusor::tensor<T>(fusor::sum(fusor::sqrt(fusor::abs(every_second)), 1)),
+                             fusor::tensor<T>(fusor::sum(fusor::sqrt(fusor::abs(copy)), 1))));
+    const fusor::tensor<T> stored = fusor::transpose(a);
+    CHECK(fusor::array_equal(fusor::tensor<T>(fusor::sqrt(fusor::abs(fusor::transpose(a)))),
+                             fusor::tensor<T>(fusor::sqrt(fusor::abs(stored)))));
 }

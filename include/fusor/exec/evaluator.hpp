@@ -26,6 +26,46 @@
 
 namespace fusor::exec {
 
+// The buffer fills of the blocked kernels, compiled once per element type and called, not
+// inlined into every expression's kernel (each copy cost the compiler two more loops to
+// vectorise per leaf, per kernel: docs/performance.md, "Compile time").
+// `len` elements of `src` at `stride` into `dst` (a strided operand's block, gathered).
+template <class T>
+[[gnu::noinline]] void gather_block(T* dst, const T* src, index_t stride, index_t len) {
+    if (stride == 2) { // every second element (a[::2], a complex array's real parts): a
+        for (index_t i = 0; i < len; ++i) // constant stride the compiler vectorises
+            dst[i] = src[2 * i];
+    } else {
+        for (index_t i = 0; i < len; ++i)
+            dst[i] = src[i * stride];
+    }
+}
+
+// The row `src` of `period` elements repeated into `dst` to `len` elements: the row, then the
+// buffer doubled until a block long.
+template <class T>
+[[gnu::noinline]] void repeat_row(T* dst, const T* src, index_t period, index_t len) {
+    std::copy_n(src, std::min(period, len), dst);
+    for (index_t filled = period; filled < len; filled *= 2)
+        std::copy_n(dst, std::min(filled, len - filled), dst + filled);
+}
+
+// `len` copies of `value` into `dst` (a still operand's splat buffer).
+template <class T>
+[[gnu::noinline]] void splat_fill(T* dst, T value, index_t len) {
+    std::fill_n(dst, len, value);
+}
+
+// The tile of `rows` x `cols` elements at `src` (rows `outer_stride` apart, columns `stride`)
+// into `dst`, a row per `tile_cols` (reading `rows` neighbours per column).
+template <class T>
+[[gnu::noinline]] void
+stage_tile(T* dst, const T* src, index_t rows, index_t cols, index_t outer_stride, index_t stride) {
+    for (index_t c = 0; c < cols; ++c)
+        for (index_t r = 0; r < rows; ++r)
+            dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
+}
+
 /// Reads a tensor or view operand. `bind` points it at the current inner loop's first
 /// element; `get<true>` assumes unit stride (the contiguous kernel), `get<false>` does not.
 template <class T>
@@ -71,13 +111,8 @@ struct leaf_evaluator {
     /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
     /// tile buffer, a row per `tile_cols` (reading `rows` neighbours per column).
     FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
-        if (!staged)
-            return;
-        const T* src = source + offsets[operand];
-        T* const dst = staged;
-        for (index_t c = 0; c < cols; ++c)
-            for (index_t r = 0; r < rows; ++r)
-                dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
+        if (staged)
+            stage_tile(staged, source + offsets[operand], rows, cols, outer_stride, stride);
     }
 
     /// Broadcast kernel: point at elements [start, start + len) of the inner loop at `offsets`
@@ -86,27 +121,17 @@ struct leaf_evaluator {
     /// loop of 4 elements fills 4, not `broadcast_block`).
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
         if (gather) {
-            const T* src = base + offsets[operand] + start * stride;
-            if (stride == 2) { // every second element (a[::2], a complex array's real parts):
-                for (index_t i = 0; i < len; ++i) // a constant stride the compiler vectorises
-                    gather[i] = src[2 * i];
-            } else {
-                for (index_t i = 0; i < len; ++i)
-                    gather[i] = src[i * stride];
-            }
+            gather_block(gather, base + offsets[operand] + start * stride, stride, len);
             cur = gather;
         } else if (repeat) {
-            if (start == 0) { // the row, then the buffer doubled until a block long
-                std::copy_n(base + offsets[operand], std::min(period, len), repeat);
-                for (index_t filled = period; filled < len; filled *= 2)
-                    std::copy_n(repeat, std::min(filled, len - filled), repeat + filled);
-            }
+            if (start == 0)
+                repeat_row(repeat, base + offsets[operand], period, len);
             cur = repeat;
         } else if (!splat) {
             cur = base + offsets[operand] + start;
         } else {
             if (start == 0)
-                std::fill(splat, splat + len, base[offsets[operand]]);
+                splat_fill(splat, base[offsets[operand]], len);
             cur = splat;
         }
     }

@@ -19,6 +19,7 @@
 #include <fusor/exec/vector_math.hpp> // the SLEEF variant compiled in, for the text
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/lifetime_check.hpp>
+#include <fusor/ops/vector_forms.hpp>
 #include <fusor/plan/cost.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
@@ -370,17 +371,29 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     return s;
 }
 
+// What computes the plan's vectorised math functions: "exp, sin by SLEEF (avx2, 1 ulp)", "sqrt
+// by SIMD sqrt (exact)" (std::sqrt's bits: the instruction rounds correctly), or both joined by
+// "; ".
+inline std::string vector_math_text(const loop_plan& p) {
+    std::string sleef, exact;
+    for (const std::string_view m : p.vector_functions) {
+        std::string& names = exact_vector_form(m) ? exact : sleef;
+        names += (names.empty() ? "" : ", ") + std::string(m);
+    }
+    if (!sleef.empty())
+        sleef += " by SLEEF (" + std::string(exec::vector_math_isa) + ", 1 ulp)";
+    if (!exact.empty())
+        exact += " by SIMD sqrt (exact)";
+    return sleef + (sleef.empty() || exact.empty() ? "" : "; ") + exact;
+}
+
 inline std::string vector_text(const loop_plan& p) {
     if (p.reduction == reduce_kernel::gemm)
         return "the BLAS's own kernels";
     const simd_target target = compiled_simd_target();
     if (p.kernel == inner_kernel::strided && !p.vector_functions.empty() && !p.empty
         && !p.extents.empty()) {
-        std::string names;
-        for (const std::string_view m : p.vector_functions)
-            names += (names.empty() ? "" : ", ") + std::string(m);
-        return names + " by SLEEF (" + std::string(exec::vector_math_isa)
-               + ", 1 ulp) over blocks of " + std::to_string(broadcast_block)
+        return vector_math_text(p) + " over blocks of " + std::to_string(broadcast_block)
                + " gathered from the strided operands";
     }
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
@@ -403,13 +416,9 @@ inline std::string vector_text(const loop_plan& p) {
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
         if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
-            std::string names;
-            for (const std::string_view m : p.vector_functions)
-                names += (names.empty() ? "" : ", ") + std::string(m);
-            if (names.empty())
+            if (p.vector_functions.empty())
                 return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
-            return "8 accumulators in flight (" + regs + "); " + names + " by SLEEF ("
-                   + std::string(exec::vector_math_isa) + ", 1 ulp)";
+            return "8 accumulators in flight (" + regs + "); " + vector_math_text(p);
         }
     }
     // The lanes of the widest element the loop moves (the destination's type for element-wise
@@ -426,13 +435,11 @@ inline std::string vector_text(const loop_plan& p) {
     if (p.scalar_math)
         return s
                + " (compiler-vectorised; exp, log ... called one element at a time: compiled "
-                 "without SLEEF, add -DFUSOR_HAS_SLEEF=1 and -lsleef to vectorise them)";
+                 "without SLEEF, add -DFUSOR_HAS_SLEEF=1 and -lsleef to vectorise them)"
+               + (p.vector_functions.empty() ? "" : "; " + vector_math_text(p));
     if (p.vector_functions.empty())
         return s + " (compiler-vectorised)";
-    std::string names;
-    for (const std::string_view m : p.vector_functions)
-        names += (names.empty() ? "" : ", ") + std::string(m);
-    return s + "; " + names + " by SLEEF (" + exec::vector_math_isa + ", 1 ulp)";
+    return s + "; " + vector_math_text(p);
 }
 
 inline std::string threads_text(const loop_plan& p) {

@@ -1,7 +1,7 @@
 // fusor/ops/vector_forms.hpp: which math functions have a vectorised form in this build, as one
-// list. The planner reads it to decide whether a loop runs its math in blocks through SLEEF
-// (plan/kernel_choice.hpp; explain prints that decision); exec/vector_math.hpp reads the same
-// list to call SLEEF.
+// list. The planner reads it to decide whether a loop runs its math in blocks, through SLEEF or
+// the SIMD square root (plan/kernel_choice.hpp; explain prints that decision);
+// exec/vector_math.hpp reads the same list to call them.
 #pragma once
 
 #include <string_view>
@@ -16,6 +16,17 @@
 #define FUSOR_VECTOR_MATH 1
 #else
 #define FUSOR_VECTOR_MATH 0
+#endif
+
+/// 1 when the compile target has SIMD square roots (x86 SSE2, AVX, AVX-512), with or without
+/// SLEEF: then `sqrt` of float32 and float64 runs a register at a time over blocks of the inner
+/// loop, as the SLEEF functions do. The instruction rounds correctly, as `std::sqrt` does: the
+/// same bits. (g++ and clang++ vectorise `std::sqrt` themselves only under -fno-math-errno: it
+/// may set errno.)
+#if defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__)
+#define FUSOR_VECTOR_SQRT 1
+#else
+#define FUSOR_VECTOR_SQRT 0
 #endif
 
 /// The functions with a vectorised form: X(numpy name, SLEEF name). Left out: sinh and cosh
@@ -50,10 +61,17 @@ FUSOR_VECTOR_FUNCTIONS(FUSOR_LIST_VECTOR_FUNCTION)
 } // namespace detail
 
 /// True when `Op` over element type `T` runs through a vectorised function in this build:
-/// float32 and float64 results of the listed functions, with SLEEF.
+/// float32 and float64 results of the listed functions, with SLEEF, and of `sqrt` on a target
+/// with SIMD square roots (`FUSOR_VECTOR_SQRT`).
 template <class Op, class T>
-inline constexpr bool has_vector_form = FUSOR_VECTOR_MATH != 0
-                                        && detail::listed_vector_function<Op>::value
-                                        && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+inline constexpr bool has_vector_form = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&(
+    (FUSOR_VECTOR_MATH != 0 && detail::listed_vector_function<Op>::value)
+    || (FUSOR_VECTOR_SQRT != 0 && std::is_same_v<Op, ops::sqrt>));
+
+/// True for the vectorised functions that give exactly the C library's result, by numpy name:
+/// `sqrt` (the SIMD instruction rounds correctly). The others are SLEEF's, within 1 ulp.
+constexpr bool exact_vector_form(std::string_view numpy_name) {
+    return numpy_name == ops::sqrt::name;
+}
 
 } // namespace fusor
