@@ -234,3 +234,41 @@ TEST_CASE_TEMPLATE("sqrt runs in SIMD registers, in every layout with the same b
     CHECK(fusor::array_equal(fusor::tensor<T>(fusor::sqrt(fusor::abs(fusor::transpose(a)))),
                              fusor::tensor<T>(fusor::sqrt(fusor::abs(stored)))));
 }
+
+TEST_CASE_TEMPLATE("a math function at the root is computed in the destination, and only there",
+                   T,
+                   float,
+                   double) {
+    // The blocked kernel computes a root exp or sqrt straight into the destination (no copy
+    // from a buffer): a last partial register must not write past the loop's end, and an
+    // in-place assignment must read each element before it is overwritten.
+    for (const index_t n : {index_t{1}, index_t{5}, index_t{1024}, index_t{1029}, index_t{3001}}) {
+        CAPTURE(n);
+        fusor::tensor<T> x(shape_t{n});
+        for (index_t i = 0; i < n; ++i)
+            x.data()[i] = static_cast<T>(i % 37) / T(8);
+        fusor::tensor<T> wide(shape_t{n + 20});
+        wide = T(-7);
+        auto head = fusor::view(wide, fusor::slice(0, n));
+        head = fusor::exp(x);
+        index_t wrong = 0;
+        for (index_t i = 0; i < n; ++i)
+            wrong += bits_of(wide.data()[i]) != bits_of(fusor::tensor<T>(fusor::exp(x)).data()[i]);
+        CHECK(wrong == 0);
+        for (index_t i = n; i < n + 20; ++i)
+            CHECK(wide.data()[i] == T(-7)); // untouched past the view
+        fusor::tensor<T> y = x;
+        y = fusor::sqrt(y * T(2));
+        for (index_t i = 0; i < n; ++i)
+            wrong += bits_of(y.data()[i]) != bits_of(std::sqrt(x.data()[i] * T(2)));
+        CHECK(wrong == 0);
+        // Each row of a (3, n) destination (assigned through its view: broadcast into it, not
+        // rebound to (1, n)): rows are separate inner loops, or one collapsed loop.
+        fusor::tensor<T> rows(shape_t{3, n});
+        rows.view() = fusor::sqrt(fusor::view(x, fusor::newaxis, fusor::all) + T(1));
+        for (index_t r = 0; r < 3; ++r)
+            for (index_t i = 0; i < n; ++i)
+                wrong += bits_of(rows(r, i)) != bits_of(std::sqrt(x.data()[i] + T(1)));
+        CHECK(wrong == 0);
+    }
+}

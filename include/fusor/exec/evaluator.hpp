@@ -303,6 +303,15 @@ struct vector_math_evaluator {
             b[i] = static_cast<T>(child.template get<true>(i));
         vector_function<Op, T>::apply(b, len);
     }
+    /// The block computed straight into `dst` (`len` elements at unit stride, nothing written
+    /// past them): when this function is the root of a loop over its own element type, the
+    /// destination is the buffer, and the pass copying the buffer out is saved.
+    FUSOR_INLINE void block_into(T* dst, const index_t* offsets, index_t start, index_t len) {
+        child.bind_block(offsets, start, len);
+        for (index_t i = 0; i < len; ++i)
+            dst[i] = static_cast<T>(child.template get<true>(i));
+        vector_function<Op, T>::apply_exact(dst, len);
+    }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t i) const {
         if constexpr (Contiguous)
@@ -311,6 +320,13 @@ struct vector_math_evaluator {
             return Op{}(child.template get<false>(i));
     }
 };
+
+/// True when a blocked loop writing elements of type `D` can let evaluator `Ev` compute each
+/// block in the destination (vector_math_evaluator::block_into).
+template <class D, class Ev>
+inline constexpr bool computes_into_destination = false;
+template <class Op, class C, class T>
+inline constexpr bool computes_into_destination<T, vector_math_evaluator<Op, C, T>> = true;
 
 /// The right side of an aliased assignment, for the copy loop the planner made of it: built,
 /// it computes `child` into the plan's last boundary and reads that temporary.

@@ -79,8 +79,14 @@ FUSOR_INLINE void blocked_inner_loop(
     D* out0, Ev& ev, const index_t* off, index_t n, index_t so, index_t step = broadcast_block) {
     for (index_t start = 0; start < n; start += step) {
         const index_t len = std::min(step, n - start);
-        ev.bind_block(off, start, len);
         D* out = out0 + off[0] + start * so;
+        if constexpr (computes_into_destination<D, Ev>) {
+            if (so == 1) { // a math function at the root: computed in place, no copy pass
+                ev.block_into(out, off, start, len);
+                continue;
+            }
+        }
+        ev.bind_block(off, start, len);
         if (so == 1) {
             for (index_t i = 0; i < len; ++i)
                 out[i] = convert<D>(ev.template get<true>(i));

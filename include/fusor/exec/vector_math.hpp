@@ -5,6 +5,8 @@
 // run them over blocks of the inner loop (the block evaluator, exec/evaluator.hpp).
 #pragma once
 
+#include <algorithm>
+
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/ops/math.hpp>
@@ -21,7 +23,8 @@ namespace fusor::exec {
 
 /// `vector_function<Op, T>::available`: `Op` has a vectorised form for element type `T`
 /// (`has_vector_form`); then `apply(x, n)` replaces x[0, n) by Op(x[i]) (x padded to a multiple
-/// of `lanes`). Built without SLEEF, only `sqrt` is available (on a target with SIMD square
+/// of `lanes`) and `apply_exact(x, n)` does the same writing nothing past x[n). Built without
+/// SLEEF, only `sqrt` is available (on a target with SIMD square
 /// roots).
 template <class Op, class T>
 struct vector_function {
@@ -77,6 +80,18 @@ struct register_function {
     static void apply(T* x, index_t n) {
         for (index_t i = 0; i < n; i += lanes)
             simd_isa::store(x + i, Fn(simd_isa::load(x + i)));
+    }
+    // As apply, touching nothing past x[n): a partial last register goes through a copy.
+    static void apply_exact(T* x, index_t n) {
+        index_t i = 0;
+        for (; i + lanes <= n; i += lanes)
+            simd_isa::store(x + i, Fn(simd_isa::load(x + i)));
+        if (i < n) {
+            T tail[lanes] = {};
+            std::copy_n(x + i, n - i, tail);
+            simd_isa::store(tail, Fn(simd_isa::load(tail)));
+            std::copy_n(tail, n - i, x + i);
+        }
     }
 };
 
