@@ -58,15 +58,19 @@ struct listed_vector_function : std::false_type {};
     struct listed_vector_function<ops::OP> : std::true_type {};
 FUSOR_VECTOR_FUNCTIONS(FUSOR_LIST_VECTOR_FUNCTION)
 #undef FUSOR_LIST_VECTOR_FUNCTION
+
+// `Op` has a vectorised form in this build, for float32 and float64.
+template <class Op>
+inline constexpr bool vectorised_op = (FUSOR_VECTOR_MATH != 0 && listed_vector_function<Op>::value)
+                                      || (FUSOR_VECTOR_SQRT != 0 && std::is_same_v<Op, ops::sqrt>);
 } // namespace detail
 
 /// True when `Op` over element type `T` runs through a vectorised function in this build:
 /// float32 and float64 results of the listed functions, with SLEEF, and of `sqrt` on a target
 /// with SIMD square roots (`FUSOR_VECTOR_SQRT`).
 template <class Op, class T>
-inline constexpr bool has_vector_form = (std::is_same_v<T, float> || std::is_same_v<T, double>)&&(
-    (FUSOR_VECTOR_MATH != 0 && detail::listed_vector_function<Op>::value)
-    || (FUSOR_VECTOR_SQRT != 0 && std::is_same_v<Op, ops::sqrt>));
+inline constexpr bool has_vector_form =
+    detail::vectorised_op<Op> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
 /// True for the vectorised functions that give exactly the C library's result, by numpy name:
 /// `sqrt` (the SIMD instruction rounds correctly). The others are SLEEF's, within 1 ulp.
