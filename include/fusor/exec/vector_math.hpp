@@ -24,8 +24,7 @@ namespace fusor::exec {
 /// `vector_function<Op, T>::available`: `Op` has a vectorised form for element type `T`
 /// (`has_vector_form`); then `apply(x, n)` replaces x[0, n) by Op(x[i]) (x padded to a multiple
 /// of `lanes`) and `apply_exact(x, n)` does the same writing nothing past x[n). Built without
-/// SLEEF, only `sqrt` is available (on a target with SIMD square
-/// roots).
+/// SLEEF, only `sqrt` is available (on a target with SIMD square roots).
 template <class Op, class T>
 struct vector_function {
     static constexpr bool available = false;
