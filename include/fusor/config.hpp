@@ -37,6 +37,19 @@
 #define FUSOR_INLINE_WHEN_OPTIMIZING inline
 #endif
 
+// Before an element-wise loop whose destination shares no byte with what it reads, or reads
+// exactly the element it writes (the planner guarantees it: NumPy's overlap rule sends every
+// other overlap through a temporary, plan/make_plan.hpp): no loop-carried dependency, so the
+// compiler may vectorise without the run-time alias checks and the scalar copy of the loop it
+// would otherwise emit for every expression type. g++ only: clang's counterpart
+// (`vectorize(assume_safety)`) also demands vectorisation and warns (-Wpass-failed) on every
+// loop it cannot vectorise, such as one calling a scalar math function.
+#if defined(__GNUC__) && !defined(__clang__)
+#define FUSOR_IVDEP _Pragma("GCC ivdep")
+#else
+#define FUSOR_IVDEP
+#endif
+
 // Checked mode (core/lifetime.hpp): every expression operand records the storage it was built
 // over, and evaluating an expression whose operand was since freed, reallocated or reshaped
 // throws `fusor::lifetime_error` instead of reading freed memory. On by default where `assert`

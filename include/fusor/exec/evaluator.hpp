@@ -299,6 +299,8 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
         child.bind_block(offsets, start, len);
         T* const b = buffer;
+        // The buffer is this evaluation's own scratch: nothing the child reads.
+        FUSOR_IVDEP
         for (index_t i = 0; i < len; ++i)
             b[i] = static_cast<T>(child.template get<true>(i));
         vector_function<Op, T>::apply(b, len);
@@ -308,6 +310,7 @@ struct vector_math_evaluator {
     /// destination is the buffer, and the pass copying the buffer out is saved.
     FUSOR_INLINE void block_into(T* dst, const index_t* offsets, index_t start, index_t len) {
         child.bind_block(offsets, start, len);
+        FUSOR_IVDEP
         for (index_t i = 0; i < len; ++i)
             dst[i] = static_cast<T>(child.template get<true>(i));
         vector_function<Op, T>::apply_exact(dst, len);

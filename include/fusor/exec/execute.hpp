@@ -48,6 +48,7 @@ template <class D, class Ev>
 FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
     ev.bind(off);
     D* out = out0 + off[0];
+    FUSOR_IVDEP
     for (index_t i = 0; i < n; ++i)
         out[i] = convert<D>(ev.template get<true>(i));
 }
@@ -88,6 +89,7 @@ FUSOR_INLINE void blocked_inner_loop(
         }
         ev.bind_block(off, start, len);
         if (so == 1) {
+            FUSOR_IVDEP
             for (index_t i = 0; i < len; ++i)
                 out[i] = convert<D>(ev.template get<true>(i));
         } else {
@@ -321,6 +323,7 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
     for (index_t r = 0; r < f.rows; ++r, out += f.cols) {
         detail::trace_flat_row(traced, r, f.cols);
         ev.bind_row(r);
+        FUSOR_IVDEP
         for (index_t i = 0; i < f.cols; ++i)
             out[i] = convert<D>(ev.template get<true>(i));
     }
