@@ -66,6 +66,42 @@ stage_tile(T* dst, const T* src, index_t rows, index_t cols, index_t outer_strid
             dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
 }
 
+/// True when evaluator `Ev` has the register form (FUSOR_MATH_IN_REGISTERS): after
+/// `bind_registers(offsets, start, len)`, `get_register<false>(i, lanes)` is lanes [i, i +
+/// lanes) of the block in one SIMD register, and `get_register<true>(i, n)` its first `n` lanes
+/// (the partial register at the block's end; nothing past them is read). Leaves, scalars,
+/// `+ - * /` and unary `-` over those (ops/vector_forms.hpp: register_arithmetic) and the
+/// vectorised math functions have it; every lane gets the bits the element's scalar or blocked
+/// form gives.
+namespace detail {
+template <class Ev>
+constexpr bool register_form_of() {
+    if constexpr (requires { Ev::in_registers; })
+        return Ev::in_registers;
+    else
+        return false;
+}
+} // namespace detail
+template <class Ev>
+inline constexpr bool in_registers_v = detail::register_form_of<Ev>();
+namespace detail {
+// The element types the register form computes.
+template <class T>
+inline constexpr bool register_type = std::is_same_v<T, float> || std::is_same_v<T, double>;
+// (Unformatted: clang-format 14 reads `v<C> &&` as an rvalue reference type.)
+// clang-format off
+// Child evaluator `C` of a node computing `T` in registers: it has the register form and
+// computes `T` too (no conversion between them).
+template <class C, class T>
+inline constexpr bool register_child =
+    in_registers_v<C> && std::is_same_v<decltype(std::declval<C>().template get<true>(0)), T>;
+// An operation `Op` computing `T` over child evaluators `Cs` in registers.
+template <class Op, class T, class... Cs>
+inline constexpr bool register_operation_node =
+    register_type<T> && register_arithmetic<Op> && (register_child<Cs, T> && ...);
+// clang-format on
+} // namespace detail
+
 /// Reads a tensor or view operand. `bind` points it at the current inner loop's first
 /// element; `get<true>` assumes unit stride (the contiguous kernel), `get<false>` does not.
 template <class T>
@@ -142,6 +178,21 @@ struct leaf_evaluator {
         else
             return cur[i * stride];
     }
+#if FUSOR_MATH_IN_REGISTERS
+    // The register form (in_registers_v): the block as bind_block leaves it, contiguous at
+    // `cur` (the operand at unit stride, or its gather, splat or repeat buffer).
+    static constexpr bool in_registers = detail::register_type<T>;
+    FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
+        bind_block(offsets, start, len);
+    }
+    template <bool Partial>
+    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+        if constexpr (Partial)
+            return simd_isa::load_partial(cur + i, n);
+        else
+            return simd_isa::load(cur + i);
+    }
+#endif
 };
 
 /// A materialised temporary (a reduction's result) read like a tensor; owns its storage.
@@ -204,6 +255,15 @@ struct scalar_evaluator {
     FUSOR_INLINE T get(index_t) const {
         return value;
     }
+#if FUSOR_MATH_IN_REGISTERS
+    static constexpr bool in_registers = detail::register_type<T>;
+    FUSOR_INLINE void bind_registers(const index_t*, index_t, index_t) {
+    }
+    template <bool Partial>
+    FUSOR_INLINE auto get_register(index_t, index_t) const {
+        return simd_isa::splat(value);
+    }
+#endif
 };
 
 /// One child of an element-wise evaluator, slot `I` of evaluator_children.
@@ -280,6 +340,23 @@ struct elementwise_evaluator {
         }
         (indices{});
     }
+#if FUSOR_MATH_IN_REGISTERS
+    static constexpr bool in_registers = detail::register_operation_node<Op, value_type, Cs...>;
+    FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            (slot_value<I>(children).bind_registers(offsets, start, len), ...);
+        }
+        (indices{});
+    }
+    template <bool Partial>
+    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+            return register_operation<Op>::apply(
+                slot_value<I>(children).template get_register<Partial>(i, n)...);
+        }
+        (indices{});
+    }
+#endif
 };
 
 /// A unary math function with a vectorised form (vector_math.hpp), in the blocked kernels:
@@ -296,24 +373,39 @@ struct vector_math_evaluator {
         child.own_buffers(s);
         buffer = s.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding));
     }
+    // A child that is a tensor of this element type (a leaf, or a temporary read like one)
+    // holds the block's elements contiguously at `cur` once bound (at unit stride, or in its
+    // gather, splat or repeat buffer): the function reads them there, with no copying pass
+    // (W11 `exp(a) * sin(b)`: docs/performance.md). The same elements reach the same vector
+    // function either way, so the bits do not change.
+    static constexpr bool reads_child_block = std::is_base_of_v<leaf_evaluator<T>, C>;
+
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
         child.bind_block(offsets, start, len);
         T* const b = buffer;
-        // The buffer is this evaluation's own scratch: nothing the child reads.
-        FUSOR_IVDEP
-        for (index_t i = 0; i < len; ++i)
-            b[i] = static_cast<T>(child.template get<true>(i));
-        vector_function<Op, T>::apply(b, len);
+        if constexpr (reads_child_block) {
+            vector_function<Op, T>::apply_from(child.cur, b, len);
+        } else {
+            // The buffer is this evaluation's own scratch: nothing the child reads.
+            FUSOR_IVDEP
+            for (index_t i = 0; i < len; ++i)
+                b[i] = static_cast<T>(child.template get<true>(i));
+            vector_function<Op, T>::apply(b, len);
+        }
     }
     /// The block computed straight into `dst` (`len` elements at unit stride, nothing written
     /// past them): when this function is the root of a loop over its own element type, the
     /// destination is the buffer, and the pass copying the buffer out is saved.
     FUSOR_INLINE void block_into(T* dst, const index_t* offsets, index_t start, index_t len) {
         child.bind_block(offsets, start, len);
-        FUSOR_IVDEP
-        for (index_t i = 0; i < len; ++i)
-            dst[i] = static_cast<T>(child.template get<true>(i));
-        vector_function<Op, T>::apply_exact(dst, len);
+        if constexpr (reads_child_block) {
+            vector_function<Op, T>::apply_from(child.cur, dst, len);
+        } else {
+            FUSOR_IVDEP
+            for (index_t i = 0; i < len; ++i)
+                dst[i] = static_cast<T>(child.template get<true>(i));
+            vector_function<Op, T>::apply_exact(dst, len);
+        }
     }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t i) const {
@@ -322,7 +414,24 @@ struct vector_math_evaluator {
         else
             return Op{}(child.template get<false>(i));
     }
+#if FUSOR_MATH_IN_REGISTERS
+    // The register form: the function on the register its argument computes (no buffer).
+    static constexpr bool in_registers = detail::register_child<C, T>;
+    FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
+        child.bind_registers(offsets, start, len);
+    }
+    template <bool Partial>
+    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+        return vector_function<Op, T>::compute(child.template get_register<Partial>(i, n));
+    }
+#endif
 };
+
+/// True when a blocked loop writing elements of type `D` can compute each block of evaluator
+/// `Ev` a register at a time (the plan's `math_in_registers`): `Ev` has the register form and
+/// computes elements of type `D`.
+template <class D, class Ev>
+inline constexpr bool computes_in_registers = detail::register_child<Ev, D>;
 
 /// True when a blocked loop writing elements of type `D` can let evaluator `Ev` compute each
 /// block in the destination (vector_math_evaluator::block_into).

@@ -70,17 +70,48 @@ contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index
     }
 }
 
+#if FUSOR_MATH_IN_REGISTERS
+// One block of the blocked kernel in the register form (the plan's math_in_registers): each
+// register of the destination computed whole, loads, arithmetic and math functions, and
+// stored; the partial register at the end through masked loads and a masked store.
+template <class D, class Ev>
+FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
+    ev.bind_registers(off, start, len);
+    constexpr index_t lanes = register_lanes<D>;
+    index_t i = 0;
+    for (; i + lanes <= len; i += lanes)
+        simd_isa::store(out + i, ev.template get_register<false>(i, lanes));
+    if (i < len)
+        simd_isa::store_partial(out + i, ev.template get_register<true>(i, len - i), len - i);
+}
+#endif
+
 // The blocked kernel: blocks of `broadcast_block`, each the contiguous loop. Still operands
 // read their splat buffer, moving ones their elements (MNN BinaryOp's stride-0 broadcast);
-// vectorised math functions first compute their block (vector_math.hpp).
+// vectorised math functions first compute their block (vector_math.hpp), or, when the plan
+// says `registers` (math_in_registers), the whole expression is computed a register at a time.
 // `so`: the destination's stride (1 but in a strided loop, whose operands off unit stride are
 // gathered per block). `step`: the block length (the collapsed kernel's blocks are whole rows).
 template <class D, class Ev>
-FUSOR_INLINE void blocked_inner_loop(
-    D* out0, Ev& ev, const index_t* off, index_t n, index_t so, index_t step = broadcast_block) {
+FUSOR_INLINE void blocked_inner_loop(D* out0,
+                                     Ev& ev,
+                                     const index_t* off,
+                                     index_t n,
+                                     index_t so,
+                                     index_t step = broadcast_block,
+                                     bool registers = false) {
+    (void)registers;
     for (index_t start = 0; start < n; start += step) {
         const index_t len = std::min(step, n - start);
         D* out = out0 + off[0] + start * so;
+#if FUSOR_MATH_IN_REGISTERS
+        if constexpr (computes_in_registers<D, Ev>) {
+            if (registers) { // the planner checked that the destination is at unit stride
+                registers_block(out, ev, off, start, len);
+                continue;
+            }
+        }
+#endif
         if constexpr (computes_into_destination<D, Ev>) {
             if (so == 1) { // a math function at the root: computed in place, no copy pass
                 ev.block_into(out, off, start, len);
@@ -102,8 +133,9 @@ FUSOR_INLINE void blocked_inner_loop(
 // The collapsed kernel over a block of `rows` rows of `cols` (inner_kernel::collapsed): one
 // loop of rows * cols in blocks of whole rows; row operands read their repeated-row buffer.
 template <class D, class Ev>
-FUSOR_INLINE void collapsed_rows(D* out0, Ev& ev, const index_t* off, index_t rows, index_t cols) {
-    blocked_inner_loop(out0, ev, off, rows * cols, 1, collapse_block(cols));
+FUSOR_INLINE void collapsed_rows(
+    D* out0, Ev& ev, const index_t* off, index_t rows, index_t cols, bool registers = false) {
+    blocked_inner_loop(out0, ev, off, rows * cols, 1, collapse_block(cols), registers);
 }
 
 // What the tile walker calls: `stage(ctx, offsets, rows, cols)` once per tile, `row(ctx,
@@ -161,11 +193,12 @@ void run_held(const loop_plan& p, D* out0, const Ev& ev) {
 template <class D, class Ev>
 void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
     const bool collapsed = p.kernel == inner_kernel::collapsed;
-    auto kernel = [out0, so, collapsed](Ev& ev, const block& b) {
+    const bool registers = p.math_in_registers;
+    auto kernel = [out0, so, collapsed, registers](Ev& ev, const block& b) {
         if (collapsed)
-            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols);
+            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols, registers);
         else
-            blocked_inner_loop(out0, ev, b.offsets, b.cols, so);
+            blocked_inner_loop(out0, ev, b.offsets, b.cols, so, broadcast_block, registers);
     };
     run_loop_nest(p, collapsed ? 2 : 1, ev, kernel);
 }
@@ -271,9 +304,15 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     D* const out0 = dest_base + p.offset(0);
     if constexpr (has_vector_math<E>) {
         if (!p.vector_functions.empty()) {
-            FUSOR_TRACE_KERNEL(p, "blocked");
+            FUSOR_TRACE_KERNEL(p, p.math_in_registers ? "registers" : "blocked");
             scratch buffers;
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
+#if FUSOR_MATH_IN_REGISTERS
+            // Whatever the planner may mark math_in_registers, this evaluator can run so.
+            static_assert(
+                !planning::register_form<E,
+                                         typename E::value_type> || in_registers_v<decltype(ev)>);
+#endif
             detail::run_blocked(p, out0, ev, p.levels() ? p.stride(0, p.levels() - 1) : 1);
             return;
         }

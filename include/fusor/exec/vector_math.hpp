@@ -23,7 +23,8 @@ namespace fusor::exec {
 
 /// `vector_function<Op, T>::available`: `Op` has a vectorised form for element type `T`
 /// (`has_vector_form`); then `apply(x, n)` replaces x[0, n) by Op(x[i]) (x padded to a multiple
-/// of `lanes`) and `apply_exact(x, n)` does the same writing nothing past x[n). Built without
+/// of `lanes`), `apply_exact(x, n)` does the same writing nothing past x[n), and
+/// `apply_from(x, y, n)` writes Op(x[i]) to y[i], touching nothing past either end. Built without
 /// SLEEF, only `sqrt` is available (on a target with SIMD square roots).
 template <class Op, class T>
 struct vector_function {
@@ -44,8 +45,26 @@ struct simd_isa {
     static __m512d load(const double* p) { return _mm512_loadu_pd(p); }
     static void store(float* p, __m512 v) { _mm512_storeu_ps(p, v); }
     static void store(double* p, __m512d v) { _mm512_storeu_pd(p, v); }
-    static __m512 sqrt_ps(__m512 v) { return _mm512_sqrt_ps(v); }
-    static __m512d sqrt_pd(__m512d v) { return _mm512_sqrt_pd(v); }
+    // The masked forms with every lane set are the same instruction; the plain ones pass
+    // _mm512_undefined_ps() through, which g++ 12 reports under -Wmaybe-uninitialized once
+    // inlined into a loop (the register form).
+    static __m512 sqrt_ps(__m512 v) { return _mm512_mask_sqrt_ps(v, __mmask16(0xffff), v); }
+    static __m512d sqrt_pd(__m512d v) { return _mm512_mask_sqrt_pd(v, __mmask8(0xff), v); }
+    static __m512 splat(float x) { return _mm512_set1_ps(x); }
+    static __m512d splat(double x) { return _mm512_set1_pd(x); }
+    // The first n lanes (n < lanes), the others zero: masked, so nothing past p + n is read.
+    static __m512 load_partial(const float* p, index_t n) {
+        return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
+    }
+    static __m512d load_partial(const double* p, index_t n) {
+        return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1), p);
+    }
+    static void store_partial(float* p, __m512 v, index_t n) {
+        _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1), v);
+    }
+    static void store_partial(double* p, __m512d v, index_t n) {
+        _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << n) - 1), v);
+    }
 };
 #elif defined(__AVX__)
 struct simd_isa {
@@ -56,6 +75,30 @@ struct simd_isa {
     static void store(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
     static __m256 sqrt_ps(__m256 v) { return _mm256_sqrt_ps(v); }
     static __m256d sqrt_pd(__m256d v) { return _mm256_sqrt_pd(v); }
+    static __m256 splat(float x) { return _mm256_set1_ps(x); }
+    static __m256d splat(double x) { return _mm256_set1_pd(x); }
+    // The first n lanes (n < lanes), the others zero: masked, so nothing past p + n is read.
+    // The mask of n lanes is a window into a row of 8 set lanes followed by 8 clear ones.
+    static __m256i lane_mask32(index_t n) {
+        alignas(32) static constexpr int mask[16] = {-1, -1, -1, -1, -1, -1, -1, -1};
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask + 8 - n));
+    }
+    static __m256i lane_mask64(index_t n) {
+        alignas(32) static constexpr long long mask[8] = {-1, -1, -1, -1};
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask + 4 - n));
+    }
+    static __m256 load_partial(const float* p, index_t n) {
+        return _mm256_maskload_ps(p, lane_mask32(n));
+    }
+    static __m256d load_partial(const double* p, index_t n) {
+        return _mm256_maskload_pd(p, lane_mask64(n));
+    }
+    static void store_partial(float* p, __m256 v, index_t n) {
+        _mm256_maskstore_ps(p, lane_mask32(n), v);
+    }
+    static void store_partial(double* p, __m256d v, index_t n) {
+        _mm256_maskstore_pd(p, lane_mask64(n), v);
+    }
 };
 #else
 struct simd_isa {
@@ -76,20 +119,29 @@ struct register_function {
     static constexpr index_t lanes =
         sizeof(T) == 4 ? simd_isa::float_lanes : simd_isa::double_lanes;
     static_assert(lanes <= vector_padding);
+    /// The function on one register (the register form: exec/evaluator.hpp, `get_register`).
+    template <class V>
+    FUSOR_INLINE static V compute(V v) {
+        return Fn(v);
+    }
     static void apply(T* x, index_t n) {
         for (index_t i = 0; i < n; i += lanes)
             simd_isa::store(x + i, Fn(simd_isa::load(x + i)));
     }
     // As apply, touching nothing past x[n): a partial last register goes through a copy.
-    static void apply_exact(T* x, index_t n) {
+    static void apply_exact(T* x, index_t n) { apply_from(x, x, n); }
+    // y[i] = Fn(x[i]) for i in [0, n), reading nothing past x[n) and writing nothing past
+    // y[n): the function straight from an operand's elements, without first copying them
+    // into the buffer (x == y computes in place).
+    static void apply_from(const T* x, T* y, index_t n) {
         index_t i = 0;
         for (; i + lanes <= n; i += lanes)
-            simd_isa::store(x + i, Fn(simd_isa::load(x + i)));
+            simd_isa::store(y + i, Fn(simd_isa::load(x + i)));
         if (i < n) {
             T tail[lanes] = {};
             std::copy_n(x + i, n - i, tail);
             simd_isa::store(tail, Fn(simd_isa::load(tail)));
-            std::copy_n(tail, n - i, x + i);
+            std::copy_n(tail, n - i, y + i);
         }
     }
 };
@@ -101,48 +153,122 @@ struct vector_function<ops::sqrt, float> : register_function<float, &simd_isa::s
 template <>
 struct vector_function<ops::sqrt, double> : register_function<double, &simd_isa::sqrt_pd> {};
 
+#if FUSOR_MATH_IN_REGISTERS
+/// The lanes of a register of `T` (float or double) on this target.
+template <class T>
+inline constexpr index_t register_lanes = sizeof(T) == 4 ? simd_isa::float_lanes
+                                                         : simd_isa::double_lanes;
+
+/// An operation of `register_arithmetic` (ops/vector_forms.hpp) on registers: the vector
+/// instruction of the scalar operator, so each lane gets the scalar operator's bits.
+template <class Op>
+struct register_operation;
+template <>
+struct register_operation<ops::add> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a, V b) {
+        return a + b;
+    }
+};
+template <>
+struct register_operation<ops::subtract> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a, V b) {
+        return a - b;
+    }
+};
+template <>
+struct register_operation<ops::multiply> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a, V b) {
+        return a * b;
+    }
+};
+template <>
+struct register_operation<ops::divide> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a, V b) {
+        return a / b;
+    }
+};
+template <>
+struct register_operation<ops::negate> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a) {
+        return -a;
+    }
+};
+template <>
+struct register_operation<ops::square> {
+    template <class V>
+    FUSOR_INLINE static V apply(V a) {
+        return a * a;
+    }
+};
+#endif // FUSOR_MATH_IN_REGISTERS
+
 #endif // FUSOR_VECTOR_SQRT
 
 #if FUSOR_VECTOR_MATH
 
-// The SLEEF variant for simd_isa's registers.
+// The SLEEF variant for simd_isa's registers, of accuracy `acc` (u10: 1 ulp, u35: 3.5 ulp).
+// Two levels, so that an `acc` given as a macro is expanded before it is pasted.
+#define FUSOR_SLEEF_F(fn, acc) FUSOR_SLEEF_F_(fn, acc)
+#define FUSOR_SLEEF_D(fn, acc) FUSOR_SLEEF_D_(fn, acc)
 #if defined(__AVX512F__)
-#define FUSOR_SLEEF_F(fn) Sleef_##fn##f16_u10avx512f
-#define FUSOR_SLEEF_D(fn) Sleef_##fn##d8_u10avx512f
+#define FUSOR_SLEEF_F_(fn, acc) Sleef_##fn##f16_##acc##avx512f
+#define FUSOR_SLEEF_D_(fn, acc) Sleef_##fn##d8_##acc##avx512f
 #define FUSOR_SLEEF_ISA "avx512f"
 #elif defined(__AVX__)
 #if defined(__AVX2__) && defined(__FMA__)
-#define FUSOR_SLEEF_F(fn) Sleef_##fn##f8_u10avx2
-#define FUSOR_SLEEF_D(fn) Sleef_##fn##d4_u10avx2
+#define FUSOR_SLEEF_F_(fn, acc) Sleef_##fn##f8_##acc##avx2
+#define FUSOR_SLEEF_D_(fn, acc) Sleef_##fn##d4_##acc##avx2
 #define FUSOR_SLEEF_ISA "avx2"
 #else
-#define FUSOR_SLEEF_F(fn) Sleef_##fn##f8_u10avx
-#define FUSOR_SLEEF_D(fn) Sleef_##fn##d4_u10avx
+#define FUSOR_SLEEF_F_(fn, acc) Sleef_##fn##f8_##acc##avx
+#define FUSOR_SLEEF_D_(fn, acc) Sleef_##fn##d4_##acc##avx
 #define FUSOR_SLEEF_ISA "avx"
 #endif
 #else
 #if defined(__SSE4_1__)
-#define FUSOR_SLEEF_F(fn) Sleef_##fn##f4_u10sse4
-#define FUSOR_SLEEF_D(fn) Sleef_##fn##d2_u10sse4
+#define FUSOR_SLEEF_F_(fn, acc) Sleef_##fn##f4_##acc##sse4
+#define FUSOR_SLEEF_D_(fn, acc) Sleef_##fn##d2_##acc##sse4
 #define FUSOR_SLEEF_ISA "sse4"
 #else
-#define FUSOR_SLEEF_F(fn) Sleef_##fn##f4_u10sse2
-#define FUSOR_SLEEF_D(fn) Sleef_##fn##d2_u10sse2
+#define FUSOR_SLEEF_F_(fn, acc) Sleef_##fn##f4_##acc##sse2
+#define FUSOR_SLEEF_D_(fn, acc) Sleef_##fn##d2_##acc##sse2
 #define FUSOR_SLEEF_ISA "sse2"
 #endif
 #endif
 
+// The accuracy of the functions that have a 3.5-ulp form (FUSOR_FAST_MATH).
+#if FUSOR_FAST_MATH
+#define FUSOR_SLEEF_FAST_ACCURACY u35
+#else
+#define FUSOR_SLEEF_FAST_ACCURACY u10
+#endif
+
 // numpy name -> SLEEF name, float and double, for every function of the one list
-// (ops/vector_forms.hpp) the planner also reads.
-#define FUSOR_VECTOR_FUNCTION(OP, FN)                                                              \
+// (ops/vector_forms.hpp) the planner also reads; under FUSOR_FAST_MATH the functions that have
+// one take SLEEF's 3.5-ulp form.
+#define FUSOR_VECTOR_FUNCTION(OP, FN, ACC)                                                         \
     template <>                                                                                    \
-    struct vector_function<ops::OP, float> : register_function<float, &FUSOR_SLEEF_F(FN)> {};      \
+    struct vector_function<ops::OP, float> : register_function<float, &FUSOR_SLEEF_F(FN, ACC)> {}; \
     template <>                                                                                    \
-    struct vector_function<ops::OP, double> : register_function<double, &FUSOR_SLEEF_D(FN)> {};
-FUSOR_VECTOR_FUNCTIONS(FUSOR_VECTOR_FUNCTION)
+    struct vector_function<ops::OP, double> : register_function<double, &FUSOR_SLEEF_D(FN, ACC)> { \
+    };
+#define FUSOR_VECTOR_FUNCTION_1ULP(OP, FN) FUSOR_VECTOR_FUNCTION(OP, FN, u10)
+#define FUSOR_VECTOR_FUNCTION_FAST(OP, FN) FUSOR_VECTOR_FUNCTION(OP, FN, FUSOR_SLEEF_FAST_ACCURACY)
+FUSOR_VECTOR_FUNCTIONS_1ULP_ONLY(FUSOR_VECTOR_FUNCTION_1ULP)
+FUSOR_VECTOR_FUNCTIONS_FAST(FUSOR_VECTOR_FUNCTION_FAST)
 #undef FUSOR_VECTOR_FUNCTION
+#undef FUSOR_VECTOR_FUNCTION_1ULP
+#undef FUSOR_VECTOR_FUNCTION_FAST
+#undef FUSOR_SLEEF_FAST_ACCURACY
 #undef FUSOR_SLEEF_F
 #undef FUSOR_SLEEF_D
+#undef FUSOR_SLEEF_F_
+#undef FUSOR_SLEEF_D_
 
 /// The SLEEF variant this translation unit calls ("avx512f", "avx2", "avx", "sse4", "sse2").
 inline constexpr const char* vector_math_isa = FUSOR_SLEEF_ISA;

@@ -248,7 +248,7 @@ inline std::string runs_of(const loop_plan& p) {
     if (!p.reducer.empty())
         return reduce_kernel_name(p.reduction);
     if (!p.vector_functions.empty())
-        return "blocked";
+        return p.math_in_registers ? "registers" : "blocked";
     switch (p.kernel) {
     case inner_kernel::contiguous:
         return "contiguous";
@@ -372,19 +372,24 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
 }
 
 // What computes the plan's vectorised math functions: "exp, sin by SLEEF (avx2, 1 ulp)", "sqrt
-// by SIMD sqrt (exact)" (std::sqrt's bits: the instruction rounds correctly), or both joined by
-// "; ".
+// by SIMD sqrt (exact)" (std::sqrt's bits: the instruction rounds correctly), under
+// FUSOR_FAST_MATH "sin by SLEEF (avx2, 3.5 ulp)" for the faster forms, joined by "; ", and
+// whether each register is computed whole with the functions' arguments (math_in_registers).
 inline std::string vector_math_text(const loop_plan& p) {
-    std::string sleef, exact;
+    std::string sleef, fast, exact;
     for (const std::string_view m : p.vector_functions) {
-        std::string& names = exact_vector_form(m) ? exact : sleef;
+        std::string& names = exact_vector_form(m) ? exact : fast_vector_form(m) ? fast : sleef;
         names += (names.empty() ? "" : ", ") + std::string(m);
     }
-    if (!sleef.empty())
-        sleef += " by SLEEF (" + std::string(exec::vector_math_isa) + ", 1 ulp)";
-    if (!exact.empty())
-        exact += " by SIMD sqrt (exact)";
-    return sleef + (sleef.empty() || exact.empty() ? "" : "; ") + exact;
+    const std::string isa(exec::vector_math_isa);
+    std::string s;
+    auto join = [&s](const std::string& part) {
+        s += (s.empty() || part.empty() ? "" : "; ") + part;
+    };
+    join(sleef.empty() ? "" : sleef + " by SLEEF (" + isa + ", 1 ulp)");
+    join(fast.empty() ? "" : fast + " by SLEEF (" + isa + ", 3.5 ulp)");
+    join(exact.empty() ? "" : exact + " by SIMD sqrt (exact)");
+    return s + (p.math_in_registers ? "; in registers with their arguments" : "");
 }
 
 inline std::string vector_text(const loop_plan& p) {

@@ -29,16 +29,25 @@
 #define FUSOR_VECTOR_SQRT 0
 #endif
 
+/// 1 when a loop's vectorised math functions can be computed a register at a time together with
+/// their arguments (exec/evaluator.hpp, `get_register`): a target with masked loads and stores
+/// (AVX, AVX-512), for the partial register at the end of a block, and some vectorised function
+/// to compute (SLEEF's, or the SIMD square root). Below AVX the functions run over block buffers.
+#if FUSOR_VECTOR_SQRT && (defined(__AVX__) || defined(__AVX512F__))
+#define FUSOR_MATH_IN_REGISTERS 1
+#else
+#define FUSOR_MATH_IN_REGISTERS 0
+#endif
+
 /// The functions with a vectorised form: X(numpy name, SLEEF name). Left out: sinh and cosh
 /// (SLEEF's overflow to inf comes early: sinhf(89) is inf, not 2.2e38) and log1p (inf for the
-/// largest finite values); those stay on the C library.
-#define FUSOR_VECTOR_FUNCTIONS(X)                                                                  \
-    X(exp, exp)                                                                                    \
+/// largest finite values); those stay on the C library. FUSOR_VECTOR_FUNCTIONS_FAST are those
+/// SLEEF also has within 3.5 ulp (its `u35` functions: FUSOR_FAST_MATH), FUSOR_VECTOR_FUNCTIONS
+/// all of them.
+#define FUSOR_VECTOR_FUNCTIONS_FAST(X)                                                             \
     X(exp2, exp2)                                                                                  \
-    X(expm1, expm1)                                                                                \
     X(log, log)                                                                                    \
     X(log2, log2)                                                                                  \
-    X(log10, log10)                                                                                \
     X(cbrt, cbrt)                                                                                  \
     X(sin, sin)                                                                                    \
     X(cos, cos)                                                                                    \
@@ -47,6 +56,23 @@
     X(arccos, acos)                                                                                \
     X(arctan, atan)                                                                                \
     X(tanh, tanh)
+#define FUSOR_VECTOR_FUNCTIONS_1ULP_ONLY(X)                                                        \
+    X(exp, exp)                                                                                    \
+    X(expm1, expm1)                                                                                \
+    X(log10, log10)
+#define FUSOR_VECTOR_FUNCTIONS(X)                                                                  \
+    FUSOR_VECTOR_FUNCTIONS_1ULP_ONLY(X)                                                            \
+    FUSOR_VECTOR_FUNCTIONS_FAST(X)
+
+/// Opt-in (define it as 1 before including fusor, the same in every translation unit of a
+/// program, or configure CMake with -DFUSOR_FAST_MATH=ON): the functions of
+/// FUSOR_VECTOR_FUNCTIONS_FAST run SLEEF's faster 3.5-ulp (`u35`) forms instead of its 1-ulp
+/// ones, as Eigen's and xtensor's vectorised functions trade accuracy for speed. `exp`, `expm1`
+/// and `log10` have no such form and stay within 1 ulp; `sqrt` stays correctly rounded.
+/// explain names the accuracy of each function it runs.
+#ifndef FUSOR_FAST_MATH
+#define FUSOR_FAST_MATH 0
+#endif
 
 namespace fusor {
 
@@ -72,10 +98,40 @@ template <class Op, class T>
 inline constexpr bool has_vector_form =
     detail::vectorised_op<Op> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
+/// True for the element-wise operations computed on whole SIMD registers in the register form
+/// of a loop's math (FUSOR_MATH_IN_REGISTERS): `+`, `-`, `*`, `/`, unary `-` and `square` of
+/// float32 or float64 operands of one type, which the instructions compute exactly as the
+/// scalar operators do (IEEE 754, round to nearest).
+template <class Op>
+inline constexpr bool register_arithmetic = false;
+template <>
+inline constexpr bool register_arithmetic<ops::add> = true;
+template <>
+inline constexpr bool register_arithmetic<ops::subtract> = true;
+template <>
+inline constexpr bool register_arithmetic<ops::multiply> = true;
+template <>
+inline constexpr bool register_arithmetic<ops::divide> = true;
+template <>
+inline constexpr bool register_arithmetic<ops::negate> = true;
+template <>
+inline constexpr bool register_arithmetic<ops::square> = true;
+
 /// True for the vectorised functions that give exactly the C library's result, by numpy name:
-/// `sqrt` (the SIMD instruction rounds correctly). The others are SLEEF's, within 1 ulp.
+/// `sqrt` (the SIMD instruction rounds correctly). The others are SLEEF's, within 1 ulp (3.5
+/// for those of FUSOR_VECTOR_FUNCTIONS_FAST under FUSOR_FAST_MATH: fast_vector_form).
 constexpr bool exact_vector_form(std::string_view numpy_name) {
     return numpy_name == ops::sqrt::name;
+}
+
+/// True when the vectorised function `numpy_name` runs SLEEF's 3.5-ulp form in this
+/// translation unit (FUSOR_FAST_MATH and a function of FUSOR_VECTOR_FUNCTIONS_FAST).
+constexpr bool fast_vector_form(std::string_view numpy_name) {
+    bool fast = false;
+#define FUSOR_FAST_VECTOR_NAME(OP, FN) fast = fast || numpy_name == ops::OP::name;
+    FUSOR_VECTOR_FUNCTIONS_FAST(FUSOR_FAST_VECTOR_NAME)
+#undef FUSOR_FAST_VECTOR_NAME
+    return FUSOR_FAST_MATH != 0 && fast;
 }
 
 } // namespace fusor

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <fusor/core/dtype.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/expr/elementwise.hpp>
@@ -191,6 +192,47 @@ void choose_elementwise_kernel(loop_plan& p, const E& e) {
         if (still == 1)
             p.held_operand = at;
     }
+}
+
+/// True when node `N` computes elements of type `T` in the register form of a blocked loop
+/// (exec/evaluator.hpp, in_registers_v): a tensor or scalar of type `T`, or an element-wise
+/// node of type `T` over such nodes that is `+ - * /`, unary `-` (register_arithmetic) or a
+/// function with a vectorised form, none of its children hoisted (those are temporaries).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class N, class T>
+inline constexpr bool register_form =
+    (tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar)
+    && std::is_same_v<typename N::value_type, T>;
+template <class T, class Op, class... Cs>
+inline constexpr bool register_form<elementwise<Op, Cs...>, T> =
+    std::is_same_v<typename elementwise<Op, Cs...>::value_type, T>
+    && (register_arithmetic<Op> || (has_vector_form<Op, T> && sizeof...(Cs) == 1))
+    && ((register_form<Cs, T> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) && ...);
+// clang-format on
+
+/// Test hook: when false, the planner never chooses math_in_registers, so tests can compare
+/// the register form's results with the blocked form's, bit for bit. Not for production use.
+inline thread_local bool math_in_registers_enabled = true;
+
+/// Whether a loop computing `e` with vector functions (choose_elementwise_kernel, already run)
+/// computes each block a register at a time (`p.math_in_registers`): on a target with masked
+/// loads (FUSOR_MATH_IN_REGISTERS), when every node of `e` has the register form, the
+/// destination's element type is `e`'s and its inner loop is at unit stride. W11 `exp(a) *
+/// sin(b)` then makes one pass per register where the blocked form made five per block
+/// (docs/performance.md).
+template <class E>
+void choose_math_in_registers(loop_plan& p,
+                              std::string_view destination_dtype,
+                              index_t destination_inner_stride) {
+#if FUSOR_MATH_IN_REGISTERS
+    using T = typename E::value_type;
+    if constexpr (has_vector_math<E> && register_form<E, T>)
+        p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
+                              && destination_dtype == dtype_name<T>()
+                              && destination_inner_stride == 1;
+#endif
+    (void)p, (void)destination_dtype, (void)destination_inner_stride;
 }
 
 /// How a register accumulator takes a run of `n` elements of type `T` (`contiguous`: at unit

@@ -299,6 +299,10 @@ struct loop_plan {
     /// Element-wise, contiguous or broadcast kernel: the math functions this loop runs through
     /// SLEEF over blocks of `broadcast_block` elements (numpy names); empty when none does.
     boost::container::small_vector<std::string_view, 4> vector_functions;
+    /// Element-wise, with vector functions: each block is computed a register at a time, the
+    /// functions with their arguments (loads, `+ - * /`, the function, one store per register),
+    /// instead of a buffer per function filled in passes (planning::choose_math_in_registers).
+    bool math_in_registers = false;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
     /// reduce_kernel::gemm: the matrix product the BLAS runs.
@@ -366,7 +370,8 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
            && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
-           && a.reduction == b.reduction && a.gemm == b.gemm;
+           && a.math_in_registers == b.math_in_registers && a.reduction == b.reduction
+           && a.gemm == b.gemm;
 }
 
 /// One line of the expression tree as explain prints it.

@@ -699,6 +699,8 @@ void plan_elementwise(loop_plan& p,
     }
     order_and_coalesce(p);
     choose_elementwise_kernel(p, e);
+    choose_math_in_registers<E>(
+        p, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
 }
 
 /// Test hook: when false, the planner never takes the flat case, so tests can compare a flat
@@ -970,6 +972,7 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     p.vector_bytes = compiled_simd_target().bytes;
     split_for_threads(p);
     choose_elementwise_kernel(p, e);
+    choose_math_in_registers<E>(p, d.dtype, 1);
     p.flat = true;
 }
 

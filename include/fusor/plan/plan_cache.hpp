@@ -119,6 +119,7 @@ plan_key key_of(const E& e, const destination_ref& d) {
     const bool overlaps = lo && reads_overlap(e, lo, hi);
     k.add_pointer(overlaps ? d.address : nullptr);
     k.add_int(num_threads());
+    k.add_int(math_in_registers_enabled); // a test hook (kernel_choice.hpp)
     return k;
 }
 

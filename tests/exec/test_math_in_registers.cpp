@@ -1,0 +1,201 @@
+// The register form of a loop's math (plan: math_in_registers; exec/execute.hpp:
+// registers_block): every element it computes has the bits the blocked form gives, for every
+// layout the blocked kernel takes (flat, row and column broadcast, a scalar, a strided or
+// transposed operand), block tails and partial registers included; explain names it and it
+// is what runs; the planner leaves it out where it cannot apply.
+//
+// The register form needs masked loads (AVX or AVX-512), so this file is built for AVX2 with
+// FMA (tests/CMakeLists.txt) and test_math_in_registers_avx512.cpp, the same tests, for
+// AVX-512. Each skips on a processor without its instructions, and reports the skip.
+// clang-format off: the trace hooks must be defined before fusor is included
+#include "../explain/trace.hpp"
+// clang-format on
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+#ifndef FUSOR_TEST_AVX512
+#define FUSOR_TEST_AVX512 0
+#endif
+
+namespace {
+
+// Whether this processor runs the instructions this file was built for.
+bool processor_has_target() {
+    __builtin_cpu_init();
+    if (FUSOR_TEST_AVX512)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+const bool skip_here = !FUSOR_MATH_IN_REGISTERS || !processor_has_target();
+
+template <class T>
+fusor::tensor<T> values(fusor::index_t n, double scale, double shift) {
+    fusor::tensor<T> t = fusor::zeros<T>({n});
+    for (fusor::index_t i = 0; i < n; ++i)
+        t.data()[i] = static_cast<T>(scale * static_cast<double>((i * 37) % 101) / 101.0 + shift);
+    return t;
+}
+
+template <class T>
+bool same_bits(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
+    return a.shape() == b.shape()
+           && std::memcmp(a.data(), b.data(), sizeof(T) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+// Evaluates `assign` (which writes `out`) with the register form allowed and then not: the
+// results must be equal bit for bit; with it allowed, the kernel that ran must be the one
+// explain's JSON names, and `expect` ("registers" or "blocked").
+template <class T, class Assign, class Explain>
+void check_forms(fusor::tensor<T>& out, Assign assign, Explain explain, const std::string& expect) {
+    fusor::planning::math_in_registers_enabled = true;
+    const auto doc = nlohmann::json::parse(explain().json());
+    trace::clear();
+    assign();
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    CHECK(trace::kernels.back() == expect);
+    const fusor::tensor<T> registers = out;
+    fusor::planning::math_in_registers_enabled = false;
+    trace::clear();
+    assign();
+    fusor::planning::math_in_registers_enabled = true;
+    CHECK(trace::kernels.back() == "blocked");
+    CHECK(same_bits(registers, out));
+}
+
+template <class T>
+void check_layouts(fusor::index_t n) {
+    using namespace fusor;
+    CAPTURE(n);
+    const tensor<T> a = values<T>(n, 6.0, -3.0), b = values<T>(n, 2.0, 0.5);
+    tensor<T> out;
+    const std::string want = "registers";
+#if FUSOR_VECTOR_MATH
+    // W11's expression: two functions and a product, flat.
+    check_forms(
+        out, [&] { out = exp(a) * sin(b); }, [&] { return explain(exp(a) * sin(b)); }, want);
+    // Arithmetic under and over the functions, with weak scalars.
+    check_forms(
+        out,
+        [&] { out = -exp(a - T(2.5)) / (log(b * b + T(1)) + T(0.25)); },
+        [&] { return explain(-exp(a - T(2.5)) / (log(b * b + T(1)) + T(0.25))); },
+        want);
+    // A function at the root (the blocked form computes it in the destination).
+    check_forms(
+        out, [&] { out = tanh(a); }, [&] { return explain(tanh(a)); }, want);
+#endif
+    // The square root needs no SLEEF (W25).
+    check_forms(
+        out,
+        [&] { out = sqrt(a * a + b * b); },
+        [&] { return explain(sqrt(a * a + b * b)); },
+        want);
+    check_forms(
+        out,
+        [&] { out = sqrt(square(a) + square(b)); },
+        [&] { return explain(sqrt(square(a) + square(b))); },
+        want);
+}
+
+template <class T>
+void check_broadcasts(fusor::index_t rows, fusor::index_t cols) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const tensor<T> m = reshape(values<T>(rows * cols, 4.0, -1.0), {rows, cols});
+    const tensor<T> row = values<T>(cols, 1.0, 0.25);
+    const tensor<T> col = reshape(values<T>(rows, 3.0, 0.5), {rows, 1});
+    const tensor<T> cell = reshape(values<T>(1, 1.0, 0.75), {1, 1});
+    tensor<T> out;
+    // A row (repeated or moving with the block), a column (splatted), a single element.
+    check_forms(
+        out,
+        [&] { out = sqrt(m * m + row); },
+        [&] { return explain(sqrt(m * m + row)); },
+        "registers");
+    check_forms(
+        out,
+        [&] { out = sqrt(m * m + col) * cell; },
+        [&] { return explain(sqrt(m * m + col) * cell); },
+        "registers");
+    // A transposed operand (the strided kernel, gathered per block) and a stepped one.
+    const tensor<T> mt = reshape(values<T>(rows * cols, 2.0, 0.0), {cols, rows});
+    check_forms(
+        out,
+        [&] { out = sqrt(m * m + transpose(mt)); },
+        [&] { return explain(sqrt(m * m + transpose(mt))); },
+        "registers");
+    const tensor<T> wide = reshape(values<T>(rows * cols * 2, 2.0, 0.0), {rows, 2 * cols});
+    check_forms(
+        out,
+        [&] { out = sqrt(view(wide, all, slice(none, none, 2)) + m * m); },
+        [&] { return explain(sqrt(view(wide, all, slice(none, none, 2)) + m * m)); },
+        "registers");
+}
+
+} // namespace
+
+TEST_CASE("the register form gives the blocked form's bits, flat, at every tail length"
+          * doctest::skip(skip_here)) {
+    // From 2 elements: a loop of one runs the scalar functions (the strided kernel).
+    for (const fusor::index_t n : {2, 3, 7, 8, 9, 15, 16, 17, 31, 100, 1023, 1024, 1025, 2500}) {
+        check_layouts<float>(n);
+        check_layouts<double>(n);
+    }
+}
+
+TEST_CASE("the register form gives the blocked form's bits over broadcast and strided operands"
+          * doctest::skip(skip_here)) {
+    for (const auto& [r, c] : std::vector<std::pair<fusor::index_t, fusor::index_t>>{
+             {1, 5}, {3, 7}, {4, 16}, {9, 33}, {5, 300}, {40, 1030}}) {
+        check_broadcasts<float>(r, c);
+        check_broadcasts<double>(r, c);
+    }
+}
+
+TEST_CASE("the planner keeps the blocked form where registers cannot apply"
+          * doctest::skip(skip_here)) {
+    using namespace fusor;
+    const tensor<float> a = values<float>(300, 4.0, 0.0);
+    // A destination off unit stride.
+    tensor<float> wide = zeros<float>({600});
+    auto every_second = view(wide, slice(none, none, 2));
+    check_forms(
+        wide,
+        [&] { every_second = sqrt(a * a + 1.0f); },
+        [&] { return explain(every_second, sqrt(a * a + 1.0f)); },
+        "blocked");
+    // A destination of another element type.
+    tensor<double> wider = zeros<double>({300});
+    trace::clear();
+    wider = sqrt(a * a + 1.0f);
+    CHECK(trace::kernels == std::vector<std::string>{"blocked"});
+    // An operation without a register form (maximum) over the function.
+    tensor<float> out;
+    check_forms(
+        out,
+        [&] { out = maximum(sqrt(a), 1.0f); },
+        [&] { return explain(maximum(sqrt(a), 1.0f)); },
+        "blocked");
+    // Another element type below the function (int32 -> float64 inside sqrt).
+    const tensor<std::int32_t> i = zeros<std::int32_t>({300}) + 7;
+    tensor<double> out64;
+    check_forms(
+        out64, [&] { out64 = sqrt(i); }, [&] { return explain(sqrt(i)); }, "blocked");
+}
+
+TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_here)) {
+    using namespace fusor;
+    const tensor<double> a = values<double>(64, 4.0, 0.0);
+    const std::string text = explain(sqrt(a * a + 1.0)).text();
+    CHECK(text.find("; in registers with their arguments") != std::string::npos);
+    planning::math_in_registers_enabled = false;
+    const std::string blocked = explain(sqrt(a * a + 1.0)).text();
+    planning::math_in_registers_enabled = true;
+    CHECK(blocked.find("in registers") == std::string::npos);
+}
