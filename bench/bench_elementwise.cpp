@@ -19,6 +19,7 @@
 
 #include "harness.hpp"
 #include "peers.hpp"
+#include "w11_exp_sin.hpp"
 
 namespace {
 
@@ -144,48 +145,6 @@ void add_w2() {
     w.submit();
 }
 
-void add_w11() {
-    const index_t n = index_t{1} << 22;
-    auto in = std::make_shared<operands>(n);
-    auto out = std::make_shared<tensor<float>>(fusor::shape_t{n});
-    // Vectorised exp/sin (Eigen's) differ from std::exp/std::sin by a few ulp.
-    bench::workload<float> w("W11_exp_sin", 3 * n * 4, n, 1e-5);
-    auto into_out = [out] {
-        return out->data();
-    };
-    w.add(
-        "hand",
-        [in, out] {
-            const float *a = in->a.data(), *b = in->b.data();
-            float* o = out->data();
-            for (index_t i = 0, m = out->size(); i < m; ++i)
-                o[i] = std::exp(a[i]) * std::sin(b[i]);
-        },
-        into_out);
-    w.add(
-        "fused", [in, out] { *out = fusor::exp(in->a) * fusor::sin(in->b); }, into_out);
-#if FUSOR_BENCH_XTENSOR
-    w.add(
-        "xtensor",
-        [in, out] {
-            auto o = bench::xt_of<1>(*out);
-            xt::noalias(o) = xt::exp(bench::xt_of<1>(in->a)) * xt::sin(bench::xt_of<1>(in->b));
-        },
-        into_out);
-#endif
-#if FUSOR_BENCH_EIGEN
-    w.add(
-        "eigen",
-        [in, out] {
-            bench::eigen_of<1>(*out) =
-                bench::eigen_of<1>(in->a).exp()
-                * bench::eigen_of<1>(in->b).unaryExpr(Eigen::internal::scalar_sin_op<float>());
-        },
-        into_out);
-#endif
-    w.submit();
-}
-
 void add_w25(const char* name, index_t n) {
     auto in = std::make_shared<operands>(n);
     auto out = std::make_shared<tensor<float>>(fusor::shape_t{n});
@@ -301,7 +260,7 @@ int main(int argc, char** argv) {
         add_w1("T_threshold_128K", index_t{1} << 17);
         add_w1("T_threshold_512K", index_t{1} << 19);
         add_w2();
-        add_w11();
+        bench::add_w11_exp_sin("W11_exp_sin");
         add_w19();
         add_w25("W25_sqrt_in_cache", index_t{1} << 14);
         add_w25("W25_sqrt", index_t{1} << 24);
