@@ -121,6 +121,7 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "lanes",
                                             "sequential",
                                             "minmax_simd",
+                                            "rescaled_blocks",
                                             "row",
                                             "two_rows",
                                             "gemm"};
@@ -194,6 +195,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(argmax(a, 1)); },
          [&] {
              outi = argmax(a, 1);
+         }},
+        {[&] { return explain(logsumexp(a, 1)); },
+         [&] {
+             out = logsumexp(a, 1);
          }},
         {[&] { return explain(max(small, 1)); },
          [&] {

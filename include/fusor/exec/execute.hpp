@@ -17,6 +17,7 @@
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/gemm.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
+#include <fusor/exec/rescaled_blocks.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/kernel_choice.hpp>
@@ -762,7 +763,8 @@ void check_reducible(const reduction<R, C>& r) {
 
 namespace detail {
 // The register accumulator `*a` takes a run of `n` elements of `ev` (bound at the run's start)
-// as the plan's kernel `k` says (pairwise, compensated, minmax_simd, sequential or lanes); `i0`
+// as the plan's kernel `k` says (pairwise, compensated, minmax_simd, rescaled_blocks,
+// sequential or lanes); `i0`
 // and `si` are the index operand's value at the run's start and its step (arg-reductions).
 template <class Impl, class T, bool Contiguous, class Ev>
 FUSOR_INLINE void register_reduce(
@@ -781,6 +783,10 @@ FUSOR_INLINE void register_reduce(
     case reduce_kernel::minmax_simd:
         if constexpr (Contiguous && planning::vector_minmax<Impl, T>)
             *a = Impl::merge(*a, vector_minmax_reduce<Impl, T>(ev, n, i0, si));
+        return;
+    case reduce_kernel::rescaled_blocks:
+        if constexpr (planning::rescaled_reducer<Impl>)
+            *a = Impl::merge(*a, rescaled_blocks_reduce<Impl, Contiguous>(ev, n));
         return;
     case reduce_kernel::sequential:
         *a = Impl::merge(*a, sequential_reduce<Impl, Contiguous>(ev, n, i0, si));
@@ -932,8 +938,8 @@ void execute_gemm(const reduction<R, C>& r,
 /// then finalizes into `out` (any strided view of the result's shape) through the plan's
 /// finalize loop. How it accumulates is the plan's `reduction` kernel: in registers when the
 /// innermost loop reduces (pairwise in double, compensated lanes for float64 sums, eight lanes,
-/// one in order, or SIMD lanes for max/min), else a row of accumulators (two rows per pass
-/// when the nest is [reduced, kept]).
+/// one in order, SIMD lanes for max/min, or logsumexp by blocks), else a row of accumulators (two
+/// rows per pass when the nest is [reduced, kept]).
 template <class R, class C, class D>
 void execute_reduction(const reduction<R, C>& r,
                        const loop_plan& p,
@@ -1037,6 +1043,11 @@ void execute_reduction(const reduction<R, C>& r,
                     if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)
                         *a = impl::merge(
                             *a, detail::vector_minmax_reduce<impl, value_t>(ev, n, i0, si));
+                    return;
+                case reduce_kernel::rescaled_blocks:
+                    if constexpr (planning::rescaled_reducer<impl>)
+                        *a = impl::merge(*a,
+                                         detail::rescaled_blocks_reduce<impl, Contiguous>(ev, n));
                     return;
                 case reduce_kernel::sequential:
                     *a =

@@ -420,6 +420,13 @@ inline std::string vector_text(const loop_plan& p) {
                    + ", merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
+        if (p.reduction == reduce_kernel::rescaled_blocks) { // within explain's 100 columns
+            const std::string isa(exec::vector_math_isa);
+            return "float64 blocks of " + std::to_string(rescaled_block)
+                   + ": 8-lane max, exp(x - max) by "
+                   + (isa.empty() ? std::string("the C library") : "SLEEF (" + isa + ", 1 ulp)")
+                   + ", 8-lane sum";
+        }
         if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
             if (p.vector_functions.empty())
                 return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";

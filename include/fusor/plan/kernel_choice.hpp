@@ -153,6 +153,14 @@ concept pairwise_reducer = requires {
     requires Impl::pairwise;
 };
 
+/// Reducers whose accumulator is a (maximum, sum of exp(x - maximum)) pair (logsumexp): a run
+/// of `rescaled_min_row` elements or more takes its register path in blocks
+/// (reduce_kernel::rescaled_blocks, exec/rescaled_blocks.hpp).
+template <class Impl>
+concept rescaled_reducer = requires {
+    requires Impl::rescaled_blocks;
+};
+
 /// The element-wise decisions for a loop computing `e` (`p.kernel` already classified):
 ///  - vector math: a contiguous or broadcast loop that calls functions with a vectorised form
 ///    runs them through SLEEF over blocks (a strided or tiled loop calls the C library per
@@ -247,6 +255,9 @@ reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
         if constexpr (vector_minmax<Impl, T>)
             if (contiguous && n >= minmax_min_row)
                 return reduce_kernel::minmax_simd;
+        if constexpr (rescaled_reducer<Impl>)
+            if (n >= rescaled_min_row)
+                return reduce_kernel::rescaled_blocks;
         return Impl::needs_index || n < 16 ? reduce_kernel::sequential : reduce_kernel::lanes;
     }
 }
@@ -257,9 +268,10 @@ reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
 ///    (g++ -O3 unrolls and jams the hand-written loop the same way);
 ///  - the innermost loop reduces (a register accumulator): additive reducers pairwise in double
 ///    (compensated lanes for float64 sums: within ~2 eps whatever n); max/min/argmax/argmin
-///    over a contiguous row of `minmax_min_row` or more in SIMD lanes; arg-reductions and rows
-///    under 16 one accumulator in index order; otherwise eight interleaved accumulators (eight
-///    independent chains run at the speed of the loads);
+///    over a contiguous row of `minmax_min_row` or more in SIMD lanes; logsumexp over a run of
+///    `rescaled_min_row` or more by blocks (each block's maximum, then its sum of exp); arg-
+///    reductions and rows under 16 one accumulator in index order; otherwise eight interleaved
+///    accumulators (eight independent chains run at the speed of the loads);
 ///  - otherwise a row of accumulators, one per result element (its still operands splatted,
 ///    kernel broadcast, when every operand moves by 1 or stands still in the row).
 /// A register accumulator of an additive reducer whose run reads every operand at unit stride

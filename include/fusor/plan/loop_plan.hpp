@@ -131,20 +131,30 @@ inline constexpr int minmax_lane_sets = 4;
 /// Shortest row the SIMD max/min kernel takes (shorter rows run the 8-lane loop).
 inline constexpr index_t minmax_min_row = 64;
 
+/// Shortest run logsumexp takes in blocks (reduce_kernel::rescaled_blocks); shorter runs take
+/// one step per element, in index order.
+inline constexpr index_t rescaled_min_row = 16;
+
+/// Elements per block of the rescaled_blocks kernel: 2 KiB of doubles, in L1 for the block's
+/// passes (its maximum, exp, sum).
+inline constexpr index_t rescaled_block = 256;
+
 /// How a reduction's loop accumulates: the planner's choice (plan/kernel_choice.hpp), which the
 /// evaluator runs and explain names.
 enum class reduce_kernel : std::uint8_t {
-    none,        ///< not a reduction
-    pairwise,    ///< register accumulator: NumPy's pairwise blocks in double (float sums)
-    compensated, ///< register accumulator: eight compensated lanes (float64 sums)
-    lanes,       ///< register accumulator: eight interleaved accumulators
-    sequential,  ///< register accumulator: one, in index order (arg-reductions, rows < 16)
-    minmax_simd, ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
-    row,         ///< a row of accumulators, one per result element, updated element-wise
-    two_rows,    ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
-    gemm,        ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
-    single_term  ///< nothing summed (a contraction over no axis): the plan is the element-wise
-                 ///< loop of its terms into the destination (`reducer` empty)
+    none,            ///< not a reduction
+    pairwise,        ///< register accumulator: NumPy's pairwise blocks in double (float sums)
+    compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
+    lanes,           ///< register accumulator: eight interleaved accumulators
+    sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
+    minmax_simd,     ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
+    rescaled_blocks, ///< register accumulator: logsumexp by blocks, each block's maximum then
+                     ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
+    row,             ///< a row of accumulators, one per result element, updated element-wise
+    two_rows,        ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
+    single_term ///< nothing summed (a contraction over no axis): the plan is the element-wise
+                ///< loop of its terms into the destination (`reducer` empty)
 };
 
 /// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.
@@ -162,6 +172,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "sequential";
     case reduce_kernel::minmax_simd:
         return "minmax_simd";
+    case reduce_kernel::rescaled_blocks:
+        return "rescaled_blocks";
     case reduce_kernel::row:
         return "row";
     case reduce_kernel::two_rows:

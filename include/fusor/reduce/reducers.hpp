@@ -446,6 +446,9 @@ struct logsumexp {
         using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
         static constexpr bool has_identity = true;
         static constexpr bool needs_index = false;
+        /// A run may be taken in blocks (reduce_kernel::rescaled_blocks): each block's
+        /// (maximum, sum of exp(x - maximum)) merged here, not one step per element.
+        static constexpr bool rescaled_blocks = true;
         static constexpr acc_type identity() {
             return {-std::numeric_limits<double>::infinity(), 0.0};
         }
