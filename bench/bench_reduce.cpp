@@ -8,6 +8,9 @@
 //   W12 z-score (X - mean(X, 0)) / std(X, 0) of (100000, 8) float64, as the README writes it,
 //       against the loop a good programmer writes (mean and 1 / std once per column) and the
 //       two-statement fusor form (statistics into small tensors first)
+//   W26 logsumexp(x, 1) of (4096, 1024) float32 against the hand loop (maximum once, exp once
+//       per element) and the two-statement form without logsumexp; NumPy's three passes in the
+//       report; W26_logsumexp_axis0 the same over axis 0 (columns)
 //   F64 sum of 2^24 float64 (compensated) against a plain 8-accumulator loop: the price of
 //       exactness
 // The hand loops keep 8 independent accumulators along a contiguous axis (the form a compiler
@@ -136,6 +139,36 @@ void softmax_hand(const float* x, fusor::index_t rows, fusor::index_t cols, floa
     }
 }
 // z-score: three passes over X, each statistic computed once per column.
+// logsumexp along rows as a good programmer writes it: the maximum once, then exp once per
+// element (float exp, as std::exp of a float), summed in double.
+void logsumexp_hand(const float* x, fusor::index_t rows, fusor::index_t cols, float* out) {
+    for (fusor::index_t i = 0; i < rows; ++i) {
+        const float* r = x + i * cols;
+        float m = r[0];
+        for (fusor::index_t j = 1; j < cols; ++j)
+            m = r[j] > m ? r[j] : m;
+        double s = 0;
+        for (fusor::index_t j = 0; j < cols; ++j)
+            s += std::exp(r[j] - m);
+        out[i] = static_cast<float>(m + std::log(s));
+    }
+}
+
+// The same over axis 0, as a good programmer streams it: the column maxima in one pass over
+// the rows, then exp once per element into a row of double sums.
+void logsumexp_axis0_hand(const float* x, fusor::index_t rows, fusor::index_t cols, float* out) {
+    std::vector<float> m(x, x + cols);
+    std::vector<double> s(static_cast<std::size_t>(cols), 0.0);
+    for (fusor::index_t i = 1; i < rows; ++i)
+        for (fusor::index_t j = 0; j < cols; ++j)
+            m[j] = x[i * cols + j] > m[j] ? x[i * cols + j] : m[j];
+    for (fusor::index_t i = 0; i < rows; ++i)
+        for (fusor::index_t j = 0; j < cols; ++j)
+            s[j] += std::exp(x[i * cols + j] - m[j]);
+    for (fusor::index_t j = 0; j < cols; ++j)
+        out[j] = static_cast<float>(m[j] + std::log(s[j]));
+}
+
 void zscore_hand(const double* x, fusor::index_t rows, fusor::index_t cols, double* out) {
     std::vector<double> mean(static_cast<std::size_t>(cols)), inv(mean.size());
     for (fusor::index_t i = 0; i < rows; ++i)
@@ -316,6 +349,59 @@ void add_w9(const char* name, const fusor::tensor<float>& x) {
     w.submit();
 }
 
+// W26: logsumexp(x, 1) of (4096, 1024) float32 (issue "The planner counts work": at least half
+// the STREAM triad's bandwidth), against the hand loop and the two-statement fusor form a user
+// writes without logsumexp (the row maximum into an (n, 1) tensor, then log(sum(exp(x - m))) + m).
+void add_w26() {
+    const auto& x = X();
+    const fusor::index_t rows = x.shape()[0], cols = x.shape()[1];
+    struct data {
+        fusor::tensor<float> out, row;
+    };
+    auto r = std::make_shared<data>(data{fusor::tensor<float>(fusor::shape_t{rows}),
+                                         fusor::tensor<float>(fusor::shape_t{rows, 1})});
+    bench::workload<float> w("W26_logsumexp", rows * cols * 4 + rows * 4, rows, 1e-5);
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    w.add(
+        "hand",
+        [r, &x, rows, cols] { logsumexp_hand(x.data(), rows, cols, r->out.data()); },
+        into_out);
+    w.add(
+        "fused", [r, &x] { r->out = fusor::logsumexp(x, 1); }, into_out);
+    w.add(
+        "two_statements",
+        [r, &x] {
+            r->row = fusor::max(x, 1, fusor::keepdims);
+            r->out = fusor::log(fusor::sum(fusor::exp(x - r->row), 1)) + fusor::squeeze(r->row, 1);
+        },
+        into_out);
+    w.submit();
+
+    // Over axis 0: (1024,) results, each over 4096 rows.
+    auto c = std::make_shared<data>(data{fusor::tensor<float>(fusor::shape_t{cols}),
+                                         fusor::tensor<float>(fusor::shape_t{1, cols})});
+    bench::workload<float> w0("W26_logsumexp_axis0", rows * cols * 4 + cols * 4, cols, 1e-5);
+    auto into_c = [c] {
+        return c->out.data();
+    };
+    w0.add(
+        "hand",
+        [c, &x, rows, cols] { logsumexp_axis0_hand(x.data(), rows, cols, c->out.data()); },
+        into_c);
+    w0.add(
+        "fused", [c, &x] { c->out = fusor::logsumexp(x, 0); }, into_c);
+    w0.add(
+        "two_statements",
+        [c, &x] {
+            c->row = fusor::max(x, 0, fusor::keepdims);
+            c->out = fusor::log(fusor::sum(fusor::exp(x - c->row), 0)) + fusor::squeeze(c->row, 0);
+        },
+        into_c);
+    w0.submit();
+}
+
 void add_w12() {
     constexpr fusor::index_t rows = 100000, cols = 8;
     static const auto x = random_tensor<double>({rows, cols}, 5);
@@ -398,6 +484,7 @@ int main(int argc, char** argv) {
         static const auto square = random_tensor<float>({1000, 1000}, 6);
         add_w9("W9_softmax_1000", square);
         add_w12();
+        add_w26();
         add_f64();
     });
 }
