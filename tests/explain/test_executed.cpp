@@ -124,6 +124,7 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "rescaled_blocks",
                                             "row",
                                             "two_rows",
+                                            "rescaled_rows",
                                             "gemm"};
 } // namespace
 
@@ -199,6 +200,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(logsumexp(a, 1)); },
          [&] {
              out = logsumexp(a, 1);
+         }},
+        {[&] { return explain(logsumexp(a, 0)); },
+         [&] {
+             out = logsumexp(a, 0);
          }},
         {[&] { return explain(max(small, 1)); },
          [&] {

@@ -163,3 +163,59 @@ TEST_CASE("logsumexp rows under 16 keep one step per element") {
         check_close(got(r), reference(want.data(), 15), 15, "short");
     }
 }
+
+TEST_CASE_TEMPLATE("logsumexp over rows by blocks (axis 0) equals the long double definition",
+                   T,
+                   float,
+                   double) {
+    // Rows: one block of 64, several with a partial last, under one block; columns: one strip of
+    // 256, several with a partial last, fewer than a register.
+    for (const auto& [rows, cols] :
+         {std::pair<index_t, index_t>{64, 256}, {130, 300}, {7, 513}, {200, 5}, {2, 1000}}) {
+        const auto xt = spread_rows<T>(cols, rows, static_cast<unsigned>(rows * cols));
+        const auto x = fusor::eval(fusor::transpose(xt)); // (rows, cols): column c is xt's row c
+        CAPTURE(rows);
+        CAPTURE(cols);
+        const auto got = fusor::eval(fusor::logsumexp(x, 0));
+        CHECK(runs_of(fusor::logsumexp(x, 0)).find("\"rescaled_rows\"") != std::string::npos);
+        const auto kept = fusor::eval(fusor::logsumexp(x + x, 0, fusor::keepdims));
+        CHECK(kept.shape() == shape_t{1, cols});
+        for (index_t c = 0; c < cols; ++c) {
+            auto want = row_of(xt, c);
+            check_close(got(c), reference(want.data(), rows), rows, "axis 0");
+            for (auto& v : want)
+                v *= 2;
+            check_close(kept(0, c), reference(want.data(), rows), rows, "axis 0, expression");
+        }
+    }
+}
+
+TEST_CASE_TEMPLATE("logsumexp over rows by blocks: NaN, infinities and all -inf columns",
+                   T,
+                   float,
+                   double) {
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    const index_t rows = 150, cols = 6; // three blocks of rows, the last partial
+    fusor::tensor<T> x(shape_t{rows, cols});
+    for (index_t r = 0; r < rows; ++r)
+        for (index_t c = 0; c < cols; ++c)
+            x(r, c) = static_cast<T>(r % 7) - T(3);
+    for (index_t r = 0; r < rows; ++r)
+        x(r, 0) = -inf;              // nothing: -inf
+    x(149, 1) = nan;                 // NaN in the last row
+    x(70, 2) = inf;                  // +inf in the middle block
+    x(10, 3) = inf, x(100, 3) = nan; // both: NaN wins
+    for (index_t r = 0; r < 64; ++r)
+        x(r, 4) = -inf; // a whole block of -inf, then finite values
+    x(64, 5) = T(800);  // a late maximum whose exp overflows: only the rescaling keeps it finite
+    const auto got = fusor::eval(fusor::logsumexp(x, 0));
+    CHECK(got(0) == -inf);
+    CHECK(std::isnan(got(1)));
+    CHECK(got(2) == inf);
+    CHECK(std::isnan(got(3)));
+    const auto xt = fusor::eval(fusor::transpose(x));
+    for (index_t c = 4; c < 6; ++c) {
+        const auto want = row_of(xt, c);
+        check_close(got(c), reference(want.data(), rows), rows, "finite");
+    }
+}

@@ -1006,6 +1006,18 @@ void execute_reduction(const reduction<R, C>& r,
             }
         };
         run_loop_nest(p, 1, ev, kernel);
+    } else if (p.reduction == reduce_kernel::rescaled_rows) {
+        if constexpr (planning::rescaled_reducer<impl>) {
+            const std::size_t ops = p.operand_count;
+            shape_t row_step(ops);
+            for (std::size_t k = 0; k < ops; ++k)
+                row_step[k] = p.stride(k, 0);
+            auto kernel = [&row_step, ops, a0](Ev& ev, const block& b) {
+                detail::rescaled_rows_block<impl>(
+                    ops, ev, a0 + b.offsets[0], b.rows, b.cols, b.offsets, row_step.data());
+            };
+            run_loop_nest(p, 2, ev, kernel);
+        }
     } else if (p.reduction == reduce_kernel::two_rows) {
         if constexpr (!impl::needs_index) {
             detail::evaluator_pair<Ev> pair{ev, ev};

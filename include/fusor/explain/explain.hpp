@@ -362,11 +362,11 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     if (p.reduction == reduce_kernel::single_term) {
         s += "; a contraction summing nothing: the element-wise loop of its terms";
     } else if (!p.reducer.empty()) {
-        const bool row =
-            p.reduction == reduce_kernel::row || p.reduction == reduce_kernel::two_rows;
-        s += row ? ", row of accumulators" : ", register accumulator";
+        s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
         if (p.reduction == reduce_kernel::two_rows)
             s += ", two rows per pass";
+        if (p.reduction == reduce_kernel::rescaled_rows)
+            s += ", rows in blocks of " + std::to_string(rescaled_block_rows);
     }
     return s;
 }
@@ -390,6 +390,12 @@ inline std::string vector_math_text(const loop_plan& p) {
     join(fast.empty() ? "" : fast + " by SLEEF (" + isa + ", 3.5 ulp)");
     join(exact.empty() ? "" : exact + " by SIMD sqrt (exact)");
     return s + (p.math_in_registers ? "; in registers with their arguments" : "");
+}
+
+// What computes logsumexp's float64 exp in its block kernels (exec/rescaled_blocks.hpp).
+inline std::string exp_engine() {
+    const std::string isa(exec::vector_math_isa);
+    return isa.empty() ? "the C library" : "SLEEF (" + isa + ", 1 ulp)";
 }
 
 inline std::string vector_text(const loop_plan& p) {
@@ -420,14 +426,13 @@ inline std::string vector_text(const loop_plan& p) {
                    + ", merged in index order (" + regs + ")";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
-        if (p.reduction == reduce_kernel::rescaled_blocks) { // within explain's 100 columns
-            const std::string isa(exec::vector_math_isa);
+        if (p.reduction == reduce_kernel::rescaled_blocks) // within explain's 100 columns
             return "float64 blocks of " + std::to_string(rescaled_block)
-                   + ": 8-lane max, exp(x - max) by "
-                   + (isa.empty() ? std::string("the C library") : "SLEEF (" + isa + ", 1 ulp)")
-                   + ", 8-lane sum";
-        }
-        if (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows) {
+                   + ": 8-lane max, exp(x - max) by " + exp_engine() + ", 8-lane sum";
+        if (p.reduction == reduce_kernel::rescaled_rows) // within explain's 100 columns
+            return "float64 strips of " + std::to_string(rescaled_block)
+                   + ": column max, exp(x - max) by " + exp_engine() + ", column sums";
+        if (!row_of_accumulators(p.reduction)) {
             if (p.vector_functions.empty())
                 return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";
             return "8 accumulators in flight (" + regs + "); " + vector_math_text(p);
@@ -797,10 +802,7 @@ inline std::string json_loop(const loop_ref& ref, std::size_t number) {
          + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()
                 ? std::string("null")
-                : json_string(p.reduction == reduce_kernel::row
-                                      || p.reduction == reduce_kernel::two_rows
-                                  ? "row"
-                                  : "register"))
+                : json_string(row_of_accumulators(p.reduction) ? "row" : "register"))
          + ",\"vector_bytes\":" + std::to_string(vectorised ? p.vector_bytes : 0)
          + ",\"lanes\":" + std::to_string(lanes) + ",\"threads\":" + std::to_string(p.threads)
          + ",\"chunk\":" + std::to_string(p.chunk) + ",\"split\":"

@@ -265,7 +265,8 @@ reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
 /// How the reduction `R` over a child of type `C` accumulates in loop `p`:
 ///  - [reduced, kept] at unit stride (`sum(a, 0)`), not an arg-reduction: two rows per pass,
 ///    (acc + x_r) + x_{r+1}, the order of one row at a time with half the accumulator traffic
-///    (g++ -O3 unrolls and jams the hand-written loop the same way);
+///    (g++ -O3 unrolls and jams the hand-written loop the same way); logsumexp there takes its
+///    rows in blocks instead (each column's block maximum, then exp a row at a time);
 ///  - the innermost loop reduces (a register accumulator): additive reducers pairwise in double
 ///    (compensated lanes for float64 sums: within ~2 eps whatever n); max/min/argmax/argmin
 ///    over a contiguous row of `minmax_min_row` or more in SIMD lanes; logsumexp over a run of
@@ -288,7 +289,8 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
     const bool contiguous = p.kernel == inner_kernel::contiguous;
     if (!impl::needs_index && contiguous && !p.empty && levels == 2 && p.extents[0] >= 2
         && p.operands[0].strides[0] == 0 && p.operands[0].strides[1] != 0) {
-        p.reduction = reduce_kernel::two_rows;
+        p.reduction =
+            rescaled_reducer<impl> ? reduce_kernel::rescaled_rows : reduce_kernel::two_rows;
         return;
     }
     const bool register_accumulator = levels == 0 || p.operands[0].strides[levels - 1] == 0;

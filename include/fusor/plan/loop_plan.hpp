@@ -136,8 +136,12 @@ inline constexpr index_t minmax_min_row = 64;
 inline constexpr index_t rescaled_min_row = 16;
 
 /// Elements per block of the rescaled_blocks kernel: 2 KiB of doubles, in L1 for the block's
-/// passes (its maximum, exp, sum).
+/// passes (its maximum, exp, sum); the rescaled_rows kernel's strips of columns are as wide.
 inline constexpr index_t rescaled_block = 256;
+
+/// Rows per block of the rescaled_rows kernel: a block of `rescaled_block_rows` rows of a strip
+/// (64 KiB of float32) is read twice, the second time from the cache.
+inline constexpr index_t rescaled_block_rows = 64;
 
 /// How a reduction's loop accumulates: the planner's choice (plan/kernel_choice.hpp), which the
 /// evaluator runs and explain names.
@@ -152,6 +156,8 @@ enum class reduce_kernel : std::uint8_t {
                      ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
     row,             ///< a row of accumulators, one per result element, updated element-wise
     two_rows,        ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
+                     ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
     gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
     single_term ///< nothing summed (a contraction over no axis): the plan is the element-wise
                 ///< loop of its terms into the destination (`reducer` empty)
@@ -178,12 +184,21 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "row";
     case reduce_kernel::two_rows:
         return "two_rows";
+    case reduce_kernel::rescaled_rows:
+        return "rescaled_rows";
     case reduce_kernel::gemm:
         return "gemm";
     case reduce_kernel::single_term:
         return "single_term";
     }
     return "?";
+}
+
+/// True when reduction kernel `k` keeps a row of accumulators (one per result element) rather
+/// than one accumulator in registers per run.
+constexpr bool row_of_accumulators(reduce_kernel k) {
+    return k == reduce_kernel::row || k == reduce_kernel::two_rows
+           || k == reduce_kernel::rescaled_rows;
 }
 
 /// Rows and columns of a tile of the tiled kernel: a staged operand's reads are `tile_rows`
