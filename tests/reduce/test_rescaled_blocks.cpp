@@ -170,8 +170,10 @@ TEST_CASE_TEMPLATE("logsumexp over rows by blocks (axis 0) equals the long doubl
                    double) {
     // Rows: one block of 64, several with a partial last, under one block; columns: one strip of
     // 256, several with a partial last, fewer than a register.
-    for (const auto& [rows, cols] :
+    // Not a structured binding: clang 14 cannot capture one (doctest's CAPTURE is a lambda).
+    for (const auto& shape :
          {std::pair<index_t, index_t>{64, 256}, {130, 300}, {7, 513}, {200, 5}, {2, 1000}}) {
+        const index_t rows = shape.first, cols = shape.second;
         const auto xt = spread_rows<T>(cols, rows, static_cast<unsigned>(rows * cols));
         const auto x = fusor::eval(fusor::transpose(xt)); // (rows, cols): column c is xt's row c
         CAPTURE(rows);
