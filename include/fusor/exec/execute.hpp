@@ -764,8 +764,8 @@ void check_reducible(const reduction<R, C>& r) {
 namespace detail {
 // The register accumulator `*a` takes a run of `n` elements of `ev` (bound at the run's start)
 // as the plan's kernel `k` says (pairwise, compensated, minmax_simd, rescaled_blocks,
-// sequential or lanes); `i0`
-// and `si` are the index operand's value at the run's start and its step (arg-reductions).
+// sequential or lanes); `i0` and `si` are the index operand's value at the run's start and its
+// step (arg-reductions).
 template <class Impl, class T, bool Contiguous, class Ev>
 FUSOR_INLINE void register_reduce(
     reduce_kernel k, typename Impl::acc_type* a, const Ev& ev, index_t n, index_t i0, index_t si) {

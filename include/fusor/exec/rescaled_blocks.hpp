@@ -29,10 +29,24 @@ struct block_max_sum {
     double sum;
 };
 
+// The pair of a block whose maximum is `max` (NaN when any element is NaN) and whose terms sum
+// to `sum`, as the reducer's merge treats the special maxima: NaN gives (NaN, 1), -inf (every
+// element -inf: nothing to add) the identity (-inf, 0), +inf (+inf, 1); `sum` is read only for a
+// finite maximum.
+inline block_max_sum block_pair(double max, double sum) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (max != max)
+        return {max, 1.0};
+    if (max == -inf)
+        return {-inf, 0.0};
+    if (max == inf)
+        return {inf, 1.0};
+    return {max, sum};
+}
+
 // x[0, n) (n >= 1, room for vector_padding more) as a block: its maximum (NaN when any element
-// is NaN), then x[i] = exp(x[i] - maximum) summed. The special maxima answer as the reducer's
-// merge treats them: NaN gives (NaN, 1), -inf (every element -inf: nothing to add) the
-// identity (-inf, 0), +inf (+inf, 1). Overwrites x.
+// is NaN), then x[i] = exp(x[i] - maximum) summed (block_pair: a maximum that is not finite
+// decides the pair alone). Overwrites x.
 inline block_max_sum rescaled_block_terms(double* x, index_t n) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     // Eight lanes of the maximum so far, and of a NaN seen: GCC/Clang vector types, as in
@@ -53,12 +67,8 @@ inline block_max_sum rescaled_block_terms(double* x, index_t n) {
     }
     for (; i < n; ++i)
         m = (x[i] > m || x[i] != x[i]) && m == m ? x[i] : m;
-    if (m != m)
-        return {m, 1.0};
-    if (m == -inf)
-        return {-inf, 0.0};
-    if (m == inf)
-        return {inf, 1.0};
+    if (m - m != 0.0) // NaN or an infinity
+        return block_pair(m, 0.0);
     for (i = 0; i < n; ++i)
         x[i] -= m;
 #if FUSOR_VECTOR_MATH
@@ -94,18 +104,16 @@ typename Impl::acc_type rescaled_blocks_reduce(const Ev& ev, index_t n) {
     return acc;
 }
 
-/// The row of accumulators of a rescaled reducer (logsumexp) over a block of
-/// `rows` rows of `cols` columns at unit stride ([reduced, kept]:
-/// reduce_kernel::rescaled_rows): `a` the accumulators of the block's columns;
-/// `off` every operand's offset at the block's first row, `row_step` its stride
-/// between rows; `ev` bound to a row reads column c at `get<true>(c)`. In
-/// strips of `rescaled_block` columns and blocks of `rescaled_block_rows` rows:
-/// each column's maximum over the block's rows (NaN when any is NaN), then a
-/// row at a time exp(x - maximum) in float64 (SLEEF's vector exp over the
-/// strip) added to the column's sum, and each column's (maximum, sum) merged
-/// into its accumulator by the reducer's merge, as rescaled_blocks_reduce
-/// merges a run's blocks. The block's rows are read twice, the second time from
-/// the cache.
+/// The row of accumulators of a rescaled reducer (logsumexp) over a block of `rows` rows of
+/// `cols` columns at unit stride ([reduced, kept]: reduce_kernel::rescaled_rows): `a` the
+/// accumulators of the block's columns; `off` every operand's offset at the block's first row,
+/// `row_step` its stride between rows; `ev` bound to a row reads column c at `get<true>(c)`. In
+/// strips of `rescaled_block` columns and blocks of `rescaled_block_rows` rows: each column's
+/// maximum over the block's rows (NaN when any is NaN), then a row at a time exp(x - maximum)
+/// in float64 (SLEEF's vector exp over the strip) added to the column's sum, and each column's
+/// pair (block_pair) merged into its accumulator by the reducer's merge, as
+/// rescaled_blocks_reduce merges a run's blocks. The block's rows are read twice, the second
+/// time from the cache.
 template <class Impl, class Ev>
 void rescaled_rows_block(std::size_t ops,
                          Ev& ev,
@@ -148,8 +156,8 @@ void rescaled_rows_block(std::size_t ops,
                 for (index_t c = 0; c < w; ++c)
                     x[c] = static_cast<double>(ev.template get<true>(c0 + c)) - shift[c];
 #if FUSOR_VECTOR_MATH
-                std::fill(x + w, x + w + vector_padding,
-                          0.0); // the last register's unused lanes
+                // The last register's unused lanes.
+                std::fill(x + w, x + w + vector_padding, 0.0);
                 vector_function<ops::exp, double>::apply(x, w);
 #else
                 for (index_t c = 0; c < w; ++c)
@@ -159,11 +167,8 @@ void rescaled_rows_block(std::size_t ops,
                     sum[c] += x[c];
             }
             for (index_t c = 0; c < w; ++c) {
-                const double m = top[c];
-                const block_max_sum b = nan_seen[c] != nan_seen[c] ? block_max_sum{nan_seen[c], 1.0}
-                                        : m == -inf                ? block_max_sum{-inf, 0.0}
-                                        : m == inf                 ? block_max_sum{inf, 1.0}
-                                                                   : block_max_sum{m, sum[c]};
+                const block_max_sum b =
+                    block_pair(nan_seen[c] != nan_seen[c] ? nan_seen[c] : top[c], sum[c]);
                 a[c0 + c] = Impl::merge(a[c0 + c], typename Impl::acc_type{b.max, b.sum});
             }
         }
