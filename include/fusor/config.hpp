@@ -27,6 +27,17 @@
 #define FUSOR_INLINE_LAMBDA
 #endif
 
+// Force-inline in every build, -O0 included, for the tree's forwarding functions only (the
+// one traversal's dispatch and child access): each is a call and nothing else, so inlining
+// removes a function per node type and visitor instead of copying code.
+#if defined(__GNUC__) || defined(__clang__)
+#define FUSOR_FORWARD inline __attribute__((always_inline))
+#define FUSOR_FORWARD_LAMBDA __attribute__((always_inline))
+#else
+#define FUSOR_FORWARD inline
+#define FUSOR_FORWARD_LAMBDA
+#endif
+
 // Force-inline when optimising only: for the non-template parts of the small-size fast paths
 // (plan/make_plan.hpp's row matcher), inlined into each expression type's check at -O2 (a call
 // cost 2 ns of 26 at 4 elements) but compiled once, out of line, in an unoptimised build such

@@ -23,7 +23,7 @@ namespace fusor {
 /// visitor that meets a kind it has no member for is a compile error, never a silent skip.
 /// A visitor that recurses calls `traverse` again on the children it chooses to visit.
 template <class N, class V, class... A>
-FUSOR_INLINE decltype(auto) traverse(const N& n, V&& v, A&&... args) {
+FUSOR_FORWARD decltype(auto) traverse(const N& n, V&& v, A&&... args) {
     constexpr node_tag t = tag_of<N>;
     if constexpr (t == node_tag::leaf)
         return v.on_leaf(n, std::forward<A>(args)...);
@@ -61,7 +61,7 @@ inline constexpr std::size_t child_count = [] {
 
 /// Child `I` of node `n` (as child_count counts them).
 template <std::size_t I, class N>
-FUSOR_INLINE const auto& child(const N& n) {
+FUSOR_FORWARD const auto& child(const N& n) {
     if constexpr (tag_of<N> == node_tag::elementwise)
         return boost::hana::at_c<I>(n.children);
     else
@@ -71,8 +71,8 @@ FUSOR_INLINE const auto& child(const N& n) {
 /// Calls `f(c)` for each child `c` of `n`, left to right (so leaves are met depth-first in the
 /// order the planner numbers operands).
 template <class N, class F>
-FUSOR_INLINE void for_each_child(const N& n, F&& f) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+FUSOR_FORWARD void for_each_child(const N& n, F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
         (f(child<I>(n)), ...);
     }
     (std::make_index_sequence<child_count<N>>{});
@@ -81,8 +81,8 @@ FUSOR_INLINE void for_each_child(const N& n, F&& f) {
 /// True when `f(c)` is true for every child `c` of `n`, asked left to right until one is false
 /// (true for a node without children).
 template <class N, class F>
-FUSOR_INLINE bool all_children(const N& n, F&& f) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+FUSOR_FORWARD bool all_children(const N& n, F&& f) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
         return (true && ... && static_cast<bool>(f(child<I>(n))));
     }
     (std::make_index_sequence<child_count<N>>{});

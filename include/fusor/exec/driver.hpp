@@ -119,6 +119,20 @@ struct thread_state {
     explicit thread_state(const Local& original) : local(original) { local.own_buffers(buffers); }
 };
 
+namespace detail {
+/// The driver's call of `kernel(local, b)` for one kind of state and kernel: a plain function,
+/// one per pair of types (a lambda converted to a function pointer is two at -O0).
+template <class Local, class Kernel>
+struct nest_call {
+    Local* local;
+    Kernel* kernel;
+    static void run(void* context, const block& b) {
+        auto* c = static_cast<nest_call*>(context);
+        (*c->kernel)(*c->local, b);
+    }
+};
+} // namespace detail
+
 /// The one place work is split across threads: runs `kernel(local, b)` over every block of
 /// `p`'s loop nest (`depth` levels per block), on `p.threads` threads in chunks of `p.chunk`
 /// iterations of the split level when the plan says so (each extra thread with its own copy of
@@ -126,32 +140,25 @@ struct thread_state {
 /// every result is the same for any thread count.
 template <class Local, class Kernel>
 void run_loop_nest(const loop_plan& p, int depth, Local& local, Kernel& kernel) {
-    struct context {
-        Local* local;
-        Kernel* kernel;
-    };
-    const block_kernel call = [](void* c, const block& b) {
-        auto* x = static_cast<context*>(c);
-        (*x->kernel)(*x->local, b);
-    };
-    auto range = [&p, depth, &kernel, call](auto& state, index_t begin, index_t end) {
-        Local* l;
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(state)>, Local>)
-            l = &state;
-        else
-            l = &state.local;
-        context c{l, &kernel};
-        drive(p, depth, begin, end, call, &c);
-    };
     const std::size_t levels = p.extents.size();
     const index_t extent = levels == 0 ? 1 : p.extents[p.split_inner ? levels - 1 : 0];
     if (!threads_enabled || p.threads <= 1 || p.chunk == 0) {
-        range(local, 0, extent);
+        detail::nest_call<Local, Kernel> call{&local, &kernel};
+        drive(p, depth, 0, extent, &detail::nest_call<Local, Kernel>::run, &call);
         return;
     }
-    if constexpr (threads_enabled)
+    if constexpr (threads_enabled) {
+        using state = thread_state<Local>;
         parallel_chunks(
-            p.threads, extent, p.chunk, [&local] { return thread_state<Local>(local); }, range);
+            p.threads,
+            extent,
+            p.chunk,
+            [&local] { return state(local); },
+            [&p, depth, &kernel](state& s, index_t begin, index_t end) {
+                detail::nest_call<Local, Kernel> call{&s.local, &kernel};
+                drive(p, depth, begin, end, &detail::nest_call<Local, Kernel>::run, &call);
+            });
+    }
 }
 
 } // namespace fusor::exec

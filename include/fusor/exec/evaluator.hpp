@@ -286,11 +286,11 @@ using evaluator_children = children_of<std::index_sequence_for<Cs...>, Cs...>;
 
 /// Child `I` of evaluator_children `p`.
 template <std::size_t I, class C>
-FUSOR_INLINE C& slot_value(child_slot<I, C>& s) {
+FUSOR_FORWARD C& slot_value(child_slot<I, C>& s) {
     return s.value;
 }
 template <std::size_t I, class C>
-FUSOR_INLINE const C& slot_value(const child_slot<I, C>& s) {
+FUSOR_FORWARD const C& slot_value(const child_slot<I, C>& s) {
     return s.value;
 }
 
@@ -482,7 +482,7 @@ struct flat_evaluator_builder {
     scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer for each row leaf
 
     template <class N>
-    FUSOR_INLINE auto build(const N& n) {
+    FUSOR_FORWARD auto build(const N& n) {
         return traverse(n, *this);
     }
     template <class N>
@@ -588,7 +588,7 @@ struct evaluator_builder {
     }
 
     template <class N>
-    auto build(const N& n) {
+    FUSOR_FORWARD auto build(const N& n) {
         return traverse(n, *this);
     }
     template <class N>
