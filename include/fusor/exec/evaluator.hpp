@@ -303,39 +303,39 @@ struct elementwise_evaluator {
     using indices = std::index_sequence_for<Cs...>;
 
     FUSOR_INLINE void bind(const index_t* offsets) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind(offsets), ...);
         }
         (indices{});
     }
     FUSOR_INLINE void bind_row(index_t r) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind_row(r), ...);
         }
         (indices{});
     }
     void own_buffers(scratch& s) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).own_buffers(s), ...);
         }
         (indices{});
     }
     FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).stage(offsets, rows, cols), ...);
         }
         (indices{});
     }
 
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind_block(offsets, start, len), ...);
         }
         (indices{});
     }
     template <bool Contiguous>
     FUSOR_INLINE value_type get(index_t i) const {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             return Op{}(slot_value<I>(children).template get<Contiguous>(i)...);
         }
         (indices{});
@@ -343,14 +343,14 @@ struct elementwise_evaluator {
 #if FUSOR_MATH_IN_REGISTERS
     static constexpr bool in_registers = detail::register_operation_node<Op, value_type, Cs...>;
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind_registers(offsets, start, len), ...);
         }
         (indices{});
     }
     template <bool Partial>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             return register_operation<Op>::apply(
                 slot_value<I>(children).template get_register<Partial>(i, n)...);
         }
@@ -506,7 +506,7 @@ struct flat_evaluator_builder {
     template <class N>
     FUSOR_INLINE auto on_elementwise(const N& n) {
         // A braced list evaluates left to right: leaves get their ordinals depth-first.
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_INLINE_LAMBDA {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             using E = elementwise_evaluator<typename N::op_type,
                                             decltype(traverse(child<I>(n), *this))...>;
             return E{evaluator_children<decltype(traverse(child<I>(n), *this))...>{
@@ -644,7 +644,7 @@ struct evaluator_builder {
                 this->template build_child<N>(child<0>(n)),
                 buffers.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding))};
         } else {
-            return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
                 using E =
                     elementwise_evaluator<Op,
                                           decltype(this->template build_child<N>(child<I>(n)))...>;

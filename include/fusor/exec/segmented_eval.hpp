@@ -222,7 +222,7 @@ struct overlap_finder {
     }
     template <class N>
     void on_elementwise(const N& n) {
-        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+        for_each_child(n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { traverse(c, *this); });
     }
     template <class N>
     void on_reduction(const N& n) {

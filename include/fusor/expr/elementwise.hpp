@@ -7,8 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <boost/hana/at.hpp>
 #include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
 
 #include <fusor/config.hpp>
 #include <fusor/core/broadcast.hpp>
@@ -133,18 +133,20 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
                  && !detail::copies_node<elementwise,
                                          As...> && (std::is_constructible_v<Cs, As&&> && ...))
     explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
-        boost::hana::unpack(children, [this](const auto&... c) {
-            const shape_t* shapes[] = {&c.shape()...};
-            const shape_t* stable[] = {detail::stable_shape(c)...};
+        // An index sequence, not hana::unpack: at -O0 unpack is three more functions per node
+        // type.
+        [this]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
+            const shape_t* shapes[] = {&boost::hana::at_c<I>(children).shape()...};
+            const shape_t* stable[] = {detail::stable_shape(boost::hana::at_c<I>(children))...};
             std::uint64_t exact = 0;
             const int same = detail::broadcast_result_of(shapes, sizeof...(Cs), exact);
             if (same >= 0 && stable[same])
                 shape_ref = stable[same];
             else
-                own_shape = broadcast_shapes({&c.shape()...});
-            std::size_t i = 0;
-            dense = (detail::dense_child(c, (exact >> i++) & 1) && ...);
-        });
+                own_shape = broadcast_shapes({shapes[I]...});
+            dense = (detail::dense_child(boost::hana::at_c<I>(children), (exact >> I) & 1) && ...);
+        }
+        (std::index_sequence_for<Cs...>{});
     }
 
     // Copies and moves carry own_shape only when it is the shape: a node that points at its

@@ -54,7 +54,7 @@ struct operand_checker {
     }
     template <class N>
     void visit_children(const N& n) {
-        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+        for_each_child(n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { traverse(c, *this); });
     }
 };
 #endif

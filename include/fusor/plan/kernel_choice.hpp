@@ -69,7 +69,7 @@ struct vector_function_finder {
             if (!seen)
                 out.push_back(Op::name);
         }
-        for_each_child(n, [this](const auto& c) {
+        for_each_child(n, [this](const auto& c) FUSOR_FORWARD_LAMBDA {
             if constexpr (!planning::hoisted<N, std::remove_cvref_t<decltype(c)>>)
                 traverse(c, *this);
         });

@@ -469,7 +469,7 @@ struct tree_walker {
                 line.symbol = std::string(N::op_type::symbol);
             notes->tree.push_back(std::move(line));
         }
-        for_each_child(n, [&](const auto& c) {
+        for_each_child(n, [&](const auto& c) FUSOR_FORWARD_LAMBDA {
             using C = std::remove_cvref_t<decltype(c)>;
             const index_transform ct = broadcast_into(t, n.shape(), c.shape());
             if constexpr (planning::hoisted<N, C>) {
@@ -728,7 +728,7 @@ struct apart_check {
     template <class N>
     FUSOR_INLINE bool on_elementwise(const N& n) const {
         return all_children(
-            n, [this](const auto& c) FUSOR_INLINE_LAMBDA { return traverse(c, *this); });
+            n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { return traverse(c, *this); });
     }
 };
 template <class N>
@@ -838,7 +838,7 @@ struct row_matcher {
     template <class N>
     FUSOR_INLINE bool on_elementwise(const N& n) {
         return all_children(
-            n, [this](const auto& c) FUSOR_INLINE_LAMBDA { return traverse(c, *this); });
+            n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { return traverse(c, *this); });
     }
 };
 
@@ -894,7 +894,8 @@ struct overlap_check {
     }
     template <class N>
     bool on_elementwise(const N& n) const {
-        return !all_children(n, [this](const auto& c) { return !traverse(c, *this); });
+        return !all_children(
+            n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { return !traverse(c, *this); });
     }
     template <class N>
     bool on_remap(const N& n) const {

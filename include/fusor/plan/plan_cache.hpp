@@ -84,7 +84,7 @@ struct key_builder {
     }
     template <class N>
     void on_elementwise(const N& n) {
-        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+        for_each_child(n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { traverse(c, *this); });
     }
     template <class N>
     void on_remap(const N& n) {

@@ -139,7 +139,7 @@ struct segment_collector {
     }
     template <class N>
     void children(const N& n) {
-        for_each_child(n, [this](const auto& c) { traverse(c, *this); });
+        for_each_child(n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { traverse(c, *this); });
     }
 };
 
