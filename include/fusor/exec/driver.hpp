@@ -3,9 +3,7 @@
 // function splits the work across threads. Every kernel in exec/ runs through these two.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
-#include <type_traits>
 
 #include <fusor/core/shape.hpp>
 #include <fusor/exec/scratch.hpp>
