@@ -127,19 +127,21 @@ const std::vector<test_case>& cases() {
 
 // ---- checking ---------------------------------------------------------------------------------
 
-// Evaluates the contraction `e` and checks it against the case's result: dtype, shape, values
-// (integers and bool exactly; floats within the case's tolerance of the exact value).
-template <class E>
-void check_result(const test_case& c, const E& e) {
-    using R = typename std::remove_cvref_t<E>::value_type;
+// The doctest messages are in these helpers per result type R, not in check_result's template
+// per expression: each *_MESSAGE or INFO is a type of its own.
+template <class R>
+void check_dtype(const test_case& c) {
     REQUIRE_MESSAGE(c.out.has_value(), "no expected result");
-    const array_data& want = *c.out;
-    CHECK_MESSAGE(dtype_name<R>() == want.dtype,
+    CHECK_MESSAGE(dtype_name<R>() == c.out->dtype,
                   "fusor's dtype ",
                   std::string(dtype_name<R>()),
                   ", NumPy's ",
-                  want.dtype);
-    const tensor<R> got = e;
+                  c.out->dtype);
+}
+
+template <class R>
+void check_stored(const test_case& c, const tensor<R>& got) {
+    const array_data& want = *c.out;
     CHECK_MESSAGE(got.shape() == want.shape,
                   "fusor's shape ",
                   to_string(got.shape()),
@@ -169,12 +171,26 @@ void check_result(const test_case& c, const E& e) {
     }
 }
 
+// Evaluates the contraction `e` and checks it against the case's result: dtype, shape, values
+// (integers and bool exactly; floats within the case's tolerance of the exact value).
+template <class E>
+void check_result(const test_case& c, const E& e) {
+    using R = typename std::remove_cvref_t<E>::value_type;
+    check_dtype<R>(c);
+    const tensor<R> got = e;
+    check_stored(c, got);
+}
+
 // Runs `f` (which builds and checks the contraction) and checks its outcome against NumPy's
-// (numpy_data::check_outcome).
+// (numpy_data::check_outcome), compiled once (numpy_data::erased_call).
+void run_erased(const test_case& c, numpy_data::erased_call f) {
+    INFO(c.name());
+    numpy_data::check_outcome(c.error, c.needles, f);
+}
+
 template <class F>
 void run_case(const test_case& c, F&& f) {
-    INFO(c.name());
-    numpy_data::check_outcome(c.error, c.needles, std::forward<F>(f));
+    run_erased(c, numpy_data::erase(f));
 }
 
 // ---- dtype dispatch -----------------------------------------------------------------------------

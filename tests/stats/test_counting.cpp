@@ -193,8 +193,8 @@ void check_result(const test_case& c, const std::string& name, const tensor<T>& 
 
 // Runs `f`; when the case expects an error, checks that `f` throws exactly that fusor type.
 // Returns true when the case expects results (and `f` ran).
-template <class F>
-void run_case(const test_case& c, F&& f) {
+// Compiled once (numpy_data::erased_call), not once per lambda.
+void run_erased(const test_case& c, numpy_data::erased_call f) {
     INFO(c.name());
     if (c.error.empty()) {
         try {
@@ -211,6 +211,11 @@ void run_case(const test_case& c, F&& f) {
     } else {
         FAIL_CHECK("unknown error ", c.error);
     }
+}
+
+template <class F>
+void run_case(const test_case& c, F&& f) {
+    run_erased(c, numpy_data::erase(f));
 }
 
 // ---- dtype dispatch -----------------------------------------------------------------------------

@@ -19,20 +19,26 @@ namespace lazy_consumers {
 
 inline int checked = 0;
 
-// Same shape and the same bytes (NaN and -0.0 included).
-template <class A, class B>
-void same(const A& got, const B& want, const char* what) {
-    using T = fusor::value_type_t<A>;
-    static_assert(std::is_same_v<T, fusor::value_type_t<B>>);
+// Same shape and the same bytes (NaN and -0.0 included). The doctest context and message are
+// here, once per element type, not in `same`'s template per pair of expressions.
+template <class T>
+void same_stored(const fusor::tensor<T>& g, const fusor::tensor<T>& w, const char* what) {
     INFO(what);
-    const fusor::tensor<T> g = got;
-    const fusor::tensor<T> w = want;
     REQUIRE(g.shape() == w.shape());
     bool equal = true;
     for (fusor::index_t i = 0; i < g.size() && equal; ++i)
         equal = std::memcmp(g.data() + i, w.data() + i, sizeof(T)) == 0;
     CHECK_MESSAGE(equal, "got ", g, " want ", w);
     ++checked;
+}
+
+template <class A, class B>
+void same(const A& got, const B& want, const char* what) {
+    using T = fusor::value_type_t<A>;
+    static_assert(std::is_same_v<T, fusor::value_type_t<B>>);
+    const fusor::tensor<T> g = got;
+    const fusor::tensor<T> w = want;
+    same_stored(g, w, what);
 }
 
 template <class L>

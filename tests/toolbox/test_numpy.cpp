@@ -179,14 +179,23 @@ int assertions = 0; // elements compared, for the summary
 
 // Evaluates `e` (a tensor, a view or an expression) and checks it against result k: dtype,
 // shape and every value (NaN equals NaN; -0.0 equals 0.0, as NumPy's array_equal).
+// (The doctest context and messages are in the helpers below, not in this template: each
+// INFO or *_MESSAGE is a type of its own, and here it would be one per expression checked.)
+void require_result(const test_case& c, std::size_t k) {
+    REQUIRE_MESSAGE(k < c.out.size(), "result ", k, " was not expected");
+}
+
+template <class R>
+void check_stored(const test_case& c, std::size_t k, const tensor<R>& got) {
+    INFO("result ", k);
+    assertions += static_cast<int>(numpy_data::check_exact(got, c.out[k]));
+}
+
 template <class E>
 void check_result(const test_case& c, std::size_t k, const E& e) {
-    using R = value_type_t<E>;
-    REQUIRE_MESSAGE(k < c.out.size(), "result ", k, " was not expected");
-    const array_data& want = c.out[k];
-    INFO("result ", k);
-    const tensor<R> got = e;
-    assertions += static_cast<int>(numpy_data::check_exact(got, want));
+    require_result(c, k);
+    const tensor<value_type_t<E>> got = e;
+    check_stored(c, k, got);
 }
 
 // Checks a list of results (nonzero, split, unravel_index): their count and each.
@@ -201,12 +210,16 @@ void check_results(const test_case& c, const V& results) {
         check_result(c, k, results[k]);
 }
 
-// Runs `f` and checks its outcome against NumPy's (numpy_data::check_outcome).
+// Runs `f` and checks its outcome against NumPy's (numpy_data::check_outcome), compiled once.
+void run_erased(const test_case& c, numpy_data::erased_call f) {
+    INFO(c.name());
+    if (numpy_data::check_outcome(c.error, c.needles, f))
+        ++assertions;
+}
+
 template <class F>
 void run_case(const test_case& c, F&& f) {
-    INFO(c.name());
-    if (numpy_data::check_outcome(c.error, c.needles, std::forward<F>(f)))
-        ++assertions;
+    run_erased(c, numpy_data::erase(f));
 }
 
 // ---- dtype dispatch
