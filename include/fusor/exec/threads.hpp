@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <type_traits>
 
 #include <fusor/core/error.hpp>
 #include <fusor/core/parallel.hpp>
@@ -37,42 +38,56 @@ inline void run_team(int threads, void* context, team_member_fn member) noexcept
 
 namespace exec {
 
+namespace detail {
+// What the threads of parallel_chunks share, and the one function each of them runs: a static
+// member function rather than a lambda converted to a function pointer, which an unoptimised
+// build compiles as three functions (the lambda, its static invoker and the conversion) per
+// expression type and loop kind.
+template <class MakeLocal, class Body>
+struct chunk_team {
+    MakeLocal& make_local;
+    Body& body;
+    index_t extent, chunk, chunks;
+    std::atomic<bool> failed{false};
+    std::exception_ptr failure; // written once, by the thread that set `failed`
+
+    static void member(void* erased, int thread, int team) noexcept {
+        auto& c = *static_cast<chunk_team*>(erased);
+        const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
+        if (first == last)
+            return;
+        try {
+            auto local = c.make_local();
+            for (index_t k = first; k < last; ++k)
+                c.body(local, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
+        } catch (...) {
+            if (!c.failed.exchange(true))
+                c.failure = std::current_exception();
+        }
+    }
+};
+} // namespace detail
+
 /// Runs `body(local, begin, end)` for each chunk [c * chunk, min((c + 1) * chunk, extent)) of
 /// an outermost loop of `extent` iterations, on up to `threads` threads. `make_local()` is
 /// called once per thread for its private state (evaluator copies with their own buffers).
 /// Each thread takes one contiguous run of chunks (as OpenMP's schedule(static)); an exception
 /// thrown in any chunk is rethrown on the calling thread after every thread has stopped (the
-/// other chunks may have run).
+/// other chunks may have run). Without OpenMP the team's code is not compiled at all.
 template <class MakeLocal, class Body>
 void parallel_chunks(
     int threads, index_t extent, index_t chunk, MakeLocal&& make_local, Body&& body) {
     const index_t chunks = (extent + chunk - 1) / chunk;
-    if (threads_enabled && threads > 1 && chunks > 1) {
-        struct team_context {
-            MakeLocal& make_local;
-            Body& body;
-            index_t extent, chunk, chunks;
-            std::atomic<bool> failed{false};
-            std::exception_ptr failure; // written once, by the thread that set `failed`
-        } context{make_local, body, extent, chunk, chunks, {false}, {}};
-        auto member = [](void* erased, int thread, int team) noexcept {
-            auto& c = *static_cast<team_context*>(erased);
-            const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
-            if (first == last)
-                return;
-            try {
-                auto local = c.make_local();
-                for (index_t k = first; k < last; ++k)
-                    c.body(local, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
-            } catch (...) {
-                if (!c.failed.exchange(true))
-                    c.failure = std::current_exception();
-            }
-        };
-        fusor::detail::run_team(threads, &context, member);
-        if (context.failure) // the region's end is a barrier: every write above is visible
-            std::rethrow_exception(context.failure);
-        return;
+    if constexpr (threads_enabled) {
+        if (threads > 1 && chunks > 1) {
+            using team = detail::chunk_team<std::remove_reference_t<MakeLocal>,
+                                            std::remove_reference_t<Body>>;
+            team context{make_local, body, extent, chunk, chunks, {false}, {}};
+            fusor::detail::run_team(threads, &context, &team::member);
+            if (context.failure) // the region's end is a barrier: every write above is visible
+                std::rethrow_exception(context.failure);
+            return;
+        }
     }
     auto local = make_local();
     for (index_t c = 0; c < chunks; ++c)
