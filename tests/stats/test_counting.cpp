@@ -192,7 +192,6 @@ void check_result(const test_case& c, const std::string& name, const tensor<T>& 
 }
 
 // Runs `f`; when the case expects an error, checks that `f` throws exactly that fusor type.
-// Returns true when the case expects results (and `f` ran).
 // Compiled once (numpy_data::erased_call), not once per lambda.
 void run_erased(const test_case& c, numpy_data::erased_call f) {
     INFO(c.name());

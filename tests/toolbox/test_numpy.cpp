@@ -177,10 +177,8 @@ const std::vector<test_case>& cases() {
 
 int assertions = 0; // elements compared, for the summary
 
-// Evaluates `e` (a tensor, a view or an expression) and checks it against result k: dtype,
-// shape and every value (NaN equals NaN; -0.0 equals 0.0, as NumPy's array_equal).
-// (The doctest context and messages are in the helpers below, not in this template: each
-// INFO or *_MESSAGE is a type of its own, and here it would be one per expression checked.)
+// The doctest context and messages are in these helpers, not in check_result's template: each
+// INFO or *_MESSAGE is a type of its own, and there it would be one per expression checked.
 void require_result(const test_case& c, std::size_t k) {
     REQUIRE_MESSAGE(k < c.out.size(), "result ", k, " was not expected");
 }
@@ -191,6 +189,8 @@ void check_stored(const test_case& c, std::size_t k, const tensor<R>& got) {
     assertions += static_cast<int>(numpy_data::check_exact(got, c.out[k]));
 }
 
+// Evaluates `e` (a tensor, a view or an expression) and checks it against result k: dtype,
+// shape and every value (NaN equals NaN; -0.0 equals 0.0, as NumPy's array_equal).
 template <class E>
 void check_result(const test_case& c, std::size_t k, const E& e) {
     require_result(c, k);
