@@ -1,7 +1,7 @@
 // Golden explain output: for every representative expression of cases.hpp, the whole text
 // (tree, plan, cost) equals tests/explain/golden/<name>.txt, and for two of them the JSON equals
 // golden/<name>.json. After an intended change to explain, rewrite the files with
-//     FUSOR_UPDATE_GOLDEN=1 build/release/tests/test_explain_golden
+//     FUSOR_UPDATE_GOLDEN=1 build/asan/tests/test_explain_golden
 // and review the diff. The texts are for the SSE2 target tests compile for (no -march).
 #include <cstdlib>
 #include <fstream>
