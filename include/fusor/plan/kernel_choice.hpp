@@ -161,47 +161,6 @@ concept rescaled_reducer = requires {
     requires Impl::rescaled_blocks;
 };
 
-/// The element-wise decisions for a loop computing `e` (`p.kernel` already classified):
-///  - vector math: a contiguous or broadcast loop that calls functions with a vectorised form
-///    runs them through SLEEF over blocks (a strided or tiled loop calls the C library per
-///    element; an aliasing copy computes nothing);
-///  - held operand: a broadcast loop over a flat tree with at most `single_element_max_leaves`
-///    tensors, exactly one of them standing still in the inner loop, and no vector math keeps
-///    that one in a register and runs the plain contiguous loop (measured on W5: the splat
-///    buffer's extra load stream cost 10-30 % of a store-bound loop).
-template <class E>
-void choose_elementwise_kernel(loop_plan& p, const E& e) {
-    if (p.empty || p.extents.empty() || p.alias_copy)
-        return;
-    if constexpr (has_vector_math<E>) {
-        // Every layout computes its math functions through SLEEF, so an element gets the same
-        // bits whichever loop computes it: a strided loop gathers each block of its operands off
-        // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
-        // stage for locality; a math function costs more than the strided reads they save).
-        if (p.kernel == inner_kernel::tiled)
-            p.kernel = inner_kernel::strided;
-        vector_functions_of(e, p.vector_functions);
-    }
-    if constexpr (FUSOR_VECTOR_MATH == 0 && has_listed_math<E>)
-        p.scalar_math = true;
-    if constexpr (0 < held_candidates<E>) {
-        if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
-            return;
-        int still = 0, at = -1;
-        const std::size_t inner = p.extents.size() - 1;
-        for (std::size_t k = 1; k < p.operands.size(); ++k) {
-            const operand_plan& o = p.operands[k];
-            if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
-                && o.strides[inner] == 0) {
-                ++still;
-                at = static_cast<int>(k);
-            }
-        }
-        if (still == 1)
-            p.held_operand = at;
-    }
-}
-
 /// True when node `N` computes elements of type `T` in the register form of a blocked loop
 /// (exec/evaluator.hpp, in_registers_v): a tensor or scalar of type `T`, or an element-wise
 /// node of type `T` over such nodes that is `+ - * /`, unary `-` (register_arithmetic) or a
@@ -219,28 +178,109 @@ inline constexpr bool register_form<elementwise<Op, Cs...>, T> =
     && ((register_form<Cs, T> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) && ...);
 // clang-format on
 
+/// What the element-wise decisions need to know of an expression's type, as data: one constant
+/// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
+/// choose_math_in_registers are compiled once, not once per expression type
+/// (docs/performance.md, "Compile time").
+struct elementwise_facts {
+    using function_names = boost::container::small_vector<std::string_view, 4>;
+    std::string_view dtype; ///< the node's element type (NumPy name)
+    index_t itemsize = 0;
+    bool vector_math = false;        ///< has_vector_math
+    bool scalar_math = false;        ///< a listed float function, in a build without SLEEF
+    bool held_candidates = false;    ///< 0 < held_candidates: a flat tree of few enough leaves
+    bool register_candidate = false; ///< vector math, every node in the register form
+    /// vector_functions_of the expression (`e` points at it), when `vector_math`.
+    void (*vector_functions)(const void* e, function_names& out) = nullptr;
+};
+
+// elementwise_facts::vector_functions for node type `E`.
+template <class E>
+void vector_functions_erased(const void* e, elementwise_facts::function_names& out) {
+    vector_functions_of(*static_cast<const E*>(e), out);
+}
+// Instantiated only for the node types that call vector functions.
+template <class E>
+constexpr auto vector_functions_pointer() {
+    using pointer = decltype(elementwise_facts::vector_functions);
+    if constexpr (has_vector_math<E>)
+        return pointer{&vector_functions_erased<E>};
+    else
+        return pointer{nullptr};
+}
+
+/// The elementwise_facts of node type `E`.
+template <class E>
+inline constexpr elementwise_facts elementwise_facts_of = {
+    dtype_name<typename E::value_type>(),
+    static_cast<index_t>(sizeof(typename E::value_type)),
+    has_vector_math<E>,
+    FUSOR_VECTOR_MATH == 0 && has_listed_math<E>,
+    0 < held_candidates<E>,
+    has_vector_math<E>&& register_form<E, typename E::value_type>,
+    vector_functions_pointer<E>()};
+
+/// The element-wise decisions for a loop computing `e` (`p.kernel` already classified; `facts`:
+/// elementwise_facts_of `e`'s type):
+///  - vector math: a contiguous or broadcast loop that calls functions with a vectorised form
+///    runs them through SLEEF over blocks (a strided or tiled loop calls the C library per
+///    element; an aliasing copy computes nothing);
+///  - held operand: a broadcast loop over a flat tree with at most `single_element_max_leaves`
+///    tensors, exactly one of them standing still in the inner loop, and no vector math keeps
+///    that one in a register and runs the plain contiguous loop (measured on W5: the splat
+///    buffer's extra load stream cost 10-30 % of a store-bound loop).
+inline void choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e) {
+    if (p.empty || p.extents.empty() || p.alias_copy)
+        return;
+    if (facts.vector_math) {
+        // Every layout computes its math functions through SLEEF, so an element gets the same
+        // bits whichever loop computes it: a strided loop gathers each block of its operands off
+        // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
+        // stage for locality; a math function costs more than the strided reads they save).
+        if (p.kernel == inner_kernel::tiled)
+            p.kernel = inner_kernel::strided;
+        facts.vector_functions(e, p.vector_functions);
+    }
+    if (facts.scalar_math)
+        p.scalar_math = true;
+    if (facts.held_candidates) {
+        if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
+            return;
+        int still = 0, at = -1;
+        const std::size_t inner = p.extents.size() - 1;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            const operand_plan& o = p.operands[k];
+            if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
+                && o.strides[inner] == 0) {
+                ++still;
+                at = static_cast<int>(k);
+            }
+        }
+        if (still == 1)
+            p.held_operand = at;
+    }
+}
+
 /// Test hook: when false, the planner never chooses math_in_registers, so tests can compare
 /// the register form's results with the blocked form's, bit for bit. Not for production use.
 inline thread_local bool math_in_registers_enabled = true;
 
-/// Whether a loop computing `e` with vector functions (choose_elementwise_kernel, already run)
-/// computes each block a register at a time (`p.math_in_registers`): on a target with masked
-/// loads (FUSOR_MATH_IN_REGISTERS), when every node of `e` has the register form, the
-/// destination's element type is `e`'s and its inner loop is at unit stride. W11 `exp(a) *
-/// sin(b)` then makes one pass per register where the blocked form made five per block
-/// (docs/performance.md).
-template <class E>
-void choose_math_in_registers(loop_plan& p,
-                              std::string_view destination_dtype,
-                              index_t destination_inner_stride) {
+/// Whether a loop computing an expression with vector functions (choose_elementwise_kernel,
+/// already run; `facts`: elementwise_facts_of its type) computes each block a register at a
+/// time (`p.math_in_registers`): on a target with masked loads (FUSOR_MATH_IN_REGISTERS), when
+/// every node of the expression has the register form, the destination's element type is the
+/// expression's and its inner loop is at unit stride. W11 `exp(a) * sin(b)` then makes one pass
+/// per register where the blocked form made five per block (docs/performance.md).
+inline void choose_math_in_registers(loop_plan& p,
+                                     const elementwise_facts& facts,
+                                     std::string_view destination_dtype,
+                                     index_t destination_inner_stride) {
 #if FUSOR_MATH_IN_REGISTERS
-    using T = typename E::value_type;
-    if constexpr (has_vector_math<E> && register_form<E, T>)
+    if (facts.register_candidate)
         p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
-                              && destination_dtype == dtype_name<T>()
-                              && destination_inner_stride == 1;
+                              && destination_dtype == facts.dtype && destination_inner_stride == 1;
 #endif
-    (void)p, (void)destination_dtype, (void)destination_inner_stride;
+    (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
 }
 
 /// How a register accumulator takes a run of `n` elements of type `T` (`contiguous`: at unit

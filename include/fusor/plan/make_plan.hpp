@@ -58,10 +58,17 @@ struct destination_ref {
     destination_layout layout() const { return {shape, strides, address, dtype, itemsize}; }
 };
 
-/// The layout of a fresh contiguous result of `shape`.
+/// The layout of a fresh contiguous result of `shape`, elements of `dtype` (`itemsize` bytes).
+inline destination_layout contiguous_destination(std::string_view dtype,
+                                                 index_t itemsize,
+                                                 const shape_t& shape,
+                                                 const void* address = nullptr) {
+    return {shape, row_major_strides(shape), address, dtype, itemsize};
+}
+/// The layout of a fresh contiguous result of `shape`, elements of type `T`.
 template <class T>
 destination_layout contiguous_destination(const shape_t& shape, const void* address = nullptr) {
-    return {shape, row_major_strides(shape), address, dtype_name<T>(), sizeof(T)};
+    return contiguous_destination(dtype_name<T>(), sizeof(T), shape, address);
 }
 
 namespace planning {
@@ -266,12 +273,18 @@ struct tree_walker {
     }
 
     template <class N>
-    tree_line line_of(const N& n, int depth) const {
+    FUSOR_FORWARD tree_line line_of(const N& n, int depth) const {
+        using V = typename N::value_type;
+        return make_line(dtype_name<V>(), sizeof(V), n.shape(), depth);
+    }
+    // line_of's work, for any node type.
+    static tree_line
+    make_line(std::string_view dtype, index_t itemsize, const shape_t& shape, int depth) {
         tree_line line;
         line.depth = depth;
-        line.dtype = std::string(dtype_name<typename N::value_type>());
-        line.itemsize = sizeof(typename N::value_type);
-        line.shape = n.shape();
+        line.dtype = std::string(dtype);
+        line.itemsize = itemsize;
+        line.shape = shape;
         return line;
     }
 
@@ -359,6 +372,13 @@ struct tree_walker {
             notes->tree.push_back(std::move(line));
         }
         push_operand(std::move(o), notes ? temporary_name(plan.boundaries[b].temporary) : "");
+    }
+
+    // An operation's tree line (explain only). Not a template.
+    void push_operation_line(tree_line line, std::string_view name, std::string_view symbol) {
+        line.what = std::string(name);
+        line.symbol = std::string(symbol);
+        notes->tree.push_back(std::move(line));
     }
 
     template <class N>
@@ -462,12 +482,12 @@ struct tree_walker {
 
     template <class N>
     void on_elementwise(const N& n, const index_transform& t, int depth) {
+        using Op = typename N::op_type;
         if (notes) {
-            tree_line line = line_of(n, depth);
-            line.what = std::string(N::op_type::name);
-            if constexpr (requires { N::op_type::symbol; })
-                line.symbol = std::string(N::op_type::symbol);
-            notes->tree.push_back(std::move(line));
+            std::string_view symbol;
+            if constexpr (requires { Op::symbol; })
+                symbol = Op::symbol;
+            push_operation_line(line_of(n, depth), Op::name, symbol);
         }
         for_each_child(n, [&](const auto& c) FUSOR_FORWARD_LAMBDA {
             using C = std::remove_cvref_t<decltype(c)>;
@@ -607,9 +627,21 @@ inline boost::container::small_vector<int, 4> destination_overlaps(const loop_pl
 // Plans a subexpression into a given destination, type-erased: what plan_alias_copy calls to
 // plan the right side (a function pointer, so that plan_alias_copy is compiled once).
 struct subplanner {
-    const void* context;
-    void (*run)(const void* context, loop_plan& sub, plan_notes* sub_notes);
+    const void* expression;
+    void (*run)(const void* expression,
+                loop_plan& sub,
+                const destination_layout& d,
+                evaluation_state& state,
+                plan_notes* sub_notes);
 };
+template <class E>
+void plan_subexpression_erased(const void* e,
+                               loop_plan& sub,
+                               const destination_layout& d,
+                               evaluation_state& state,
+                               plan_notes* sub_notes) {
+    plan_subexpression(sub, *static_cast<const E*>(e), d, state, sub_notes);
+}
 
 // The destination overlaps what the right side reads (NumPy's overlap rule, destination_overlaps
 // found `overlapping`): plan `p` again, from the same state (the same names and numbers, no
@@ -642,7 +674,7 @@ inline void plan_alias_copy(loop_plan& p,
     tree_walker w{copy, state, notes};
     plan_notes sub_notes;
     auto sub = std::make_shared<loop_plan>();
-    right.run(right.context, *sub, notes ? &sub_notes : nullptr);
+    right.run(right.expression, *sub, temp, state, notes ? &sub_notes : nullptr);
     const std::size_t b = w.add_boundary(
         std::move(sub), temp, boundary_plan::reason::alias_copy, std::move(sub_notes));
     copy.boundaries[b].overlapping = std::move(overlapping);
@@ -651,56 +683,87 @@ inline void plan_alias_copy(loop_plan& p,
     p = std::move(copy);
 }
 
+// Where one evaluation's walk stood before a loop was planned (plan_alias_copy plans again
+// from there).
+struct walk_start {
+    std::size_t tensors = 0;
+    std::size_t materialised = 0;
+    int temporaries = 0;
+};
+
+// plan_elementwise before the walk: the loop's iteration space and destination operand. Not a
+// template, as what follows the walk.
+inline walk_start begin_elementwise(loop_plan& p,
+                                    const char* expression,
+                                    const destination_layout& d,
+                                    evaluation_state& state,
+                                    plan_notes* notes) {
+    // Walking only appends: remember how far, to plan again from here if needed.
+    const walk_start start{state.names ? state.names->tensors.size() : 0,
+                           state.materialised.size(),
+                           state.temporaries};
+    p.expression = expression;
+    p.iter_shape = d.shape;
+    p.operands.push_back(destination_operand(d, d.strides));
+    if (notes)
+        notes->names.push_back("out");
+    return start;
+}
+
+// plan_elementwise after the walk (`t`: the expression's shape `shape` broadcast into `d`;
+// `facts`: elementwise_facts_of its type; `right`: plans it alone, for the aliasing copy).
+inline void finish_elementwise(loop_plan& p,
+                               const destination_layout& d,
+                               const index_transform& t,
+                               evaluation_state& state,
+                               plan_notes* notes,
+                               const walk_start& start,
+                               const shape_t& shape,
+                               const elementwise_facts& facts,
+                               subplanner right) {
+    if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
+        plan_alias_copy(p,
+                        d,
+                        t,
+                        state,
+                        notes,
+                        start.tensors,
+                        start.materialised,
+                        start.temporaries,
+                        std::move(overlapping),
+                        contiguous_destination(facts.dtype, facts.itemsize, shape),
+                        notes ? tree_walker::make_line(facts.dtype, facts.itemsize, shape, 0)
+                              : tree_line{},
+                        right);
+    }
+    order_and_coalesce(p);
+    choose_elementwise_kernel(p, facts, right.expression);
+    choose_math_in_registers(
+        p, facts, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
+}
+
 // An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
 // into a contiguous temporary, and this loop copies the temporary into the destination
-// (plan_alias_copy).
+// (plan_alias_copy). Only the walk depends on `E`.
 template <class E>
 void plan_elementwise(loop_plan& p,
                       const E& e,
                       const destination_layout& d,
                       evaluation_state& state,
                       plan_notes* notes) {
-    // Walking only appends: remember how far, to plan again from here if needed.
-    const std::size_t tensors_before = state.names ? state.names->tensors.size() : 0;
-    const std::size_t materialised_before = state.materialised.size();
-    const int temporaries_before = state.temporaries;
-    p.expression = &node_type_id<E>;
-    p.iter_shape = d.shape;
-    p.operands.push_back(destination_operand(d, d.strides));
-    if (notes)
-        notes->names.push_back("out");
+    const walk_start start = begin_elementwise(p, &node_type_id<E>, d, state, notes);
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
     tree_walker{p, state, notes}.visit(e, t, 0);
-    if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
-        using V = typename E::value_type;
-        const destination_layout temp = contiguous_destination<V>(e.shape());
-        struct context {
-            const E& e;
-            const destination_layout& temp;
-            evaluation_state& state;
-        } ctx{e, temp, state};
-        const subplanner right{&ctx, [](const void* c, loop_plan& sub, plan_notes* sub_notes) {
-                                   const auto& x = *static_cast<const context*>(c);
-                                   plan_subexpression(sub, x.e, x.temp, x.state, sub_notes);
-                               }};
-        plan_alias_copy(p,
-                        d,
-                        t,
-                        state,
-                        notes,
-                        tensors_before,
-                        materialised_before,
-                        temporaries_before,
-                        std::move(overlapping),
-                        temp,
-                        notes ? tree_walker{p, state, notes}.line_of(e, 0) : tree_line{},
-                        right);
-    }
-    order_and_coalesce(p);
-    choose_elementwise_kernel(p, e);
-    choose_math_in_registers<E>(
-        p, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
+    finish_elementwise(p,
+                       d,
+                       t,
+                       state,
+                       notes,
+                       start,
+                       e.shape(),
+                       elementwise_facts_of<E>,
+                       subplanner{&e, &plan_subexpression_erased<E>});
 }
 
 /// Test hook: when false, the planner never takes the flat case, so tests can compare a flat
@@ -972,8 +1035,8 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     p.kernel = inner_kernel::contiguous;
     p.vector_bytes = compiled_simd_target().bytes;
     split_for_threads(p);
-    choose_elementwise_kernel(p, e);
-    choose_math_in_registers<E>(p, d.dtype, 1);
+    choose_elementwise_kernel(p, elementwise_facts_of<E>, &e);
+    choose_math_in_registers(p, elementwise_facts_of<E>, d.dtype, 1);
     p.flat = true;
 }
 

@@ -107,19 +107,25 @@ struct key_builder {
     }
 };
 
-template <class E>
-plan_key key_of(const E& e, const destination_ref& d) {
-    plan_key k;
-    traverse(e, key_builder{k});
+// key_of after the tree's words: the destination's (`overlaps`: whether it overlaps what the
+// expression reads). Not a template.
+inline void add_destination(plan_key& k, const destination_ref& d, bool overlaps) {
     k.add_pointer(d.dtype.data()); // one expression type may be assigned to several dtypes
     k.add_int(d.itemsize);
     k.add_shape(d.shape);
     k.add_shape(d.strides);
-    const auto [lo, hi] = bytes_touched(d.address, d.shape, d.strides, d.itemsize);
-    const bool overlaps = lo && reads_overlap(e, lo, hi);
     k.add_pointer(overlaps ? d.address : nullptr);
     k.add_int(num_threads());
     k.add_int(math_in_registers_enabled); // a test hook (kernel_choice.hpp)
+}
+
+template <class E>
+plan_key key_of(const E& e, const destination_ref& d) {
+    plan_key k;
+    traverse(e, key_builder{k});
+    const std::pair<const char*, const char*> touched =
+        bytes_touched(d.address, d.shape, d.strides, d.itemsize);
+    add_destination(k, d, touched.first && reads_overlap(e, touched.first, touched.second));
     return k;
 }
 
@@ -150,19 +156,27 @@ inline void retarget(loop_plan& p, const void* address) {
 
 /// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
 /// the same key (`hit` true), else a new one, which replaces it.
+// cached_plan's lookup: makes the slot's entry on first use; true (and the plan retargeted at
+// `address`) when it holds the plan for `key`. Not a template.
+inline bool
+find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const void* address) {
+    if (!slot)
+        slot = std::make_unique<plan_cache_entry>();
+    if (slot->key.count == 0 || !(slot->key == key))
+        return false;
+    retarget(slot->plan, address);
+    return true;
+}
+
 template <class E>
 const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
     auto& slot = plan_cache_slot<E>();
-    if (!slot)
-        slot = std::make_unique<plan_cache_entry>();
     plan_key key = key_of(e, d);
-    hit = slot->key.count > 0 && slot->key == key;
-    if (hit) {
-        retarget(slot->plan, d.address);
-        return slot->plan;
+    hit = find_cached(slot, key, d.address);
+    if (!hit) {
+        slot->plan = make_plan(e, d);
+        slot->key = std::move(key);
     }
-    slot->plan = make_plan(e, d);
-    slot->key = std::move(key);
     return slot->plan;
 }
 
