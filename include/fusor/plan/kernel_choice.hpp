@@ -181,7 +181,7 @@ inline constexpr bool register_form<elementwise<Op, Cs...>, T> =
 /// What the element-wise decisions need to know of an expression's type, as data: one constant
 /// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
 /// choose_math_in_registers are compiled once, not once per expression type
-/// (docs/performance.md, "Compile time").
+/// (docs/performance.md, "The element-wise planner's decisions compiled once").
 struct elementwise_facts {
     using function_names = boost::container::small_vector<std::string_view, 4>;
     std::string_view dtype; ///< the node's element type (NumPy name)
@@ -210,6 +210,8 @@ constexpr auto vector_functions_pointer() {
 }
 
 /// The elementwise_facts of node type `E`.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
 template <class E>
 inline constexpr elementwise_facts elementwise_facts_of = {
     dtype_name<typename E::value_type>(),
@@ -217,8 +219,9 @@ inline constexpr elementwise_facts elementwise_facts_of = {
     has_vector_math<E>,
     FUSOR_VECTOR_MATH == 0 && has_listed_math<E>,
     0 < held_candidates<E>,
-    has_vector_math<E>&& register_form<E, typename E::value_type>,
+    has_vector_math<E> && register_form<E, typename E::value_type>,
     vector_functions_pointer<E>()};
+// clang-format on
 
 /// The element-wise decisions for a loop computing `e` (`p.kernel` already classified; `facts`:
 /// elementwise_facts_of `e`'s type):

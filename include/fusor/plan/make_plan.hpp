@@ -643,6 +643,14 @@ void plan_subexpression_erased(const void* e,
     plan_subexpression(sub, *static_cast<const E*>(e), d, state, sub_notes);
 }
 
+// Where one evaluation's walk stood before a loop was planned (plan_alias_copy plans again
+// from there).
+struct walk_start {
+    std::size_t tensors = 0;
+    std::size_t materialised = 0;
+    int temporaries = 0;
+};
+
 // The destination overlaps what the right side reads (NumPy's overlap rule, destination_overlaps
 // found `overlapping`): plan `p` again, from the same state (the same names and numbers, no
 // false reuse), as the right side computed into the contiguous temporary `temp` (planned by
@@ -653,17 +661,15 @@ inline void plan_alias_copy(loop_plan& p,
                             const index_transform& t,
                             evaluation_state& state,
                             plan_notes* notes,
-                            std::size_t tensors_before,
-                            std::size_t materialised_before,
-                            int temporaries_before,
+                            const walk_start& start,
                             boost::container::small_vector<int, 4> overlapping,
                             const destination_layout& temp,
                             tree_line right_line,
                             subplanner right) {
     if (state.names)
-        state.names->tensors.resize(tensors_before);
-    state.materialised.resize(materialised_before);
-    state.temporaries = temporaries_before;
+        state.names->tensors.resize(start.tensors);
+    state.materialised.resize(start.materialised);
+    state.temporaries = start.temporaries;
     loop_plan copy;
     copy.expression = p.expression;
     copy.iter_shape = d.shape;
@@ -682,14 +688,6 @@ inline void plan_alias_copy(loop_plan& p,
         temp.dtype, temp.itemsize, std::move(right_line), temp.shape, t, b, "right side");
     p = std::move(copy);
 }
-
-// Where one evaluation's walk stood before a loop was planned (plan_alias_copy plans again
-// from there).
-struct walk_start {
-    std::size_t tensors = 0;
-    std::size_t materialised = 0;
-    int temporaries = 0;
-};
 
 // plan_elementwise before the walk: the loop's iteration space and destination operand. Not a
 // template, as what follows the walk.
@@ -727,9 +725,7 @@ inline void finish_elementwise(loop_plan& p,
                         t,
                         state,
                         notes,
-                        start.tensors,
-                        start.materialised,
-                        start.temporaries,
+                        start,
                         std::move(overlapping),
                         contiguous_destination(facts.dtype, facts.itemsize, shape),
                         notes ? tree_walker::make_line(facts.dtype, facts.itemsize, shape, 0)

@@ -154,8 +154,6 @@ inline void retarget(loop_plan& p, const void* address) {
     p.operands[0].base = address;
 }
 
-/// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
-/// the same key (`hit` true), else a new one, which replaces it.
 // cached_plan's lookup: makes the slot's entry on first use; true (and the plan retargeted at
 // `address`) when it holds the plan for `key`. Not a template.
 inline bool
@@ -168,6 +166,8 @@ find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const 
     return true;
 }
 
+/// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
+/// the same key (`hit` true), else a new one, which replaces it.
 template <class E>
 const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
     auto& slot = plan_cache_slot<E>();
