@@ -1,6 +1,6 @@
 // Must not compile: fusor::broadcast_to(a, {3, 2}) = 1.0f
 // expect: read-only view
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<float> a = {1, 2};

@@ -1,6 +1,6 @@
 // Must not compile: fusor::tensor<bool> r = -a
 // expect: fusor: negative \(unary -\) on bool
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<bool> a = {true, false};

@@ -1,6 +1,6 @@
 // Must not compile: auto r = fusor::eval(fusor::sign(a))
 // expect: fusor: sign of bool
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<bool> a = {true, false};

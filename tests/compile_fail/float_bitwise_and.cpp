@@ -1,6 +1,6 @@
 // Must not compile: auto r = fusor::eval(a & a)
 // expect: fusor: bitwise_and needs integer or bool operands
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<float> a = {1, 2};

@@ -1,6 +1,6 @@
 // Must not compile: auto r = fusor::eval(~a)
 // expect: fusor: invert \(~\) needs integer or bool operands
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<double> a = {1, 2};

@@ -1,6 +1,6 @@
 // Must not compile: auto r = fusor::eval(a << 1.5)
 // expect: fusor: left_shift \(<<\) needs integer or bool operands
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<int> a = {1, 2};

@@ -1,6 +1,6 @@
 // Must not compile: a += 0.5
 // expect: same_kind
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<int> a = {1, 2};

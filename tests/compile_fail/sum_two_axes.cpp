@@ -1,6 +1,6 @@
 // Must not compile: sum(a, 0, 1) (NumPy's axis=(0, 1) is sum(a, {0, 1}) in fusor)
 // expect: Several axes go in braces: sum\(a, \{0, 1\}\), not sum\(a, 0, 1\)
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<double> a = {{1, 2}, {3, 4}};

@@ -3,7 +3,7 @@
 // expect: fusor: the operands of \+ are fusor tensors, views and expressions
 #include <vector>
 
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<double> a = {1, 2};

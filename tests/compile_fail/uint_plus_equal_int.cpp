@@ -1,6 +1,6 @@
 // Must not compile: a += b
 // expect: same_kind
-#include <fusor/fusor.hpp>
+#include <fusor/core.hpp>
 
 int main() {
     fusor::tensor<std::uint8_t> a = {1, 2};
