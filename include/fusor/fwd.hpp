@@ -35,7 +35,7 @@ struct uninitialized_t; // tensor/tensor.hpp: tag `uninitialized`, a tensor with
 // expr/ (BUILD): expression nodes, all lazy, all with value_type and shape() -------------
 struct expr_node;    // core/expression.hpp: base of every node
 enum class node_tag; // core/expression.hpp: what a node is (leaf, elementwise, ...)
-template <class T, bool OwnsShape = false>
+template <class T, bool OwnsShape = false, bool Borrowed = false>
 struct leaf; // expr/leaf.hpp: a tensor or view read by an expression
 template <class T>
 struct scalar_node; // expr/leaf.hpp: a weak C++ scalar

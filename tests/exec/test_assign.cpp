@@ -1,6 +1,7 @@
 // Assignment: `=`, `+= -= *= /=`, views as destinations, the in-place rule, NumPy's overlap
 // rule, and "no store before every check".
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,37 @@ std::vector<T> values(const fusor::tensor<T>& t) {
     return {t.begin(), t.end()};
 }
 } // namespace
+
+// Building `a * b + c` copies each leaf into its parent; over an lvalue tensor a leaf is its
+// data, shape and strides pointers alone (issue "One plan, one loop": no state a small-size
+// evaluation does not read), and still answers owner / is_view / base as a view's leaf does.
+TEST_CASE("a leaf over an lvalue tensor is three pointers; views and moved tensors keep more") {
+    fusor::tensor<float> a = {1.f, 2.f, 3.f};
+    const auto borrowed = fusor::as_node(a);
+#if !FUSOR_CHECKED
+    CHECK(sizeof(borrowed) == 3 * sizeof(void*));
+#endif
+    CHECK(borrowed.data == a.data());
+    CHECK(&borrowed.shape() == &a.shape());
+    CHECK_FALSE(borrowed.owner);
+    CHECK_FALSE(borrowed.is_view);
+    CHECK(static_cast<const float*>(borrowed.base) == nullptr);
+    const std::shared_ptr<const void> no_owner = borrowed.owner;
+    CHECK(no_owner == nullptr);
+
+    const auto view = fusor::as_node(fusor::view(a, fusor::slice(1, 3)));
+    CHECK(view.is_view);
+    CHECK(view.base == a.data());
+    CHECK(view.data == a.data() + 1);
+    const auto moved = fusor::as_node(fusor::tensor<float>{4.f, 5.f});
+    CHECK(moved.owner != nullptr);
+    CHECK_FALSE(moved.is_view);
+    CHECK(sizeof(moved) > sizeof(borrowed));
+
+    fusor::tensor<float> c(shape_t{3});
+    c = a * a + a;
+    CHECK(values(c) == std::vector<float>{2.f, 6.f, 12.f});
+}
 
 TEST_CASE("c = e takes e's shape; compound assignment keeps c's") {
     fusor::tensor<double> c = {1, 2, 3};

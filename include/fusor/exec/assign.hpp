@@ -66,10 +66,11 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
                 flat_plan f;
-                const bool flat = planning::is_flat_case(n, d);
+                const index_t size = shape_size(shape);
+                const bool flat = planning::is_flat_case(n, d, size);
                 if (flat)
-                    f = planning::plan_flat(n, d);
-                if ((flat || planning::is_flat_rows_case(n, d, f)) && f.inline_loop) {
+                    f = planning::plan_flat(n, size);
+                if ((flat || planning::is_flat_rows_case(n, d, size, f)) && f.inline_loop) {
                     if (!plan_observer && !exec::tracing) {
                         exec::execute_flat(f, data, n, nullptr);
                         return;

@@ -132,7 +132,7 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
         requires(sizeof...(As) == sizeof...(Cs)
                  && !detail::copies_node<elementwise,
                                          As...> && (std::is_constructible_v<Cs, As&&> && ...))
-    explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
+    FUSOR_INLINE explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
         // An index sequence, not hana::unpack: at -O0 unpack is three more functions per node
         // type.
         [this]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {

@@ -26,6 +26,23 @@
 
 namespace fusor {
 
+namespace detail {
+// What a leaf over an lvalue tensor knows without storing it (leaf's `Borrowed`): no owner,
+// not a view, no base apart from its data. Empty types that read as the stored members do
+// (`n.owner ? ...`, `!n.is_view`, `n.base ? n.base : n.data`), so no reader tells them apart.
+struct no_owner {
+    explicit operator bool() const { return false; }
+    operator std::shared_ptr<const void>() const { return {}; }
+};
+struct not_a_view {
+    constexpr operator bool() const { return false; }
+};
+template <class T>
+struct no_base {
+    constexpr operator const T*() const { return nullptr; }
+};
+} // namespace detail
+
 /// A tensor or view read by an expression: data pointer, shape, strides (elements).
 ///
 /// An lvalue tensor or view is read through pointers to its own shape and strides
@@ -33,19 +50,25 @@ namespace fusor {
 /// small tensors those copies cost more than the arithmetic). An rvalue view (`transpose(b)`
 /// in `a + transpose(b)`) has nowhere else to live, so its shape and strides are copied into
 /// the leaf (`OwnsShape = true`). An rvalue tensor is moved to the heap and kept alive by
-/// `owner`.
-template <class T, bool OwnsShape>
+/// `owner`. A leaf over an lvalue tensor (`Borrowed = true`, the usual `a * b + c`) is those
+/// three pointers alone: its `owner`, `is_view` and `base` are empty constants (null, false,
+/// null), so each copy of it as the tree is built moves 24 bytes and no shared pointer.
+template <class T, bool OwnsShape, bool Borrowed>
 struct leaf : expr_node {
     using value_type = T;
     static constexpr node_tag tag = node_tag::leaf;
 
+    using owner_type = std::conditional_t<Borrowed, detail::no_owner, std::shared_ptr<const void>>;
+
     const T* data;
     std::conditional_t<OwnsShape, shape_t, const shape_t*> shape_store;
     std::conditional_t<OwnsShape, strides_t, const strides_t*> strides_store;
-    std::shared_ptr<const void>
-        owner;               ///< set when the leaf owns a moved-in tensor or a reshape copy
-    bool is_view;            ///< for explain: "view" or "tensor"
-    const T* base = nullptr; ///< the viewed tensor's data (null: `data`), for explain's offsets
+    /// Set when the leaf owns a moved-in tensor or a reshape copy.
+    [[no_unique_address]] owner_type owner;
+    /// For explain: "view" or "tensor".
+    [[no_unique_address]] std::conditional_t<Borrowed, detail::not_a_view, bool> is_view;
+    /// The viewed tensor's data (null: `data`), for explain's offsets.
+    [[no_unique_address]] std::conditional_t<Borrowed, detail::no_base<T>, const T*> base = {};
     /// Checked mode: what the operand's storage was when the leaf was made (core/lifetime.hpp).
     [[no_unique_address]] detail::lifetime_stamp stamp{};
 
@@ -93,14 +116,8 @@ auto make_leaf(E&& e) {
         return leaf<T>{
             {}, e.data(), &e.shape(), &e.strides(), e.owner(), true, e.base(), e.lifetime()};
     } else if constexpr (std::is_lvalue_reference_v<E>) {
-        return leaf<T>{{},
-                       e.data(),
-                       &e.shape(),
-                       &e.strides(),
-                       nullptr,
-                       false,
-                       nullptr,
-                       e.lifetime_stamp(true)};
+        return leaf<T, false, true>{
+            {}, e.data(), &e.shape(), &e.strides(), {}, {}, {}, e.lifetime_stamp(true)};
     } else {
         auto owned = std::make_shared<const tensor<T>>(std::move(e));
         return leaf<T>{{}, owned->data(), &owned->shape(), &owned->strides(), owned, false};

@@ -801,9 +801,8 @@ reads_apart(const N& n, const char* lo, const char* hi, index_t size, index_t it
 // none overlaps the destination except by reading exactly the element being written.
 template <class N>
 FUSOR_INLINE bool
-leaves_match(const N& n, const destination_ref& d, const char* lo, const char* hi) {
-    return detail::dense_over(n, d.shape)
-           && reads_apart(n, lo, hi, shape_size(d.shape), d.itemsize);
+leaves_match(const N& n, const destination_ref& d, index_t size, const char* lo, const char* hi) {
+    return detail::dense_over(n, d.shape) && reads_apart(n, lo, hi, size, d.itemsize);
 }
 
 /// Operands of a flat tree's loop: the destination, then the leaves and scalars.
@@ -815,18 +814,17 @@ inline constexpr index_t flat_operands<elementwise<Op, Cs...>> = (0 + ... + flat
 // The flat case (MNN BinaryOp's same shape, contiguous): `e` a flat tree whose every tensor has
 // the destination's shape and row-major layout, at least 2 elements. Decided from the
 // expression and the destination before any walk, so for small tensors planning costs almost
-// nothing.
+// nothing. `size` is the destination's number of elements (the caller's, computed once).
 template <class E>
-FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d) {
+FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d, index_t size) {
     if constexpr (tag_of<E> == node_tag::elementwise)
         if (!e.dense) // before any shape is compared: the row-broadcast case fails here
             return false;
-    const index_t size = shape_size(d.shape);
     if (size < 2 || !is_row_major(d.shape, d.strides))
         return false;
     const char* lo = static_cast<const char*>(d.address);
     const char* hi = lo ? lo + size * d.itemsize : lo;
-    return leaves_match(e, d, lo, hi);
+    return leaves_match(e, d, size, lo, hi);
 }
 
 /// The flat case's plan (`e` and `d` of the flat case, is_flat_case): its size, and whether the
@@ -834,8 +832,7 @@ FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d) {
 /// fill_flat_plan would decide it: fewer elements than the thread split takes
 /// (split_for_threads) and no function that choose_elementwise_kernel sends through SLEEF.
 template <class E>
-flat_plan plan_flat(const E&, const destination_ref& d) {
-    const index_t size = shape_size(d.shape);
+flat_plan plan_flat(const E&, index_t size) {
     return {1, size, 0, !has_vector_math<E> && size < parallel_threshold};
 }
 
@@ -922,12 +919,12 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
 /// the destination, with at least one row, and at least 2 rows of at least 2 elements. On
 /// success fills `f` (rows, cols, which leaves are rows, and `inline_loop` as plan_flat decides
 /// it). The general walk plans the same loop: two levels, rows outermost, every operand at
-/// unit stride in the inner one, the rows at stride 0 in the outer one.
+/// unit stride in the inner one, the rows at stride 0 in the outer one. `size` is the
+/// destination's number of elements.
 template <class E>
-bool is_flat_rows_case(const E& e, const destination_ref& d, flat_plan& f) {
+bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_plan& f) {
     if (d.shape.size() < 2 || !is_row_major(d.shape, d.strides))
         return false;
-    const index_t size = shape_size(d.shape);
     const char* lo = static_cast<const char*>(d.address);
     const char* hi = lo ? lo + size * d.itemsize : lo;
     std::size_t k = 0;
@@ -1005,7 +1002,7 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     if (n < 2 || n >= parallel_threshold || cols < 2)
         return false;
     const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
-    if (!leaves_match(r.child, operand, nullptr, nullptr))
+    if (!leaves_match(r.child, operand, n, nullptr, nullptr))          // n: the operand's size
         return false;
     if (rows > 1) {
         if (!is_row_major(d.shape, d.strides))
@@ -1043,7 +1040,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
     if (notes)
         state.names = &names;
     if constexpr (flat_tree<E>) {
-        if (flat_plans_enabled && is_flat_case(e, d)) {
+        if (flat_plans_enabled && is_flat_case(e, d, shape_size(d.shape))) {
             if (notes) {
                 // For explain, the general walk: the same loop (one contiguous level, the same
                 // kernel and split) with every operand's data, the names and the tree lines.
@@ -1055,7 +1052,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             return;
         }
         flat_plan f;
-        if (flat_plans_enabled && is_flat_rows_case(e, d, f) && f.inline_loop) {
+        if (flat_plans_enabled && is_flat_rows_case(e, d, shape_size(d.shape), f)
+            && f.inline_loop) {
             plan_subexpression(p, e, d.layout(), state, notes);
             p.flat_rows = true;
             return;
