@@ -322,6 +322,24 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
     CHECK(as_double == static_cast<double>(fusor::eval(fusor::max(a - b)).item()));
 }
 
+// A row softmax at a size below the row blocks' threshold runs the ordinary plan: each of its two
+// reductions (the max, computed once and read twice, and the sum) allocates its result and the
+// shared owner the evaluator reads it through, and the list of them lives in place
+// (exec::temporary_cache). Checked mode adds a storage token per tensor: skipped there.
+TEST_CASE("a row softmax allocates its two reductions' results and no list of them"
+          * doctest::skip(FUSOR_CHECKED != 0)) {
+    const auto x = counting<float>({8, 16}, 10);
+    fusor::tensor<float> out(shape_t{8, 16});
+    const auto softmax = [&] {
+        out = fusor::exp(x - fusor::max(x, 1, fusor::keepdims))
+              / fusor::sum(fusor::exp(x - fusor::max(x, 1, fusor::keepdims)), 1, fusor::keepdims);
+    };
+    softmax(); // plans and caches
+    const long before = allocations.load();
+    softmax();
+    CHECK(allocations.load() - before == 4);
+}
+
 TEST_CASE("an element-wise assignment into an existing tensor allocates nothing, up to rank 6") {
     const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
     const auto row = counting<float>({33}, 3);

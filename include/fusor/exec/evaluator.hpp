@@ -9,7 +9,8 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include <fusor/config.hpp>
 #include <fusor/core/traverse.hpp>
@@ -449,9 +450,11 @@ struct materialised {
 };
 
 /// The temporaries of one evaluation, by number, so that a boundary the plan marks `reused`
-/// reads the result computed for the first one (the planner numbers equal loops alike).
+/// reads the result computed for the first one (the planner numbers equal loops alike). Up to
+/// four are listed in place: a softmax's two reductions allocate no list (a `std::vector`
+/// grown one entry at a time cost two allocations there).
 struct temporary_cache {
-    std::vector<std::pair<int, std::shared_ptr<const void>>> entries;
+    boost::container::small_vector<std::pair<int, std::shared_ptr<const void>>, 4> entries;
 
     std::shared_ptr<const void> find(int temporary) const {
         for (const auto& [n, t] : entries)
