@@ -1040,7 +1040,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
     if (notes)
         state.names = &names;
     if constexpr (flat_tree<E>) {
-        if (flat_plans_enabled && is_flat_case(e, d, shape_size(d.shape))) {
+        const index_t size = shape_size(d.shape);
+        if (flat_plans_enabled && is_flat_case(e, d, size)) {
             if (notes) {
                 // For explain, the general walk: the same loop (one contiguous level, the same
                 // kernel and split) with every operand's data, the names and the tree lines.
@@ -1052,8 +1053,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             return;
         }
         flat_plan f;
-        if (flat_plans_enabled && is_flat_rows_case(e, d, shape_size(d.shape), f)
-            && f.inline_loop) {
+        if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
             plan_subexpression(p, e, d.layout(), state, notes);
             p.flat_rows = true;
             return;
