@@ -199,3 +199,111 @@ TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_he
     planning::math_in_registers_enabled = true;
     CHECK(blocked.find("in registers") == std::string::npos);
 }
+
+// ---- float32 sums: the terms a 512-bit register at a time (reduce_kernel::pairwise_simd) ----
+// The lanes are the plain pairwise loop's, so the sums must have its bits: checked against the
+// same evaluation with the register forms turned off, for every path that reaches the kernel
+// (the flat reduction, the general plan's contiguous runs) and lengths around each lane count
+// and block (8 and 32 lanes, runs of 512, blocks of 4,096, halves of longer runs).
+namespace {
+const bool skip_sums = !FUSOR_SUM_IN_REGISTERS || !processor_has_target();
+
+// Evaluates `assign` (which writes `out`) with the register forms allowed, then not: the same
+// bits; allowed, the kernels that ran are the ones explain's JSON names and the last is
+// `expect`; not allowed, it is "pairwise".
+template <class Assign, class Explain>
+void check_sum_forms(fusor::tensor<float>& out,
+                     Assign assign,
+                     Explain explain,
+                     const std::string& expect) {
+    fusor::planning::math_in_registers_enabled = true;
+    const auto doc = nlohmann::json::parse(explain().json());
+    trace::clear();
+    assign();
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    CHECK(trace::kernels.back() == expect);
+    const fusor::tensor<float> registers = out;
+    fusor::planning::math_in_registers_enabled = false;
+    trace::clear();
+    assign();
+    fusor::planning::math_in_registers_enabled = true;
+    CHECK(trace::kernels.back() == "pairwise");
+    CHECK(same_bits(registers, out));
+}
+
+void check_sums(fusor::index_t rows, fusor::index_t n) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(n);
+    const tensor<float> a = reshape(values<float>(rows * n, 6.0, -3.0), {rows, n});
+    const tensor<float> b = reshape(values<float>(rows * n, 2.0, 0.5), {rows, n});
+    // The planner's rule (planning::sum_in_registers_pays): runs of 32 or more, and a lone run
+    // only from 512 (32 lanes).
+    const auto kernel = [](index_t runs, index_t length) {
+        return planning::sum_in_registers_pays(length, runs) ? "pairwise_simd" : "pairwise";
+    };
+    CHECK(planning::sum_in_registers_pays(32, 2));
+    CHECK(!planning::sum_in_registers_pays(31, 2));
+    CHECK(!planning::sum_in_registers_pays(511, 1));
+    CHECK(planning::sum_in_registers_pays(512, 1));
+    const std::string want = kernel(rows, n);
+    tensor<float> out;
+    // The flat reduction: every row a run.
+    check_sum_forms(
+        out, [&] { out = sum(a, 1); }, [&] { return explain(sum(a, 1)); }, want);
+    check_sum_forms(
+        out, [&] { out = sum(a * b, 1); }, [&] { return explain(sum(a * b, 1)); }, want);
+    check_sum_forms(
+        out,
+        [&] { out = mean(-a / b - 2.0f * b, 1); },
+        [&] { return explain(mean(-a / b - 2.0f * b, 1)); },
+        want);
+    // Every element one run (the flat case's 0-d result).
+    const std::string whole = kernel(1, rows * n);
+    check_sum_forms(
+        out, [&] { out = sum(a * b); }, [&] { return explain(sum(a * b)); }, whole);
+    // The general plan: rows of n - 1 of the n elements, contiguous but not flat.
+    if (n > 1) {
+        const auto part = view(a, all, slice(0, n - 1));
+        const std::string cut = kernel(rows, n - 1);
+        check_sum_forms(
+            out, [&] { out = sum(part, 1); }, [&] { return explain(sum(part, 1)); }, cut);
+    }
+}
+} // namespace
+
+TEST_CASE("a float32 sum's terms convert a register at a time, with the plain loop's bits"
+          * doctest::skip(skip_sums)) {
+    for (const fusor::index_t n : {8,   16,  31,  32,  33,  47,   48,   63,   64,   65,    100,
+                                   255, 256, 511, 512, 513, 1000, 4095, 4096, 4097, 10000, 70001})
+        for (const fusor::index_t rows : {1, 3})
+            check_sums(rows, n);
+}
+
+TEST_CASE("a sum keeps the plain pairwise loop where its terms cannot convert in registers"
+          * doctest::skip(skip_sums)) {
+    using namespace fusor;
+    const tensor<float> a = values<float>(1000, 4.0, 0.0);
+    const tensor<double> d = values<double>(1000, 4.0, 0.0);
+    const tensor<std::int32_t> i = zeros<std::int32_t>({1000}) + 7;
+    const auto runs = [](const explanation& e) {
+        return nlohmann::json::parse(e.json())["loops"].back()["runs"].get<std::string>();
+    };
+    CHECK(runs(explain(sum(a))) == "pairwise_simd");
+    CHECK(runs(explain(sum(d))) == "compensated");             // float64: compensated lanes
+    CHECK(runs(explain(mean(i))) == "pairwise");               // int32 terms
+    CHECK(runs(explain(norm(a))) == "pairwise");               // a term that is not the element
+    CHECK(runs(explain(sum(maximum(a, 1.0f)))) == "pairwise"); // no register form
+    CHECK(runs(explain(sum(view(a, slice(none, none, 2))))) == "pairwise"); // strided
+}
+
+TEST_CASE("explain says when a sum's terms convert in registers" * doctest::skip(skip_sums)) {
+    using namespace fusor;
+    const tensor<float> a = values<float>(1000, 4.0, 0.0);
+    const std::string text = explain(sum(a * a)).text();
+    CHECK(text.find("16 float32 terms converted per load") != std::string::npos);
+    planning::math_in_registers_enabled = false;
+    const std::string plain = explain(sum(a * a)).text();
+    planning::math_in_registers_enabled = true;
+    CHECK(plain.find("converted per load") == std::string::npos);
+}

@@ -17,6 +17,7 @@
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/gemm.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
+#include <fusor/exec/register_sums.hpp>
 #include <fusor/exec/rescaled_blocks.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/threads.hpp>
@@ -420,10 +421,31 @@ struct blocked_run {
     }
 };
 
-template <index_t L, class Impl, bool Contiguous, class Ev, class Run>
+// Whether the plan's pairwise_simd (planning::sum_terms_in_registers of the node) can run over
+// evaluator `Ev`: it has the register form and computes float32. The planner's test on the node
+// implies this one; were it not to hold, the plain pairwise loop would run, with the same bits.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl, class Ev>
+inline constexpr bool sum_in_registers =
+    FUSOR_SUM_IN_REGISTERS && planning::pairwise_reducer<Impl> && in_registers_v<Ev>
+    && std::is_same_v<decltype(std::declval<const Ev&>().template get<true>(0)), float>;
+// clang-format on
+
+// `Registers`: the plan's pairwise_simd (a float32 run in the register form, read whole): the
+// lanes a 512-bit register at a time (exec/register_sums.hpp), the same values in each lane.
+template <index_t L, class Impl, bool Contiguous, bool Registers, class Ev, class Run>
 double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
-    double r[L] = {}; // every lane is set by the first block (zeroed: g++ cannot tell)
     const index_t lanes_end = n - n % L; // the lanes take whole groups of L; the rest is the tail
+#if FUSOR_SUM_IN_REGISTERS
+    if constexpr (Registers) {
+        double s = register_lanes_sum<L>(ev, begin, n);
+        for (index_t i = lanes_end; i < n; ++i) // the tail
+            s += Impl::term(ev.template get<true>(begin + i));
+        return s;
+    }
+#endif
+    double r[L] = {}; // every lane is set by the first block (zeroed: g++ cannot tell)
     index_t at = 0, len = 0, i = 0;
     // The lanes over the block of `len` elements at `start` of the run, bound at `at`.
     auto lanes = [&](index_t start) FUSOR_INLINE_LAMBDA {
@@ -502,8 +524,9 @@ double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
     return d[0] + tail;
 }
 
-template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
+template <class Impl, bool Contiguous, bool Registers = false, class Ev, class Run = whole_run>
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
+    static_assert(!Registers || (Contiguous && std::is_same_v<Run, whole_run>));
     if constexpr (requires { requires Impl::float_lanes; })
         if (n >= 64)
             return float_lane_sum<Contiguous>(ev, begin, n, run);
@@ -521,13 +544,13 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
         requires Impl::wide_lanes;
     };
     if (n < 512 && !(wide && n >= 64))
-        return pairwise_block_sum<8, Impl, Contiguous>(ev, begin, n, run);
+        return pairwise_block_sum<8, Impl, Contiguous, Registers>(ev, begin, n, run);
     if (n <= pairwise_block)
-        return pairwise_block_sum<32, Impl, Contiguous>(ev, begin, n, run);
+        return pairwise_block_sum<32, Impl, Contiguous, Registers>(ev, begin, n, run);
     index_t half = n / 2;
     half -= half % 32;
-    return pairwise_terms<Impl, Contiguous>(ev, begin, half, run)
-           + pairwise_terms<Impl, Contiguous>(ev, begin + half, n - half, run);
+    return pairwise_terms<Impl, Contiguous, Registers>(ev, begin, half, run)
+           + pairwise_terms<Impl, Contiguous, Registers>(ev, begin + half, n - half, run);
 }
 
 // The register path of a compensated (float64) sum: eight interleaved lanes, each a running
@@ -779,6 +802,16 @@ FUSOR_INLINE void register_reduce(
             else
                 *a = Impl::absorb(*a, pairwise_terms<Impl, Contiguous>(ev, 0, n));
         }
+        return;
+    case reduce_kernel::pairwise_simd:
+        if constexpr (planning::pairwise_reducer<Impl>)
+            if constexpr (!std::is_same_v<typename Impl::acc_type,
+                                          reducers::detail::compensated_sum>)
+                *a = Impl::absorb(*a,
+                                  pairwise_terms < Impl,
+                                  Contiguous,
+                                  Contiguous && sum_in_registers < Impl,
+                                  Ev >> (ev, 0, n));
         return;
     case reduce_kernel::minmax_simd:
         if constexpr (Contiguous && planning::vector_minmax<Impl, T>)
@@ -1050,6 +1083,15 @@ void execute_reduction(const reduction<R, C>& r,
                             *a = impl::absorb(*a,
                                               detail::pairwise_terms<impl, Contiguous>(ev, 0, n));
                     }
+                    return;
+                case reduce_kernel::pairwise_simd:
+                    if constexpr (planning::pairwise_reducer<impl>)
+                        if constexpr (!std::is_same_v<acc_t, reducers::detail::compensated_sum>)
+                            *a = impl::absorb(*a,
+                                              detail::pairwise_terms < impl,
+                                              Contiguous,
+                                              Contiguous && detail::sum_in_registers < impl,
+                                              Ev >> (ev, 0, n));
                     return;
                 case reduce_kernel::minmax_simd:
                     if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)

@@ -432,6 +432,9 @@ inline std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::rescaled_rows) // within explain's 100 columns
             return "float64 strips of " + std::to_string(rescaled_block)
                    + ": column max, exp(x - max) by " + exp_engine() + ", column sums";
+        if (p.reduction == reduce_kernel::pairwise_simd)
+            return "float64 lanes 8 to a register, 16 float32 terms converted per load (" + regs
+                   + ")";
         if (!row_of_accumulators(p.reduction)) {
             if (p.vector_functions.empty())
                 return "8 accumulators in flight, vectorised by the compiler (" + regs + ")";

@@ -39,6 +39,15 @@
 #define FUSOR_MATH_IN_REGISTERS 0
 #endif
 
+/// 1 when a float32 sum's register accumulator converts its terms to float64 a 512-bit register
+/// at a time (reduce_kernel::pairwise_simd, exec/register_sums.hpp): AVX-512, where one
+/// conversion takes 8 floats; the compiler's own loop, in 256-bit vectors, converts 4.
+#if FUSOR_MATH_IN_REGISTERS && defined(__AVX512F__)
+#define FUSOR_SUM_IN_REGISTERS 1
+#else
+#define FUSOR_SUM_IN_REGISTERS 0
+#endif
+
 /// The functions with a vectorised form: X(numpy name, SLEEF name). Left out: sinh and cosh
 /// (SLEEF's overflow to inf comes early: sinhf(89) is inf, not 2.2e38) and log1p (inf for the
 /// largest finite values); those stay on the C library. FUSOR_VECTOR_FUNCTIONS_FAST are those

@@ -264,8 +264,9 @@ inline void choose_elementwise_kernel(loop_plan& p, const elementwise_facts& fac
     }
 }
 
-/// Test hook: when false, the planner never chooses math_in_registers, so tests can compare
-/// the register form's results with the blocked form's, bit for bit. Not for production use.
+/// Test hook: when false, the planner never chooses math_in_registers nor
+/// reduce_kernel::pairwise_simd, so tests can compare the register forms' results with the
+/// blocked form's and the plain pairwise loop's, bit for bit. Not for production use.
 inline thread_local bool math_in_registers_enabled = true;
 
 /// Whether a loop computing an expression with vector functions (choose_elementwise_kernel,
@@ -286,15 +287,49 @@ inline void choose_math_in_registers(loop_plan& p,
     (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
 }
 
-/// How a register accumulator takes a run of `n` elements of type `T` (`contiguous`: at unit
-/// stride) for the reducer `Impl` (choose_reduction_kernel, below, and the flat reduction).
+/// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take
+/// its terms a 512-bit register at a time (reduce_kernel::pairwise_simd): a float32 `sum` or
+/// `mean` (each term is the element in double) of float32 tensors and scalars under `+ - * /`
+/// and unary `-` (their register form), on AVX-512 (FUSOR_SUM_IN_REGISTERS). The lanes, the
+/// order and so the bits are the plain pairwise loop's.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl, class C>
+inline constexpr bool sum_terms_in_registers =
+    FUSOR_SUM_IN_REGISTERS && requires { requires Impl::term_is_element; }
+    && std::is_same_v<typename C::value_type, float> && !has_vector_math<C>
+    && register_form<C, float>;
+// clang-format on
+
+/// The shortest run that pairwise_simd takes: below it the lanes see one or two registers, and
+/// the setup and the tree are most of the work (sum(a, 1) on (8, 32): 62.5 ns plain, 61 in
+/// registers).
+inline constexpr index_t sum_register_min_run = 32;
+
+/// Whether pairwise_simd pays for `runs` runs of `n` elements (the plan's pairwise lanes: 8
+/// below 512 elements, 32 from 512). One chain of 512-bit adds (8 lanes) has a longer latency
+/// than the plain loop's two 256-bit chains (a lone run of 256 products: 48 against 36 ns), so
+/// a lone run under 512 stays plain; several runs overlap and convert at twice the rate
+/// (sum(a, 1) on (64, 256): 1,780 -> 1,400 ns), and 32 lanes are four chains either way.
+constexpr bool sum_in_registers_pays(index_t n, index_t runs) {
+    return n >= sum_register_min_run && (n >= 512 || runs >= 2);
+}
+
+/// How a register accumulator takes `runs` runs of `n` elements of type `T` (`contiguous`: at
+/// unit stride) for the reducer `Impl` (choose_reduction_kernel, below, and the flat
+/// reduction); `terms_in_registers`: sum_terms_in_registers of the reduction's child.
 template <class Impl, class T>
-reduce_kernel register_reduce_kernel(index_t n, bool contiguous) {
+reduce_kernel
+register_reduce_kernel(index_t n, bool contiguous, bool terms_in_registers, index_t runs) {
     if constexpr (pairwise_reducer<Impl>) {
-        return std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>
-                   ? reduce_kernel::compensated
+        if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
+            return reduce_kernel::compensated;
+        return terms_in_registers && contiguous && sum_in_registers_pays(n, runs)
+                       && math_in_registers_enabled
+                   ? reduce_kernel::pairwise_simd
                    : reduce_kernel::pairwise;
     } else {
+        (void)terms_in_registers, (void)runs;
         if constexpr (vector_minmax<Impl, T>)
             if (contiguous && n >= minmax_min_row)
                 return reduce_kernel::minmax_simd;
@@ -354,8 +389,11 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
             p.kernel = inner_kernel::broadcast;
         return;
     }
-    p.reduction =
-        register_reduce_kernel<impl, T>(levels == 0 ? 1 : p.extents[levels - 1], contiguous);
+    index_t runs = 1;
+    for (std::size_t l = 0; l + 1 < levels; ++l)
+        runs *= p.extents[l];
+    p.reduction = register_reduce_kernel<impl, T>(
+        levels == 0 ? 1 : p.extents[levels - 1], contiguous, sum_terms_in_registers<impl, C>, runs);
     if constexpr (pairwise_reducer<impl>) {
         if (p.empty || levels == 0)
             return;

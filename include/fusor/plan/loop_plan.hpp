@@ -148,6 +148,8 @@ inline constexpr index_t rescaled_block_rows = 64;
 enum class reduce_kernel : std::uint8_t {
     none,            ///< not a reduction
     pairwise,        ///< register accumulator: NumPy's pairwise blocks in double (float sums)
+    pairwise_simd,   ///< the same lanes and bits, float32 terms converted a 512-bit register at
+                     ///< a time (AVX-512: exec/register_sums.hpp)
     compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,           ///< register accumulator: eight interleaved accumulators
     sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
@@ -170,6 +172,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "none";
     case reduce_kernel::pairwise:
         return "pairwise";
+    case reduce_kernel::pairwise_simd:
+        return "pairwise_simd";
     case reduce_kernel::compensated:
         return "compensated";
     case reduce_kernel::lanes:

@@ -1012,8 +1012,12 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
             return false;
     }
     using impl = typename reduction<R, C>::impl;
-    f = flat_plan{
-        rows, cols, 0, true, register_reduce_kernel<impl, typename C::value_type>(cols, true)};
+    f = flat_plan{rows,
+                  cols,
+                  0,
+                  true,
+                  register_reduce_kernel<impl, typename C::value_type>(
+                      cols, true, sum_terms_in_registers<impl, C>, rows)};
     return true;
 }
 

@@ -147,6 +147,9 @@ struct integer_sum_impl {
 template <class T>
 struct float_sum_impl : additive_impl<T, float_sum_impl<T>> {
     using result_type = T;
+    /// term(v) is v in double: a register of elements converted is a register of terms
+    /// (reduce_kernel::pairwise_simd).
+    static constexpr bool term_is_element = true;
     FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
     static constexpr result_type finalize(typename float_sum_impl::acc_type a, index_t) {
         return static_cast<T>(total(a));
@@ -171,6 +174,7 @@ namespace detail {
 template <class T>
 struct mean_impl : additive_impl<T, mean_impl<T>> {
     using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+    static constexpr bool term_is_element = true; ///< as float_sum_impl's
     FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
     static constexpr result_type finalize(typename mean_impl::acc_type a, index_t n) {
         return static_cast<result_type>(total(a) / static_cast<double>(n));

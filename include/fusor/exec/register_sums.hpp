@@ -1,0 +1,99 @@
+// fusor/exec/register_sums.hpp: the lanes of a float32 sum, a 512-bit register of terms at a
+// time (reduce_kernel::pairwise_simd). The plain pairwise loop (exec/execute.hpp,
+// pairwise_block_sum) adds each float32 term to a float64 lane; compiled for 256-bit vectors
+// (g++'s default even with AVX-512), each conversion takes four floats and the loop runs at
+// the converter's speed. Here the evaluator's register form (exec/evaluator.hpp, get_register)
+// gives 16 floats, converted as two halves of 8 doubles: half the conversions, one per 8 terms.
+#pragma once
+
+#include <fusor/config.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/ops/vector_forms.hpp>
+
+#if FUSOR_SUM_IN_REGISTERS
+#include <immintrin.h>
+#endif
+
+namespace fusor::exec::detail {
+
+#if FUSOR_SUM_IN_REGISTERS
+// Conversion zero-masked with every lane kept, and halves as shuffles: the plain intrinsics
+// (_mm512_cvtps_pd, _mm512_extractf64x4_pd, the casts and permutes built on them) pass an
+// undefined vector through, which g++ 12 reports under -Wmaybe-uninitialized.
+FUSOR_INLINE __m512d to_float64(__m256 x) {
+    return _mm512_maskz_cvtps_pd(__mmask8(0xff), x);
+}
+FUSOR_INLINE __m256d lower_half(__m512d x) {
+    return __builtin_shufflevector(x, x, 0, 1, 2, 3);
+}
+FUSOR_INLINE __m256d upper_half(__m512d x) {
+    return __builtin_shufflevector(x, x, 4, 5, 6, 7);
+}
+
+// Half `H` (lanes [8H, 8H + 8)) of a register of 16 floats, as 8 doubles (exact).
+template <int H>
+FUSOR_INLINE __m512d float64_half(__m512 v) {
+    const __m512d bits = _mm512_castps_pd(v);
+    return to_float64(_mm256_castpd_ps(H == 0 ? lower_half(bits) : upper_half(bits)));
+}
+
+/// The `L` float64 lanes (8: NumPy's, or 32) of a float32 run of `n` elements of `ev` from
+/// `begin` (whole groups of `L`; the caller adds the tail), reduced by pairwise_block_sum's
+/// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
+/// lanes, so every lane holds the plain loop's value and the sum has its bits. `Ev` computes
+/// float32 in the register form, at unit stride from `begin`.
+template <index_t L, class Ev>
+double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
+    static_assert(L == 8 || L == 32);
+    const index_t lanes_end = n - n % L; // >= L: the caller takes runs of 8 or more
+    index_t i = 0;
+    if constexpr (L == 8) {
+        __m512d r;
+        if (lanes_end >= 16) {
+            const __m512 v = ev.template get_register<false>(begin, 16);
+            r = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
+            i = 16;
+        } else {
+            r = float64_half<0>(ev.template get_register<true>(begin, 8));
+            i = 8;
+        }
+        for (; i + 16 <= lanes_end; i += 16) {
+            const __m512 v = ev.template get_register<false>(begin + i, 16);
+            r = _mm512_add_pd(r, float64_half<0>(v));
+            r = _mm512_add_pd(r, float64_half<1>(v));
+        }
+        if (i < lanes_end) // one group of 8 left
+            r = _mm512_add_pd(r, float64_half<0>(ev.template get_register<true>(begin + i, 8)));
+        // NumPy's tree ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7)) in the register:
+        // neighbours, then pairs of neighbours, then the halves (x + y is y + x, bit for bit).
+        r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 1, 0, 3, 2, 5, 4, 7, 6));
+        r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 2, 3, 0, 1, 6, 7, 4, 5));
+        const __m256d h = _mm256_add_pd(lower_half(r), upper_half(r));
+        return _mm256_cvtsd_f64(h);
+    } else {
+        const __m512 v0 = ev.template get_register<false>(begin, 16);
+        const __m512 v1 = ev.template get_register<false>(begin + 16, 16);
+        __m512d r0 = float64_half<0>(v0), r1 = float64_half<1>(v0);
+        __m512d r2 = float64_half<0>(v1), r3 = float64_half<1>(v1);
+        for (i = 32; i < lanes_end; i += 32) {
+            const __m512 w0 = ev.template get_register<false>(begin + i, 16);
+            const __m512 w1 = ev.template get_register<false>(begin + i + 16, 16);
+            r0 = _mm512_add_pd(r0, float64_half<0>(w0));
+            r1 = _mm512_add_pd(r1, float64_half<1>(w0));
+            r2 = _mm512_add_pd(r2, float64_half<0>(w1));
+            r3 = _mm512_add_pd(r3, float64_half<1>(w1));
+        }
+        alignas(64) double r[32];
+        _mm512_store_pd(r, r0);
+        _mm512_store_pd(r + 8, r1);
+        _mm512_store_pd(r + 16, r2);
+        _mm512_store_pd(r + 24, r3);
+        for (index_t width = L / 2; width > 0; width /= 2)
+            for (index_t j = 0; j < width; ++j)
+                r[j] += r[j + width];
+        return r[0];
+    }
+}
+#endif
+
+} // namespace fusor::exec::detail
