@@ -3,6 +3,7 @@
 // wins over everything and max/min return NaN. Rows of 64 to 300 elements (the kernel's range,
 // with partial last registers), float32, float64, int32 and int64, with many ties, NaNs,
 // infinities and signed zeros; and the same rows read through a transpose (the strided path).
+// Shorter rows too (the eight-lane and sequential loops).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -108,6 +109,16 @@ TEST_CASE("SIMD max, min, argmax, argmin equal the sequential rule") {
         check_rows<double>(cols, 2);
         check_rows<std::int32_t>(cols, 3);
         check_rows<std::int64_t>(cols, 4);
+    }
+}
+
+// Rows under 64 take the eight-lane loop (max and min of floats in one vector of lanes:
+// exec/execute.hpp, lane_reduce) or, under 16, one accumulator: the same rule.
+TEST_CASE("max and min over rows under 64 equal the sequential rule") {
+    for (index_t cols : {1, 7, 8, 9, 15, 16, 17, 23, 31, 32, 47, 63}) {
+        check_rows<float>(cols, 5);
+        check_rows<double>(cols, 6);
+        check_rows<std::int32_t>(cols, 7);
     }
 }
 

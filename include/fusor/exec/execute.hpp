@@ -613,16 +613,44 @@ typename Impl::acc_type sequential_reduce(const Ev& ev, index_t n, index_t i0, i
 // for max: latency-bound, ~10x slower than memory); eight independent chains run at the speed
 // of the loads. `merge` is associative for every reducer, so the result is the sequential one
 // (up to float rounding order in prod and logsumexp, and the sign of a zero max/min).
+// Floating max and min keep the eight lanes in one vector (GCC's and clang's vector extension):
+// the same steps lane by lane, compiled to a compare and a blend per eight elements, where the
+// array of lanes compiled to a compare and a branch per element, mispredicted on random data
+// (max(a, 1) on (64, 16) float32: ~1 ns per element).
+template <class Impl>
+inline constexpr bool vector_lanes = requires {
+    Impl::order;
+}
+&&!Impl::needs_index && std::is_floating_point_v<typename Impl::acc_type>;
+
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
     acc_t lane[8];
-    for (index_t j = 0; j < 8; ++j)
-        lane[j] = Impl::identity();
     index_t i = 0;
-    for (; i + 8 <= n; i += 8)
+    if constexpr (vector_lanes<Impl>) {
+        typedef acc_t lanes_vec __attribute__((vector_size(8 * sizeof(acc_t))));
+        lanes_vec best;
+        for (int j = 0; j < 8; ++j)
+            best[j] = Impl::identity();
+        for (; i + 8 <= n; i += 8) {
+            lanes_vec v;
+            for (int j = 0; j < 8; ++j)
+                v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + j));
+            // Impl::step, lane by lane: v when better or NaN.
+            const auto take = (Impl::order > 0 ? (v > best) : (v < best)) | (v != v);
+            best = take ? v : best;
+        }
+        for (int j = 0; j < 8; ++j)
+            lane[j] = best[j];
+    } else {
         for (index_t j = 0; j < 8; ++j)
-            lane[j] = Impl::step(lane[j], ev.template get<Contiguous>(i + j), i0 + (i + j) * si);
+            lane[j] = Impl::identity();
+        for (; i + 8 <= n; i += 8)
+            for (index_t j = 0; j < 8; ++j)
+                lane[j] =
+                    Impl::step(lane[j], ev.template get<Contiguous>(i + j), i0 + (i + j) * si);
+    }
     for (; i < n; ++i)
         lane[0] = Impl::step(lane[0], ev.template get<Contiguous>(i), i0 + i * si);
     for (index_t j = 1; j < 8; ++j)
