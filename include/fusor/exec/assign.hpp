@@ -111,11 +111,14 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
         }
         if constexpr (planning::row_block_candidate<N>()) {
             // A sub-expression read inside a reduction and outside it (softmax's `exp`): stored
-            // once per block of rows when the rows allow it (plan/row_blocks.hpp).
-            const row_blocks b = plan_row_blocks(n, d);
-            if (b.applies) {
-                evaluate_row_blocks(data, shape, strides, n, b);
-                return;
+            // once per block of rows when the rows allow it (plan/row_blocks.hpp). The shapes
+            // first: a row_blocks holds four plans, too much to build for every small softmax.
+            if (planning::row_blocks_fit(n.shape(), shape)) {
+                const row_blocks b = plan_row_blocks(n, d);
+                if (b.applies) {
+                    evaluate_row_blocks(data, shape, strides, n, b);
+                    return;
+                }
             }
         }
         bool hit = false;

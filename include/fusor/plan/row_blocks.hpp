@@ -343,6 +343,23 @@ auto lower_rows(const N& n, int root_axis, index_t r0, index_t len, const void* 
 
 } // namespace planning
 
+namespace planning {
+/// The destination's part of plan_row_blocks's decision, checked before anything is built
+/// (the evaluation of a small softmax asks it every time): an expression of shape `node_shape`
+/// into a destination of shape `shape` of at least two rows, `row_block_min_elements`
+/// elements, and rows of at most `row_block_elements`.
+inline bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape) {
+    if (shape.size() < 2 || node_shape.size() > shape.size())
+        return false;
+    const index_t rows = shape[0];
+    const index_t size = shape_size(shape);
+    if (rows < 2 || size < row_block_min_elements)
+        return false;
+    const index_t row = size / rows;
+    return row >= 1 && row <= row_block_elements;
+}
+} // namespace planning
+
 /// Decides whether `n` evaluates into `d` by blocks of rows (see the top of this file), and
 /// plans what each block runs: the store loop of the shared sub-expression into the buffer
 /// and the expression's loops over the block, for a full block and, when the rows do not
@@ -356,15 +373,11 @@ row_blocks plan_row_blocks(const N& n, const destination_ref& d, row_block_notes
         using S = planning::stored_node<N>;
         using T = typename S::value_type;
         const shape_t& shape = d.shape;
-        if (shape.size() < 2 || n.shape().size() > shape.size())
+        if (!planning::row_blocks_fit(n.shape(), shape))
             return b;
         const index_t rows = shape[0];
-        const index_t row = shape_size(shape) / std::max<index_t>(rows, 1);
-        if (rows < 2 || row < 1 || row > row_block_elements)
-            return b;
+        const index_t row = shape_size(shape) / rows;
         const index_t block_rows = std::min(rows, std::max<index_t>(1, row_block_elements / row));
-        if (shape_size(shape) < row_block_min_elements)
-            return b;
         const int root_axis = static_cast<int>(n.shape().size()) - static_cast<int>(shape.size());
         if (root_axis < 0 || n.shape()[static_cast<std::size_t>(root_axis)] != rows)
             return b;
