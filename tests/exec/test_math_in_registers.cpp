@@ -48,11 +48,16 @@ bool same_bits(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
            && std::memcmp(a.data(), b.data(), sizeof(T) * static_cast<std::size_t>(a.size())) == 0;
 }
 
-// Evaluates `assign` (which writes `out`) with the register form allowed and then not: the
-// results must be equal bit for bit; with it allowed, the kernel that ran must be the one
-// explain's JSON names, and `expect` ("registers" or "blocked").
+// Evaluates `assign` (which writes `out`) with the register forms allowed and then not: the
+// results must be equal bit for bit; with them allowed, the kernel that ran must be the one
+// explain's JSON names, and `expect` ("registers" or "blocked"; for a sum "pairwise_simd" or
+// "pairwise"); without them, `plain` ("blocked", or "pairwise" for a sum).
 template <class T, class Assign, class Explain>
-void check_forms(fusor::tensor<T>& out, Assign assign, Explain explain, const std::string& expect) {
+void check_forms(fusor::tensor<T>& out,
+                 Assign assign,
+                 Explain explain,
+                 const std::string& expect,
+                 const std::string& plain = "blocked") {
     fusor::planning::math_in_registers_enabled = true;
     const auto doc = nlohmann::json::parse(explain().json());
     trace::clear();
@@ -64,7 +69,7 @@ void check_forms(fusor::tensor<T>& out, Assign assign, Explain explain, const st
     trace::clear();
     assign();
     fusor::planning::math_in_registers_enabled = true;
-    CHECK(trace::kernels.back() == "blocked");
+    CHECK(trace::kernels.back() == plain);
     CHECK(same_bits(registers, out));
 }
 
@@ -208,27 +213,13 @@ TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_he
 namespace {
 const bool skip_sums = !FUSOR_SUM_IN_REGISTERS || !processor_has_target();
 
-// Evaluates `assign` (which writes `out`) with the register forms allowed, then not: the same
-// bits; allowed, the kernels that ran are the ones explain's JSON names and the last is
-// `expect`; not allowed, it is "pairwise".
+// The sum's two forms: check_forms, the plain pairwise loop the other form.
 template <class Assign, class Explain>
 void check_sum_forms(fusor::tensor<float>& out,
                      Assign assign,
                      Explain explain,
                      const std::string& expect) {
-    fusor::planning::math_in_registers_enabled = true;
-    const auto doc = nlohmann::json::parse(explain().json());
-    trace::clear();
-    assign();
-    CHECK(trace::kernels == trace::kernels_from_json(doc));
-    CHECK(trace::kernels.back() == expect);
-    const fusor::tensor<float> registers = out;
-    fusor::planning::math_in_registers_enabled = false;
-    trace::clear();
-    assign();
-    fusor::planning::math_in_registers_enabled = true;
-    CHECK(trace::kernels.back() == "pairwise");
-    CHECK(same_bits(registers, out));
+    check_forms(out, assign, explain, expect, "pairwise");
 }
 
 void check_sums(fusor::index_t rows, fusor::index_t n) {

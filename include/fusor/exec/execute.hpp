@@ -608,21 +608,23 @@ typename Impl::acc_type sequential_reduce(const Ev& ev, index_t n, index_t i0, i
     return reg;
 }
 
+// Floating max and min keep the eight lanes in one vector (GCC's and clang's vector extension):
+// the same steps lane by lane, compiled to a compare and a blend per eight elements, where the
+// array of lanes compiled to a compare and a branch per element, mispredicted on random data
+// (max(a, 1) on (64, 16) float32: ~1 ns per element).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl>
+inline constexpr bool vector_lanes =
+    requires { Impl::order; } && !Impl::needs_index
+    && std::is_floating_point_v<typename Impl::acc_type>;
+// clang-format on
+
 // Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order.
 // One accumulator would chain every step on the previous one (a compare-and-select per element
 // for max: latency-bound, ~10x slower than memory); eight independent chains run at the speed
 // of the loads. `merge` is associative for every reducer, so the result is the sequential one
 // (up to float rounding order in prod and logsumexp, and the sign of a zero max/min).
-// Floating max and min keep the eight lanes in one vector (GCC's and clang's vector extension):
-// the same steps lane by lane, compiled to a compare and a blend per eight elements, where the
-// array of lanes compiled to a compare and a branch per element, mispredicted on random data
-// (max(a, 1) on (64, 16) float32: ~1 ns per element).
-template <class Impl>
-inline constexpr bool vector_lanes = requires {
-    Impl::order;
-}
-&&!Impl::needs_index && std::is_floating_point_v<typename Impl::acc_type>;
-
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
@@ -832,14 +834,12 @@ FUSOR_INLINE void register_reduce(
         }
         return;
     case reduce_kernel::pairwise_simd:
-        if constexpr (planning::pairwise_reducer<Impl>)
+        if constexpr (planning::pairwise_reducer<Impl>) {
+            constexpr bool registers = Contiguous && sum_in_registers<Impl, Ev>;
             if constexpr (!std::is_same_v<typename Impl::acc_type,
                                           reducers::detail::compensated_sum>)
-                *a = Impl::absorb(*a,
-                                  pairwise_terms < Impl,
-                                  Contiguous,
-                                  Contiguous && sum_in_registers < Impl,
-                                  Ev >> (ev, 0, n));
+                *a = Impl::absorb(*a, pairwise_terms<Impl, Contiguous, registers>(ev, 0, n));
+        }
         return;
     case reduce_kernel::minmax_simd:
         if constexpr (Contiguous && planning::vector_minmax<Impl, T>)
@@ -1113,13 +1113,12 @@ void execute_reduction(const reduction<R, C>& r,
                     }
                     return;
                 case reduce_kernel::pairwise_simd:
-                    if constexpr (planning::pairwise_reducer<impl>)
+                    if constexpr (planning::pairwise_reducer<impl>) {
+                        constexpr bool registers = Contiguous && detail::sum_in_registers<impl, Ev>;
                         if constexpr (!std::is_same_v<acc_t, reducers::detail::compensated_sum>)
-                            *a = impl::absorb(*a,
-                                              detail::pairwise_terms < impl,
-                                              Contiguous,
-                                              Contiguous && detail::sum_in_registers < impl,
-                                              Ev >> (ev, 0, n));
+                            *a = impl::absorb(
+                                *a, detail::pairwise_terms<impl, Contiguous, registers>(ev, 0, n));
+                    }
                     return;
                 case reduce_kernel::minmax_simd:
                     if constexpr (Contiguous && planning::vector_minmax<impl, value_t>)
