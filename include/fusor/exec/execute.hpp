@@ -428,7 +428,7 @@ struct blocked_run {
 // clang-format off
 template <class Impl, class Ev>
 inline constexpr bool sum_in_registers =
-    FUSOR_SUM_IN_REGISTERS && planning::pairwise_reducer<Impl> && in_registers_v<Ev>
+    FUSOR_SUM_IN_REGISTERS && in_registers_v<Ev>
     && std::is_same_v<decltype(std::declval<const Ev&>().template get<true>(0)), float>;
 // clang-format on
 

@@ -341,9 +341,6 @@ auto lower_rows(const N& n, int root_axis, index_t r0, index_t len, const void* 
     return row_lowering<stored_node<N>, true>{r0, len, buffer}.lower(n, root_axis);
 }
 
-} // namespace planning
-
-namespace planning {
 /// The destination's part of plan_row_blocks's decision, checked before anything is built
 /// (the evaluation of a small softmax asks it every time): an expression of shape `node_shape`
 /// into a destination of shape `shape` of at least two rows, `row_block_min_elements`
@@ -358,6 +355,7 @@ inline bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape) {
     const index_t row = size / rows;
     return row >= 1 && row <= row_block_elements;
 }
+
 } // namespace planning
 
 /// Decides whether `n` evaluates into `d` by blocks of rows (see the top of this file), and
