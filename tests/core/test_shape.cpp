@@ -30,3 +30,36 @@ TEST_CASE("any rank: 32 axes spill out of the inline storage and still compare")
     CHECK(copy.rank() == 32);
     CHECK(fusor::shape_size(copy) == 7);
 }
+
+TEST_CASE("copies and moves keep every extent, inline or on the heap, in every direction") {
+    // shape_t copies up to 6 extents itself (core/shape.hpp); ranks 0-9 cross the inline
+    // storage's edge both ways.
+    for (std::size_t from = 0; from <= 9; ++from) {
+        shape_t src;
+        for (std::size_t i = 0; i < from; ++i)
+            src.push_back(static_cast<fusor::index_t>(10 * i + 3));
+        const shape_t original = src;
+        CHECK(original.size() == from);
+        for (std::size_t to = 0; to <= 9; ++to) {
+            CAPTURE(from);
+            CAPTURE(to);
+            shape_t a(to, -1), b(to, -2), c(to, -3);
+            a = src; // copy assignment
+            CHECK(a == original);
+            b = shape_t(src); // move assignment from a temporary copy
+            CHECK(b == original);
+            shape_t moved(std::move(b)); // move construction
+            CHECK(moved == original);
+            c = std::move(moved); // move assignment
+            CHECK(c == original);
+            CHECK(src == original); // never touched
+        }
+        shape_t self = original;
+        const shape_t& alias = self;
+        self = alias; // self-assignment
+        CHECK(self == original);
+        shape_t& same = self;
+        self = std::move(same); // self-move leaves it valid; here the same extents
+        CHECK(self == original);
+    }
+}

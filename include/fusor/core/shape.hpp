@@ -37,11 +37,66 @@ public:
     shape_t() = default;
     shape_t(std::initializer_list<index_t> il) : base(il.begin(), il.end()) {}
 
+    // Copies of up to 6 extents are a few register moves, not a call to memmove: boost's copy
+    // of a trivially copyable range calls memmove whatever its length, and evaluating a small
+    // expression copies a dozen shapes (about half of building a 4 x 4 matmul was those calls).
+    shape_t(const shape_t& o) : base(o.size(), boost::container::default_init) { copy_from(o); }
+    shape_t(shape_t&& o) noexcept { *this = std::move(o); }
+    shape_t& operator=(const shape_t& o) {
+        if (this != &o) {
+            base::resize(o.size(), boost::container::default_init);
+            copy_from(o);
+        }
+        return *this;
+    }
+    shape_t& operator=(shape_t&& o) noexcept {
+        if (this == &o)
+            return *this;
+        if (o.size() <= 6) {
+            base::resize(o.size(), boost::container::default_init);
+            copy_from(o);
+        } else {
+            base::operator=(std::move(static_cast<base&>(o)));
+        }
+        return *this;
+    }
+
     /// The rank as a signed number (avoids sign-conversion noise in loops over axes).
     index_t rank() const { return static_cast<index_t>(size()); }
 
     friend bool operator==(const shape_t& a, const shape_t& b) {
         return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+
+private:
+    // this->size() == o.size() already; constant-length copies compile to moves.
+    void copy_from(const shape_t& o) {
+        index_t* d = base::data();
+        const index_t* s = o.data();
+        switch (o.size()) {
+        case 0:
+            return;
+        case 1:
+            __builtin_memcpy(d, s, 1 * sizeof(index_t));
+            return;
+        case 2:
+            __builtin_memcpy(d, s, 2 * sizeof(index_t));
+            return;
+        case 3:
+            __builtin_memcpy(d, s, 3 * sizeof(index_t));
+            return;
+        case 4:
+            __builtin_memcpy(d, s, 4 * sizeof(index_t));
+            return;
+        case 5:
+            __builtin_memcpy(d, s, 5 * sizeof(index_t));
+            return;
+        case 6:
+            __builtin_memcpy(d, s, 6 * sizeof(index_t));
+            return;
+        default:
+            std::copy(s, s + o.size(), d);
+        }
     }
 };
 

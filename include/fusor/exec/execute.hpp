@@ -20,6 +20,7 @@
 #include <fusor/exec/register_sums.hpp>
 #include <fusor/exec/rescaled_blocks.hpp>
 #include <fusor/exec/single_element.hpp>
+#include <fusor/exec/small_gemm.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -1039,6 +1040,17 @@ void execute_reduction(const reduction<R, C>& r,
     std::uninitialized_fill_n(a0, r.size(), impl::identity());
     scratch buffers;
     FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+    if constexpr (planning::product_candidate<R, C>) {
+        if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
+            const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
+            const value_t* first = slot_value<0>(ev.children).base;
+            const value_t* second = slot_value<1>(ev.children).base;
+            run_small_gemm<impl>(
+                p.gemm, p.gemm.swapped ? second : first, p.gemm.swapped ? first : second, a0);
+            detail::finalize_reduction<impl>(p, r, a0, out);
+            return;
+        }
+    }
     if constexpr (planning::pairwise_reducer<impl>) {
         if ((p.kernel == inner_kernel::broadcast && p.reduction != reduce_kernel::row)
             || !p.vector_functions.empty()) {

@@ -287,9 +287,28 @@ inline std::string gemm_text(const loop_plan& p, const plan_notes& n) {
                        : ", into a buffer converted into " + n.names[0]);
 }
 
+// fusor's small matrix product (reduce_kernel::small_gemm): m x n x k, which operand is A, how
+// many products.
+inline std::string small_gemm_text(const loop_plan& p, const plan_notes& n) {
+    const gemm_plan& g = p.gemm;
+    index_t calls = 1;
+    for (const index_t e : g.batch)
+        calls *= e;
+    return "small_gemm: fusor's matrix product " + std::to_string(g.m) + " x " + std::to_string(g.n)
+           + " x " + std::to_string(g.k) + " (m x n x k, under the "
+           + std::to_string(planning::gemm_min_work) + " multiply-adds the BLAS takes): each "
+           + "element of " + n.names[g.swapped ? 2 : 1] + " times a row of "
+           + n.names[g.swapped ? 1 : 2]
+           + " into a row of accumulators, in k order (the row kernel's steps), blocks of up "
+             "to 4 rows x 8 columns held in registers; "
+           + std::to_string(calls) + (calls == 1 ? " product" : " products (batch loops)");
+}
+
 inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     if (p.reduction == reduce_kernel::gemm)
         return gemm_text(p, n);
+    if (p.reduction == reduce_kernel::small_gemm)
+        return small_gemm_text(p, n);
     if (p.empty || p.extents.empty())
         return p.empty ? "none (the loop body never runs)" : "one element (a 0-d loop)";
     std::string s;
@@ -402,6 +421,14 @@ inline std::string vector_text(const loop_plan& p) {
     if (p.reduction == reduce_kernel::gemm)
         return "the BLAS's own kernels";
     const simd_target target = compiled_simd_target();
+    if (p.reduction == reduce_kernel::small_gemm) {
+        const gemm_plan& g = p.gemm;
+        if (g.b_n == 1 && g.c_n == 1 && p.operands[1].dtype == "float32")
+            return std::string(target.name)
+                   + ": float32 products 8 or 4 columns at a time (single columns for the "
+                     "rest), converted to float64 accumulators";
+        return "none (one accumulator at a time)";
+    }
     if (p.kernel == inner_kernel::strided && !p.vector_functions.empty() && !p.empty
         && !p.extents.empty()) {
         return vector_math_text(p) + " over blocks of " + std::to_string(broadcast_block)

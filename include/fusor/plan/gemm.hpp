@@ -15,6 +15,7 @@
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/remap.hpp>
 #include <fusor/ops/arithmetic.hpp>
+#include <fusor/plan/kernel_choice.hpp> // small_gemm_enabled
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reducers.hpp>
 
@@ -43,22 +44,26 @@ inline constexpr bool gemm_operand =
 template <class C>
 inline constexpr bool gemm_operand<remap<C>> = tag_of<C> == node_tag::reduction;
 
-/// True for the node types the BLAS can take: the contraction sum over the product of two
-/// operands read from memory (gemm_operand) of one float type, in a build with a BLAS.
+/// True for the node types a matrix product kernel can take: the contraction sum over the
+/// product of two operands read from memory (gemm_operand) of one float type.
 template <class R, class C>
-inline constexpr bool gemm_candidate = false;
+inline constexpr bool product_candidate = false;
 template <class L0, class L1>
-constexpr bool gemm_pair() {
+constexpr bool product_pair() {
     using T = typename L0::value_type;
-    if (!blas_available || !std::is_same_v<T, typename L1::value_type>)
+    if (!std::is_same_v<T, typename L1::value_type>)
         return false;
     if (!std::is_same_v<T, float> && !std::is_same_v<T, double>)
         return false;
     return gemm_operand<L0> && gemm_operand<L1>;
 }
 template <class L0, class L1>
-inline constexpr bool
-    gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> = gemm_pair<L0, L1>();
+inline constexpr bool product_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> =
+    product_pair<L0, L1>();
+
+/// True for the node types the BLAS can take: product_candidate, in a build with a BLAS.
+template <class R, class C>
+inline constexpr bool gemm_candidate = blas_available&& product_candidate<R, C>;
 
 namespace gemm_detail {
 // One axis of the iteration space with each operand's stride (A, B, and C the accumulator).
@@ -108,11 +113,16 @@ inline bool fits_int(index_t v) {
 } // namespace gemm_detail
 
 namespace gemm_detail {
-// Whether loop `p` is `C = A B` with A operand `ia` and B operand `ib` (C the accumulator,
-// operand 0), and if so its matrix product, not yet `direct`.
-inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
-    const operand_plan &C = p.operands[0], &A = p.operands[ia], &B = p.operands[ib];
+// The axes of loop `p`'s iteration space (extent > 1) by role, for C = A B with A operand `ia`
+// and B operand `ib` (C the accumulator, operand 0): rows (only A moves), columns (only B),
+// summed (both; C stands still) and batch (both, kept). False when some axis has none of these
+// roles or a factor's stride is negative.
+struct product_axes {
     gemm_axes rows, cols, sums, batch;
+};
+inline bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
+    const operand_plan &C = p.operands[0], &A = p.operands[ia], &B = p.operands[ib];
+    auto& [rows, cols, sums, batch] = x;
     for (std::size_t j = 0; j < p.iter_shape.size(); ++j) {
         const gemm_axis x{p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
         if (x.n == 1)
@@ -133,6 +143,26 @@ inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_
             return false; // the result varies where neither operand does
         }
     }
+    return true;
+}
+
+// The batch loops of `x` into `g`.
+inline void set_batch(const product_axes& x, gemm_plan& g) {
+    for (const gemm_axis& b : x.batch) {
+        g.batch.push_back(b.n);
+        g.batch_a.push_back(b.a);
+        g.batch_b.push_back(b.b);
+        g.batch_c.push_back(b.c);
+    }
+}
+
+// Whether loop `p` is `C = A B` with A operand `ia` and B operand `ib` (C the accumulator,
+// operand 0) as the BLAS takes it, and if so its matrix product, not yet `direct`.
+inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
+    product_axes x;
+    if (!classify_axes(p, ia, ib, x))
+        return false;
+    auto& [rows, cols, sums, batch] = x;
     if (!merge_into_one(rows) || !merge_into_one(cols) || !merge_into_one(sums))
         return false;
     g.m = rows.empty() ? 1 : rows[0].n;
@@ -159,12 +189,32 @@ inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_
     for (const index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
         if (!fits_int(v))
             return false;
-    for (const gemm_axis& x : batch) {
-        g.batch.push_back(x.n);
-        g.batch_a.push_back(x.a);
-        g.batch_b.push_back(x.b);
-        g.batch_c.push_back(x.c);
-    }
+    set_batch(x, g);
+    return true;
+}
+
+// Whether loop `p` is `C = A B` (A operand `ia`, B operand `ib`) as fusor's small product
+// takes it: at most one row, one column and one summed axis (rows and columns merged where
+// their strides allow), any strides of at least 0. One summed axis, not several merged: each
+// accumulator then takes its terms in the order of that axis, as the row kernel does.
+inline bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
+    product_axes x;
+    if (!classify_axes(p, ia, ib, x) || x.sums.size() > 1 || !merge_into_one(x.rows)
+        || !merge_into_one(x.cols))
+        return false;
+    const gemm_axis none{};
+    const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
+                    &k = x.sums.empty() ? none : x.sums[0];
+    g.m = r.n;
+    g.n = c.n;
+    g.k = k.n;
+    g.a_m = r.a;
+    g.a_k = k.a;
+    g.b_k = k.b;
+    g.b_n = c.b;
+    g.c_m = r.c;
+    g.c_n = c.c;
+    set_batch(x, g);
     return true;
 }
 } // namespace gemm_detail
@@ -210,6 +260,31 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
     }
     p.gemm = std::move(g);
     p.reduction = reduce_kernel::gemm;
+    return true;
+}
+
+/// Decides whether reduction loop `p` runs as fusor's small matrix product
+/// (reduce_kernel::small_gemm): a float contraction of two operands that the planner gave a
+/// row of accumulators (`row` or `two_rows`: each accumulator takes its terms one at a time, in
+/// the loop's order) and that is a product with fewer than `gemm_min_work` multiply-adds (the
+/// BLAS's larger ones are choose_gemm's). The kernel runs the same steps in the same order
+/// without the loop nest's driver, which costs more than a 4 x 4 product's arithmetic.
+inline bool choose_small_gemm(loop_plan& p) {
+    if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1
+        || (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows))
+        return false;
+    gemm_plan g;
+    if (!gemm_detail::as_small_product(p, 1, 2, g)) {
+        g = gemm_plan{};
+        if (!gemm_detail::as_small_product(p, 2, 1, g))
+            return false;
+        g.swapped = true;
+    }
+    if (g.m * g.n * g.k >= gemm_min_work)
+        return false;
+    p.gemm = std::move(g);
+    p.reduction = reduce_kernel::small_gemm;
+    p.kernel = inner_kernel::strided; // no splat buffers: the kernel reads the matrices itself
     return true;
 }
 

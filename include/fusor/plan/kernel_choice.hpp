@@ -269,6 +269,11 @@ inline void choose_elementwise_kernel(loop_plan& p, const elementwise_facts& fac
 /// blocked form's and the plain pairwise loop's, bit for bit. Not for production use.
 inline thread_local bool math_in_registers_enabled = true;
 
+/// Test hook: when false, the planner never chooses reduce_kernel::small_gemm (plan/gemm.hpp):
+/// such products keep the row kernel, so tests can compare the two bit for bit. Not for
+/// production use.
+inline thread_local bool small_gemm_enabled = true;
+
 /// Whether a loop computing an expression with vector functions (choose_elementwise_kernel,
 /// already run; `facts`: elementwise_facts_of its type) computes each block a register at a
 /// time (`p.math_in_registers`): on a target with masked loads (FUSOR_MATH_IN_REGISTERS), when

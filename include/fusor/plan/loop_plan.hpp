@@ -161,6 +161,10 @@ enum class reduce_kernel : std::uint8_t {
     rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
                      ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
     gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
+    small_gemm, ///< a float product too small for the BLAS whose loop would keep a row of
+                ///< accumulators: fusor's i-k-j loop over `loop_plan::gemm`'s matrices
+                ///< (exec/small_gemm.hpp), each accumulator taking its terms in the row
+                ///< kernel's order (the same bits), without the loop nest's driver
     single_term ///< nothing summed (a contraction over no axis): the plan is the element-wise
                 ///< loop of its terms into the destination (`reducer` empty)
 };
@@ -192,6 +196,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "rescaled_rows";
     case reduce_kernel::gemm:
         return "gemm";
+    case reduce_kernel::small_gemm:
+        return "small_gemm";
     case reduce_kernel::single_term:
         return "single_term";
     }
@@ -202,7 +208,7 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
 /// than one accumulator in registers per run.
 constexpr bool row_of_accumulators(reduce_kernel k) {
     return k == reduce_kernel::row || k == reduce_kernel::two_rows
-           || k == reduce_kernel::rescaled_rows;
+           || k == reduce_kernel::rescaled_rows || k == reduce_kernel::small_gemm;
 }
 
 /// Rows and columns of a tile of the tiled kernel: a staged operand's reads are `tile_rows`
@@ -233,18 +239,22 @@ constexpr simd_target compiled_simd_target() {
 #endif
 }
 
-/// A contraction run as the BLAS's matrix product (reduce_kernel::gemm, plan/gemm.hpp):
-/// `C[i, j] = sum_k A[i, k] * B[k, j]`, row-major C, with A read row-major (`lda` elements
-/// between rows) or transposed (`trans_a`: column-major, `lda` between columns), B likewise,
-/// once per element of the batch loops (an odometer over `batch`, each operand advancing by its
-/// `batch_*` stride). Strides and offsets are in elements; offsets come from the loop's
-/// operands (A is operand 1 and B operand 2, or the reverse when `swapped`; C has the
-/// accumulator layout of operand 0).
+/// A contraction run as a matrix product: `C[i, j] = sum_k A[i, k] * B[k, j]` once per element
+/// of the batch loops (an odometer over `batch`, each operand advancing by its `batch_*`
+/// stride). Strides and offsets are in elements; offsets come from the loop's operands (A is
+/// operand 1 and B operand 2, or the reverse when `swapped`; C has the accumulator layout of
+/// operand 0). The BLAS's product (reduce_kernel::gemm, plan/gemm.hpp) reads row-major C, A
+/// row-major (`lda` elements between rows) or transposed (`trans_a`: column-major, `lda`
+/// between columns), B likewise; fusor's small product (reduce_kernel::small_gemm) reads each
+/// matrix at its two strides (`a_m`, `a_k`, ...).
 struct gemm_plan {
     index_t m = 0, n = 0, k = 0;
     bool trans_a = false, trans_b = false;
     index_t lda = 0, ldb = 0, ldc = 0;
-    shape_t batch;                       ///< extents of the batch loops, outermost first
+    index_t a_m = 0, a_k = 0; ///< A's strides along its rows and along the summed axis
+    index_t b_k = 0, b_n = 0; ///< B's strides along the summed axis and along its columns
+    index_t c_m = 0, c_n = 0; ///< C's strides along its rows and columns
+    shape_t batch;            ///< extents of the batch loops, outermost first
     strides_t batch_a, batch_b, batch_c; ///< per batch loop
     /// The product is written straight into the destination (row-major, of the product's
     /// type, sharing no byte with A or B); otherwise into a buffer that the finalize loop

@@ -569,8 +569,13 @@ void plan_reduction(loop_plan& p,
     }
     order_and_coalesce(p);
     choose_reduction_kernel<R, C>(p, r.child);
-    if constexpr (gemm_candidate<R, C>)
-        choose_gemm(p, d); // a matrix product: the BLAS's (plan/gemm.hpp)
+    if constexpr (product_candidate<R, C>) { // a matrix product (plan/gemm.hpp)
+        bool blas = false;
+        if constexpr (gemm_candidate<R, C>)
+            blas = choose_gemm(p, d); // the BLAS's
+        if (!blas)
+            choose_small_gemm(p); // fusor's, when too small for the BLAS
+    }
     // The finalize loop: over the result, the destination at its strides, the accumulators
     // row-major (one per result element, in row-major order).
     auto f = std::make_shared<loop_plan>();

@@ -116,7 +116,7 @@ inline void add_destination(plan_key& k, const destination_ref& d, bool overlaps
     k.add_shape(d.strides);
     k.add_pointer(overlaps ? d.address : nullptr);
     k.add_int(num_threads());
-    k.add_int(math_in_registers_enabled); // a test hook (kernel_choice.hpp)
+    k.add_int(math_in_registers_enabled + 2 * small_gemm_enabled); // test hooks (kernel_choice.hpp)
 }
 
 template <class E>

@@ -1,0 +1,129 @@
+// fusor/exec/small_gemm.hpp: fusor's own matrix product for products too small for the BLAS
+// (reduce_kernel::small_gemm, plan/gemm.hpp): the i-k-j loop, `C[i, :] += A[i, k] * B[k, :]`,
+// straight over the three matrices at their strides. It adds each accumulator's terms one at
+// a time in k order, as the row-of-accumulators kernel it replaces (exec/execute.hpp), so the
+// bits are the same; what it leaves out is the loop nest's driver, one call per row of four or
+// eight elements.
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+
+#include <fusor/config.hpp>
+#include <fusor/core/shape.hpp>
+#include <fusor/plan/loop_plan.hpp>
+
+namespace fusor::exec {
+
+/// `C += A B` as `g` says (m x n x k, each matrix at its strides, once per element of the batch
+/// loops), where C holds `Impl`'s accumulators and each term is the product `a * b` in `T`
+/// (the contraction's product node) taken by `Impl::step`. A and B point at their first
+/// elements, C at the first accumulator.
+namespace detail {
+// Rows [i, i + R) and columns [j, j + W) of C: R x W accumulators held in registers while k
+// runs, each taking its terms in k order. R and W are constants, so the compiler keeps them in
+// registers; R rows make R independent chains of adds (one row's k steps wait on each other).
+template <index_t R, index_t W, class Impl, class T, class Acc>
+FUSOR_INLINE void
+small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, index_t j) {
+    const T* ai = a + i * g.a_m;
+    Acc* ci = c + i * g.c_m + j;
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, double> && Impl::term_is_element
+                  && W > 1) {
+        // float32 into float64 accumulators (a float32 product's sum): W floats multiplied by
+        // A's element, converted and added, as vectors. Each lane is the scalar step's
+        // arithmetic (a float product, exact in double, a double add), so the same bits;
+        // written out because g++ split the scalar form into pieces of 4, 2 and 1.
+        typedef float fvec __attribute__((vector_size(W * sizeof(float))));
+        typedef double dvec __attribute__((vector_size(W * sizeof(double))));
+        dvec acc[R];
+        for (index_t r = 0; r < R; ++r)
+            std::memcpy(&acc[r], ci + r * g.c_m, sizeof(dvec));
+        for (index_t k = 0; k < g.k; ++k) {
+            fvec row;
+            std::memcpy(&row, b + k * g.b_k + j, sizeof row);
+            for (index_t r = 0; r < R; ++r)
+                acc[r] += __builtin_convertvector(ai[r * g.a_m + k * g.a_k] * row, dvec);
+        }
+        for (index_t r = 0; r < R; ++r)
+            std::memcpy(ci + r * g.c_m, &acc[r], sizeof(dvec));
+    } else {
+        Acc acc[R][W];
+        for (index_t r = 0; r < R; ++r)
+            for (index_t w = 0; w < W; ++w)
+                acc[r][w] = ci[r * g.c_m + w];
+        for (index_t k = 0; k < g.k; ++k) {
+            const T* bk = b + k * g.b_k + j;
+            for (index_t r = 0; r < R; ++r) {
+                const T x = ai[r * g.a_m + k * g.a_k];
+                for (index_t w = 0; w < W; ++w)
+                    acc[r][w] = Impl::step(acc[r][w], static_cast<T>(x * bk[w]), 0);
+            }
+        }
+        for (index_t r = 0; r < R; ++r)
+            for (index_t w = 0; w < W; ++w)
+                ci[r * g.c_m + w] = acc[r][w];
+    }
+}
+
+// Rows [i, i + R) of C over all its columns: blocks of 8, then 4, then single columns.
+template <index_t R, class Impl, class T, class Acc>
+FUSOR_INLINE void small_gemm_rows(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i) {
+    index_t j = 0;
+    for (; j + 8 <= g.n; j += 8)
+        small_gemm_block<R, 8, Impl>(g, a, b, c, i, j);
+    if (j + 4 <= g.n) {
+        small_gemm_block<R, 4, Impl>(g, a, b, c, i, j);
+        j += 4;
+    }
+    for (; j < g.n; ++j)
+        small_gemm_block<R, 1, Impl>(g, a, b, c, i, j);
+}
+} // namespace detail
+
+/// `C += A B` as `g` says (m x n x k, each matrix at its strides, once per element of the batch
+/// loops), where C holds `Impl`'s accumulators and each term is the product `a * b` in `T`
+/// (the contraction's product node) taken by `Impl::step`. A and B point at their first
+/// elements, C at the first accumulator.
+template <class Impl, class T, class Acc>
+void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
+    index_t total = 1;
+    for (const index_t e : g.batch)
+        total *= e;
+    const std::size_t levels = g.batch.size();
+    shape_t idx(levels, 0);
+    index_t oa = 0, ob = 0, oc = 0;
+    const bool unit = g.b_n == 1 && g.c_n == 1; // B's and C's rows contiguous
+    for (index_t t = 0; t < total; ++t) {
+        if (unit) { // the usual row-major case: blocks of 4 rows by 8 or 4 columns in registers
+            index_t i = 0;
+            for (; i + 4 <= g.m; i += 4)
+                detail::small_gemm_rows<4, Impl>(g, a + oa, b + ob, c + oc, i);
+            for (; i < g.m; ++i)
+                detail::small_gemm_rows<1, Impl>(g, a + oa, b + ob, c + oc, i);
+        } else {
+            for (index_t i = 0; i < g.m; ++i)
+                for (index_t k = 0; k < g.k; ++k) {
+                    const T x = a[oa + i * g.a_m + k * g.a_k];
+                    const T* bk = b + ob + k * g.b_k;
+                    Acc* ci = c + oc + i * g.c_m;
+                    for (index_t j = 0; j < g.n; ++j)
+                        ci[j * g.c_n] =
+                            Impl::step(ci[j * g.c_n], static_cast<T>(x * bk[j * g.b_n]), 0);
+                }
+        }
+        for (std::size_t L = levels; L-- > 0;) {
+            oa += g.batch_a[L];
+            ob += g.batch_b[L];
+            oc += g.batch_c[L];
+            if (++idx[L] < g.batch[L])
+                break;
+            oa -= g.batch_a[L] * g.batch[L];
+            ob -= g.batch_b[L] * g.batch[L];
+            oc -= g.batch_c[L] * g.batch[L];
+            idx[L] = 0;
+        }
+    }
+}
+
+} // namespace fusor::exec

@@ -1,0 +1,206 @@
+// Small matrix products: matmul and dot of tensors and views of rank 1 and 2 build their node
+// directly (reduce/contraction.hpp, direct_product), and float products too small for the BLAS
+// run fusor's own i-k-j kernel (reduce_kernel::small_gemm, plan/gemm.hpp, exec/small_gemm.hpp).
+// The direct node must be the node the general construction builds (same views, same space);
+// the kernel must give the bits of the row kernel it replaces, and run where explain says so.
+// clang-format off: the trace hooks must be defined before fusor is included
+#include "../explain/trace.hpp"
+// clang-format on
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <boost/hana/at.hpp>
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using namespace fusor;
+
+namespace {
+template <class T>
+tensor<T> filled(const shape_t& s, std::uint64_t seed) {
+    auto rng = random::default_rng(seed);
+    return eval(cast<T>(rng.uniform(-1.0, 1.0, s)));
+}
+
+// Leaf `I` of two contraction nodes: the same element, shape, strides, base and owner.
+template <std::size_t I, class N>
+void check_same_leaf(const N& fast, const N& general) {
+    const auto& x = boost::hana::at_c<I>(fast.child.children);
+    const auto& y = boost::hana::at_c<I>(general.child.children);
+    CHECK(x.data == y.data);
+    CHECK(x.shape() == y.shape());
+    CHECK(x.strides() == y.strides());
+    CHECK(x.base == y.base);
+    CHECK(x.is_view == y.is_view);
+    CHECK(x.owner.get() == y.owner.get());
+}
+
+template <class N>
+void check_same_node(const N& fast, const N& general) {
+    CHECK(fast.axes == general.axes);
+    CHECK(fast.shape() == general.shape());
+    CHECK(fast.keepdims == general.keepdims);
+    CHECK(fast.child.shape() == general.child.shape());
+    check_same_leaf<0>(fast, general);
+    check_same_leaf<1>(fast, general);
+}
+
+// matmul and dot of `a` and `b` (tensors or views) against the general construction's nodes.
+template <class A, class B>
+void check_direct(const A& a, const B& b) {
+    CAPTURE(to_string(a.shape()));
+    CAPTURE(to_string(b.shape()));
+    check_same_node(matmul(a, b),
+                    detail::make_contraction(detail::matmul_spec(a.shape(), b.shape()), a, b));
+    check_same_node(dot(a, b),
+                    detail::make_contraction(detail::dot_spec(a.shape(), b.shape()), a, b));
+}
+
+template <class T>
+bool same_bits(const tensor<T>& x, const tensor<T>& y) {
+    if (x.shape() != y.shape())
+        return false;
+    std::vector<T> u(x.begin(), x.end()), v(y.begin(), y.end());
+    return std::memcmp(u.data(), v.data(), u.size() * sizeof(T)) == 0;
+}
+
+// `e` evaluated with the small product kernel and without it (the row kernel): the same bits.
+// Returns the kernel the first evaluation ran, after checking that it is the one explain names.
+template <class E>
+std::string check_row_kernel_bits(const E& e) {
+    using T = value_type_t<E>;
+    const auto doc = nlohmann::json::parse(explain(e).json());
+    trace::clear();
+    const tensor<T> with = e;
+    const std::vector<std::string> ran = trace::kernels;
+    CHECK(ran == trace::kernels_from_json(doc));
+    planning::small_gemm_enabled = false;
+    trace::clear();
+    const tensor<T> without = e;
+    planning::small_gemm_enabled = true;
+    CHECK(trace::kernels.back() != "small_gemm");
+    CHECK(same_bits(with, without));
+    return ran.empty() ? "" : ran.back();
+}
+} // namespace
+
+TEST_CASE("matmul and dot of tensors and views build the general construction's node") {
+    const auto m = filled<float>({5, 7}, 1), n = filled<float>({7, 3}, 2);
+    const auto v = filled<float>({7}, 3), w = filled<float>({5}, 4);
+    const auto big = filled<float>({9, 14}, 5);
+    const tensor<double> md = filled<double>({4, 4}, 6);
+    check_direct(m, n);                                       // (5, 7) @ (7, 3)
+    check_direct(m, v);                                       // matrix times a column
+    check_direct(w, m);                                       // a row times a matrix
+    check_direct(v, v);                                       // two vectors
+    check_direct(md, md);                                     // float64
+    check_direct(transpose(n), transpose(m));                 // views, column-major
+    check_direct(view(big, slice(1, 6), slice(0, 14, 2)), n); // an offset and a stride
+    check_direct(view(big, 2, slice(0, 14, 2)), view(big, slice(2, 9), 3)); // vectors of views
+    check_direct(view(big, slice(0, 1), slice(0, 7)), view(big, slice(0, 7), slice(0, 1)));
+    const tensor<float>& cm = m;
+    check_direct(cm, n); // a const tensor
+    // Values: the same as the general node's, bit for bit.
+    CHECK(same_bits(
+        tensor<float>(matmul(m, n)),
+        tensor<float>(detail::make_contraction(detail::matmul_spec(m.shape(), n.shape()), m, n))));
+}
+
+TEST_CASE("matmul and dot outside the direct forms keep NumPy's errors") {
+    const auto m = filled<float>({5, 7}, 1), n = filled<float>({6, 3}, 2);
+    CHECK_THROWS_AS(matmul(m, n), value_error);
+    CHECK_THROWS_AS(dot(m, n), value_error);
+    CHECK_THROWS_AS(matmul(m, filled<float>({5}, 3)), value_error);
+    const tensor<float> s = full<float>({}, 2.0f);
+    CHECK_THROWS_AS(matmul(s, m), value_error);
+    CHECK(dot(s, m).shape() == m.shape()); // a 0-d operand multiplies (the general path)
+}
+
+TEST_CASE("float products too small for the BLAS run small_gemm with the row kernel's bits") {
+    struct dims {
+        index_t m, k, n;
+    };
+    const std::vector<dims> sizes = {{1, 1, 1},
+                                     {2, 3, 4},
+                                     {4, 4, 4},
+                                     {8, 8, 8},
+                                     {5, 7, 9},
+                                     {3, 16, 13},
+                                     {15, 15, 15},
+                                     {7, 1, 12},
+                                     {1, 9, 6},
+                                     {6, 9, 1}};
+    for (const dims& d : sizes) {
+        CAPTURE(d.m);
+        CAPTURE(d.k);
+        CAPTURE(d.n);
+        const auto a = filled<float>({d.m, d.k}, 11), b = filled<float>({d.k, d.n}, 12);
+        const auto ad = filled<double>({d.m, d.k}, 13), bd = filled<double>({d.k, d.n}, 14);
+        const auto wide = filled<float>({d.k, 2 * d.n}, 15); // every second column
+        const auto at = eval(transpose(a));
+        if (d.m > 1 && d.n > 1) {
+            CHECK(check_row_kernel_bits(matmul(a, b)) == "small_gemm");
+            CHECK(check_row_kernel_bits(matmul(ad, bd)) == "small_gemm");
+            CHECK(check_row_kernel_bits(matmul(transpose(at), b)) == "small_gemm");
+            CHECK(check_row_kernel_bits(matmul(a, view(wide, all, slice(0, 2 * d.n, 2))))
+                  == "small_gemm");
+        } else {
+            check_row_kernel_bits(matmul(a, b));
+            check_row_kernel_bits(matmul(ad, bd));
+        }
+        // Whichever kernel these take (a transposed B reduces in registers), the bits hold.
+        check_row_kernel_bits(matmul(a, transpose(eval(transpose(b)))));
+        check_row_kernel_bits(dot(view(a, 0), b));
+        check_row_kernel_bits(matmul(a, view(b, all, 0)));
+    }
+}
+
+TEST_CASE("small_gemm: batches, strided destinations, products inside expressions") {
+    const auto a = filled<float>({6, 5, 7}, 21), b = filled<float>({6, 7, 4}, 22);
+    const auto b1 = filled<float>({1, 7, 4}, 23);
+    CHECK(check_row_kernel_bits(einsum("bij,bjk->bik", a, b)) == "small_gemm");
+    CHECK(check_row_kernel_bits(matmul(a, b1)) == "small_gemm"); // a broadcast batch
+    CHECK(explain(matmul(a, b)).text().find("6 products (batch loops)") != std::string::npos);
+    // Into a strided view of a larger tensor, and with an epilogue: the product is a
+    // temporary, the epilogue an element-wise loop.
+    const auto x = filled<float>({4, 4}, 24), y = filled<float>({4, 4}, 25);
+    tensor<float> big = zeros<float>({4, 8}), ref = zeros<float>({4, 8});
+    trace::clear();
+    view(big, all, slice(0, 8, 2)) = matmul(x, y);
+    CHECK(trace::kernels == std::vector<std::string>{"small_gemm"});
+    planning::small_gemm_enabled = false;
+    view(ref, all, slice(0, 8, 2)) = matmul(x, y);
+    planning::small_gemm_enabled = true;
+    CHECK(same_bits(big, ref));
+    trace::clear();
+    const tensor<float> relu = maximum(matmul(x, y) + 1.0f, 0.0f);
+    CHECK(trace::kernels.front() == "small_gemm");
+    planning::small_gemm_enabled = false;
+    const tensor<float> relu_row = maximum(matmul(x, y) + 1.0f, 0.0f);
+    planning::small_gemm_enabled = true;
+    CHECK(same_bits(relu, relu_row));
+    // Integers keep the row kernel (the kernel is for float products).
+    const tensor<int32_t> i = cast<int32_t>(x * 100.0f);
+    trace::clear();
+    const tensor<int32_t> ii = matmul(i, i);
+    CHECK(trace::kernels == std::vector<std::string>{"row"});
+}
+
+TEST_CASE("explain names the small product, its sizes and its vectors") {
+    const auto a = filled<float>({8, 8}, 31);
+    const std::string t = explain(matmul(a, a)).text();
+    CHECK(t.find("kernel:  small_gemm: fusor's matrix product 8 x 8 x 8 (m x n x k, under the "
+                 "4096 multiply-adds the BLAS takes)")
+          != std::string::npos);
+    CHECK(t.find("1 product\n") != std::string::npos);
+    CHECK(t.find("float32 products 8 or 4 columns at a time") != std::string::npos);
+    const auto d = filled<double>({8, 8}, 32);
+    CHECK(explain(matmul(d, d)).text().find("vectors: none (one accumulator at a time)")
+          != std::string::npos);
+    const auto doc = nlohmann::json::parse(explain(matmul(a, a)).json());
+    CHECK(doc.at("loops").at(0).at("runs") == "small_gemm");
+}
