@@ -63,7 +63,7 @@ inline constexpr bool product_candidate<reducers::contract, elementwise<ops::mul
 
 /// True for the node types the BLAS can take: product_candidate, in a build with a BLAS.
 template <class R, class C>
-inline constexpr bool gemm_candidate = blas_available&& product_candidate<R, C>;
+inline constexpr bool gemm_candidate = blas_available && (product_candidate<R, C>);
 
 namespace gemm_detail {
 // One axis of the iteration space with each operand's stride (A, B, and C the accumulator).

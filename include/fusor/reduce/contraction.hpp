@@ -133,11 +133,14 @@ inline contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
 // the last result axis, the i-k-j loop), (k, m) for a row times a matrix, (n, k) for a matrix
 // times a column, (k) for two vectors. Only for operands whose core extents agree (else the
 // general path, which throws NumPy's error).
+// (clang-format 14 reads `&&` between template arguments as an rvalue reference.)
+// clang-format off
 template <class E>
-inline constexpr bool
-    strided_operand = view_like<E> || (tensor_like<E> && std::is_lvalue_reference_v<E>);
+inline constexpr bool strided_operand =
+    view_like<E> || (tensor_like<E> && std::is_lvalue_reference_v<E>);
 template <class A, class B>
-inline constexpr bool strided_pair = strided_operand<A>&& strided_operand<B>;
+inline constexpr bool strided_pair = strided_operand<A> && strided_operand<B>;
+// clang-format on
 
 // The leaf apply_view and make_leaf make of operand `e` viewed with `shape` and `strides`.
 template <class E>
@@ -189,9 +192,10 @@ auto direct_product(A&& a, B&& b) {
         space[k + 1] = sb[1];
         pb[k + 1] = tb[1];
     }
+    auto la = product_leaf(a, space, std::move(pa)); // before `space` moves into the other
+    auto lb = product_leaf(b, std::move(space), std::move(pb));
     return make_reduction<reducers::contract>(
-        make_binary<ops::multiply>(product_leaf(a, space, std::move(pa)),
-                                   product_leaf(b, std::move(space), std::move(pb))),
+        make_binary<ops::multiply>(std::move(la), std::move(lb)),
         std::optional<shape_t>(std::move(summed)),
         reduce_options{});
 }
