@@ -31,16 +31,9 @@ void run_gemm([[maybe_unused]] const gemm_plan& g,
                ldc = static_cast<int>(g.ldc);
     const CBLAS_TRANSPOSE ta = g.trans_a ? CblasTrans : CblasNoTrans;
     const CBLAS_TRANSPOSE tb = g.trans_b ? CblasTrans : CblasNoTrans;
-    // The batch loops: an odometer over g.batch, each operand advancing by its stride.
-    const std::size_t levels = g.batch.size();
-    index_t total = 1;
-    for (const index_t e : g.batch)
-        total *= e;
-    shape_t idx(levels, 0);
-    index_t oa = 0, ob = 0, oc = 0;
     // gemv: A (m x k) row-major, or column-major read as the transpose of a row-major k x m.
     const int rows = g.trans_a ? k : m, cols = g.trans_a ? m : k;
-    for (index_t t = 0; t < total; ++t) {
+    g.for_each_batch([&](index_t oa, index_t ob, index_t oc) {
         if (g.gemv) {
             if constexpr (std::is_same_v<T, float>)
                 cblas_sgemv(CblasRowMajor,
@@ -65,18 +58,7 @@ void run_gemm([[maybe_unused]] const gemm_plan& g,
             cblas_dgemm(
                 CblasRowMajor, ta, tb, m, n, k, 1.0, a + oa, lda, b + ob, ldb, 0.0, c + oc, ldc);
         }
-        for (std::size_t L = levels; L-- > 0;) {
-            oa += g.batch_a[L];
-            ob += g.batch_b[L];
-            oc += g.batch_c[L];
-            if (++idx[L] < g.batch[L])
-                break;
-            oa -= g.batch_a[L] * g.batch[L];
-            ob -= g.batch_b[L] * g.batch[L];
-            oc -= g.batch_c[L] * g.batch[L];
-            idx[L] = 0;
-        }
-    }
+    });
 #endif
 }
 

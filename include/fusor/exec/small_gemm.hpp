@@ -87,43 +87,25 @@ FUSOR_INLINE void small_gemm_rows(const gemm_plan& g, const T* a, const T* b, Ac
 /// elements, C at the first accumulator.
 template <class Impl, class T, class Acc>
 void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
-    index_t total = 1;
-    for (const index_t e : g.batch)
-        total *= e;
-    const std::size_t levels = g.batch.size();
-    shape_t idx(levels, 0);
-    index_t oa = 0, ob = 0, oc = 0;
     const bool unit = g.b_n == 1 && g.c_n == 1; // B's and C's rows contiguous
-    for (index_t t = 0; t < total; ++t) {
+    g.for_each_batch([&](index_t oa, index_t ob, index_t oc) {
         if (unit) { // the usual row-major case: blocks of 4 rows by 8 or 4 columns in registers
             index_t i = 0;
             for (; i + 4 <= g.m; i += 4)
                 detail::small_gemm_rows<4, Impl>(g, a + oa, b + ob, c + oc, i);
             for (; i < g.m; ++i)
                 detail::small_gemm_rows<1, Impl>(g, a + oa, b + ob, c + oc, i);
-        } else {
-            for (index_t i = 0; i < g.m; ++i)
-                for (index_t k = 0; k < g.k; ++k) {
-                    const T x = a[oa + i * g.a_m + k * g.a_k];
-                    const T* bk = b + ob + k * g.b_k;
-                    Acc* ci = c + oc + i * g.c_m;
-                    for (index_t j = 0; j < g.n; ++j)
-                        ci[j * g.c_n] =
-                            Impl::step(ci[j * g.c_n], static_cast<T>(x * bk[j * g.b_n]), 0);
-                }
+            return;
         }
-        for (std::size_t L = levels; L-- > 0;) {
-            oa += g.batch_a[L];
-            ob += g.batch_b[L];
-            oc += g.batch_c[L];
-            if (++idx[L] < g.batch[L])
-                break;
-            oa -= g.batch_a[L] * g.batch[L];
-            ob -= g.batch_b[L] * g.batch[L];
-            oc -= g.batch_c[L] * g.batch[L];
-            idx[L] = 0;
-        }
-    }
+        for (index_t i = 0; i < g.m; ++i)
+            for (index_t k = 0; k < g.k; ++k) {
+                const T x = a[oa + i * g.a_m + k * g.a_k];
+                const T* bk = b + ob + k * g.b_k;
+                Acc* ci = c + oc + i * g.c_m;
+                for (index_t j = 0; j < g.n; ++j)
+                    ci[j * g.c_n] = Impl::step(ci[j * g.c_n], static_cast<T>(x * bk[j * g.b_n]), 0);
+            }
+    });
 }
 
 } // namespace fusor::exec

@@ -273,14 +273,9 @@ inline bool choose_small_gemm(loop_plan& p) {
     if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1
         || (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows))
         return false;
+    // A is operand 1: the kernel takes any strides, so the other order adds nothing.
     gemm_plan g;
-    if (!gemm_detail::as_small_product(p, 1, 2, g)) {
-        g = gemm_plan{};
-        if (!gemm_detail::as_small_product(p, 2, 1, g))
-            return false;
-        g.swapped = true;
-    }
-    if (g.m * g.n * g.k >= gemm_min_work)
+    if (!gemm_detail::as_small_product(p, 1, 2, g) || g.m * g.n * g.k >= gemm_min_work)
         return false;
     p.gemm = std::move(g);
     p.reduction = reduce_kernel::small_gemm;

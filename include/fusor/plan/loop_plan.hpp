@@ -266,6 +266,31 @@ struct gemm_plan {
     /// stride `ldb`, y written at stride `ldc`.
     bool gemv = false;
 
+    /// Calls `f(oa, ob, oc)` once per element of the batch loops (row-major order), with each
+    /// operand's offset from its first element: the odometer both product kernels run.
+    template <class F>
+    void for_each_batch(F&& f) const {
+        index_t total = 1;
+        for (const index_t e : batch)
+            total *= e;
+        shape_t idx(batch.size(), 0);
+        index_t oa = 0, ob = 0, oc = 0;
+        for (index_t t = 0; t < total; ++t) {
+            f(oa, ob, oc);
+            for (std::size_t L = batch.size(); L-- > 0;) {
+                oa += batch_a[L];
+                ob += batch_b[L];
+                oc += batch_c[L];
+                if (++idx[L] < batch[L])
+                    break;
+                oa -= batch_a[L] * batch[L];
+                ob -= batch_b[L] * batch[L];
+                oc -= batch_c[L] * batch[L];
+                idx[L] = 0;
+            }
+        }
+    }
+
     friend bool operator==(const gemm_plan&, const gemm_plan&) = default;
 };
 
