@@ -15,10 +15,6 @@
 
 namespace fusor::exec {
 
-/// `C += A B` as `g` says (m x n x k, each matrix at its strides, once per element of the batch
-/// loops), where C holds `Impl`'s accumulators and each term is the product `a * b` in `T`
-/// (the contraction's product node) taken by `Impl::step`. A and B point at their first
-/// elements, C at the first accumulator.
 namespace detail {
 // Rows [i, i + R) and columns [j, j + W) of C: R x W accumulators held in registers while k
 // runs, each taking its terms in k order. R and W are constants, so the compiler keeps them in
