@@ -1,9 +1,9 @@
 // fusor/exec/small_gemm.hpp: fusor's own matrix product for products too small for the BLAS
 // (reduce_kernel::small_gemm, plan/gemm.hpp): the i-k-j loop, `C[i, :] += A[i, k] * B[k, :]`,
 // straight over the three matrices at their strides. It adds each accumulator's terms one at
-// a time in k order, as the row-of-accumulators kernel it replaces (exec/execute.hpp), so the
-// bits are the same; what it leaves out is the loop nest's driver, one call per row of four or
-// eight elements.
+// a time in k order, as the kernel it replaces does (exec/execute.hpp: the row of accumulators,
+// or a pairwise register run of fewer than 8 terms), so the bits are the same; what it leaves
+// out is the loop nest's driver, one call per row of four or eight elements.
 #pragma once
 
 #include <cstring>

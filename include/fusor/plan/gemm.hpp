@@ -265,13 +265,17 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
 
 /// Decides whether reduction loop `p` runs as fusor's small matrix product
 /// (reduce_kernel::small_gemm): a float contraction of two operands that the planner gave a
-/// row of accumulators (`row` or `two_rows`: each accumulator takes its terms one at a time, in
-/// the loop's order) and that is a product with fewer than `gemm_min_work` multiply-adds (the
-/// BLAS's larger ones are choose_gemm's). The kernel runs the same steps in the same order
-/// without the loop nest's driver, which costs more than a 4 x 4 product's arithmetic.
+/// row of accumulators (`row` or `two_rows`), or a pairwise register accumulator over runs of
+/// fewer than 8 terms (`m @ v`, `a @ b.T` with k < 8: pairwise_terms adds such a run one term
+/// at a time into 0.0), so that each accumulator takes its terms one at a time in the loop's
+/// order, and that is a product with fewer than `gemm_min_work` multiply-adds (the BLAS's larger
+/// ones are choose_gemm's). The kernel runs the same steps in the same order without the loop
+/// nest's driver, which costs more than a 4 x 4 product's arithmetic.
 inline bool choose_small_gemm(loop_plan& p) {
-    if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1
-        || (p.reduction != reduce_kernel::row && p.reduction != reduce_kernel::two_rows))
+    const bool one_at_a_time = p.reduction == reduce_kernel::row
+                               || p.reduction == reduce_kernel::two_rows
+                               || (p.reduction == reduce_kernel::pairwise && p.reduce_count < 8);
+    if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1 || !one_at_a_time)
         return false;
     // A is operand 1: the kernel takes any strides, so the other order adds nothing.
     gemm_plan g;
