@@ -12,14 +12,12 @@
 
 #include <fusor/fusor.hpp>
 
+#include "filled.hpp"
+
 using namespace fusor;
 
 namespace {
-template <class T>
-tensor<T> filled(const shape_t& s, std::uint64_t seed) {
-    auto rng = random::default_rng(seed);
-    return eval(cast<T>(rng.uniform(-1.0, 1.0, s)));
-}
+using contract_tests::filled;
 
 // C[..., i, j] = sum_k A[..., i, k] B[..., k, j] for 3-d (batch, m, k) x (batch or 1, k, n)
 // tensors given as any expressions, checked element by element against long double sums.

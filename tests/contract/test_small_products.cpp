@@ -17,14 +17,12 @@
 
 #include <fusor/fusor.hpp>
 
+#include "filled.hpp"
+
 using namespace fusor;
 
 namespace {
-template <class T>
-tensor<T> filled(const shape_t& s, std::uint64_t seed) {
-    auto rng = random::default_rng(seed);
-    return eval(cast<T>(rng.uniform(-1.0, 1.0, s)));
-}
+using contract_tests::filled;
 
 // Leaf `I` of two contraction nodes: the same element, shape, strides, base and owner.
 template <std::size_t I, class N>
