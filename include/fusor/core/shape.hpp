@@ -50,14 +50,10 @@ public:
         return *this;
     }
     shape_t& operator=(shape_t&& o) noexcept {
-        if (this == &o)
-            return *this;
-        if (o.size() <= 6) {
-            base::resize(o.size(), boost::container::default_init);
-            copy_from(o);
-        } else {
+        if (o.size() <= 6) // inline: a copy (allocates nothing, so it cannot throw)
+            return *this = static_cast<const shape_t&>(o);
+        if (this != &o)
             base::operator=(std::move(static_cast<base&>(o)));
-        }
         return *this;
     }
 

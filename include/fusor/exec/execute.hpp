@@ -1043,10 +1043,9 @@ void execute_reduction(const reduction<R, C>& r,
     if constexpr (planning::product_candidate<R, C>) {
         if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
             const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
-            const value_t* first = slot_value<0>(ev.children).base;
-            const value_t* second = slot_value<1>(ev.children).base;
+            // A is operand 1 (choose_small_gemm never swaps: its kernel takes any strides).
             run_small_gemm<impl>(
-                p.gemm, p.gemm.swapped ? second : first, p.gemm.swapped ? first : second, a0);
+                p.gemm, slot_value<0>(ev.children).base, slot_value<1>(ev.children).base, a0);
             detail::finalize_reduction<impl>(p, r, a0, out);
             return;
         }

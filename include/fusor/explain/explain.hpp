@@ -297,8 +297,7 @@ inline std::string small_gemm_text(const loop_plan& p, const plan_notes& n) {
     return "small_gemm: fusor's matrix product " + std::to_string(g.m) + " x " + std::to_string(g.n)
            + " x " + std::to_string(g.k) + " (m x n x k, under the "
            + std::to_string(planning::gemm_min_work) + " multiply-adds the BLAS takes): each "
-           + "element of " + n.names[g.swapped ? 2 : 1] + " times a row of "
-           + n.names[g.swapped ? 1 : 2]
+           + "element of " + n.names[1] + " times a row of " + n.names[2]
            + " into a row of accumulators, one term at a time in k order (the steps of the kernel "
              "it replaces), blocks of up to 4 rows x 8 columns held in registers; "
            + std::to_string(calls) + (calls == 1 ? " product" : " products (batch loops)");
