@@ -73,6 +73,17 @@ void check_forms(fusor::tensor<T>& out,
     CHECK(same_bits(registers, out));
 }
 
+// The kernel of a loop whose operands off unit stride are all at stride 2, and of such a loop
+// over an expression that multiplies and adds (planning::contractible: on an FMA target, which
+// both builds of this file are, it keeps the gather buffer).
+// Under planning::stride2_register_min_elements results, the buffer either way.
+std::string stride2_kernel(fusor::index_t elements, bool contractible = false) {
+    return FUSOR_STRIDE2_IN_REGISTERS && !(contractible && FUSOR_FMA_TARGET)
+                   && elements >= fusor::planning::stride2_register_min_elements
+               ? "registers_stride2"
+               : "registers";
+}
+
 template <class T>
 void check_layouts(fusor::index_t n) {
     using namespace fusor;
@@ -135,12 +146,23 @@ void check_broadcasts(fusor::index_t rows, fusor::index_t cols) {
         [&] { out = sqrt(m * m + transpose(mt)); },
         [&] { return explain(sqrt(m * m + transpose(mt))); },
         "registers");
+    // Every second element: read a register at a time where the target has the permutes.
     const tensor<T> wide = reshape(values<T>(rows * cols * 2, 2.0, 0.0), {rows, 2 * cols});
     check_forms(
         out,
         [&] { out = sqrt(view(wide, all, slice(none, none, 2)) + m * m); },
         [&] { return explain(sqrt(view(wide, all, slice(none, none, 2)) + m * m)); },
-        "registers");
+        stride2_kernel(rows * cols, true));
+    check_forms(
+        out,
+        [&] { out = sqrt(view(wide, all, slice(none, none, 2))) * m - row; },
+        [&] { return explain(sqrt(view(wide, all, slice(none, none, 2))) * m - row); },
+        stride2_kernel(rows * cols, true));
+    check_forms(
+        out,
+        [&] { out = sqrt(view(wide, all, slice(none, none, 2))) * m / col; },
+        [&] { return explain(sqrt(view(wide, all, slice(none, none, 2))) * m / col); },
+        stride2_kernel(rows * cols));
 }
 
 } // namespace
@@ -160,6 +182,106 @@ TEST_CASE("the register form gives the blocked form's bits over broadcast and st
              {1, 5}, {3, 7}, {4, 16}, {9, 33}, {5, 300}, {40, 1030}}) {
         check_broadcasts<float>(r, c);
         check_broadcasts<double>(r, c);
+    }
+}
+
+// Every second element of a 1-D tensor of 2n - 1 elements, so that the operand's last element
+// is the tensor's last: the register reading it must read nothing past it (masked loads).
+template <class T>
+void check_stride2(fusor::index_t n) {
+    using namespace fusor;
+    CAPTURE(n);
+    const tensor<T> base = values<T>(2 * n - 1, 6.0, -3.0), b = values<T>(n, 2.0, 0.5);
+    const auto a = view(base, slice(none, none, 2));
+    tensor<T> out = zeros<T>({n});
+#if FUSOR_VECTOR_MATH
+    check_forms(
+        out,
+        [&] { out = exp(a) * sin(b); },
+        [&] { return explain(exp(a) * sin(b)); },
+        stride2_kernel(n));
+    check_forms(
+        out, [&] { out = tanh(a); }, [&] { return explain(tanh(a)); }, stride2_kernel(n));
+#endif
+    check_forms(
+        out,
+        [&] { out = sqrt(a * a + b * a); },
+        [&] { return explain(sqrt(a * a + b * a)); },
+        stride2_kernel(n, true));
+    check_forms(
+        out,
+        [&] { out = -sqrt(a - b) / (a * b); },
+        [&] { return explain(-sqrt(a - b) / (a * b)); },
+        stride2_kernel(n, true));
+    check_forms(
+        out,
+        [&] { out = sqrt(a) / (b - a) + T(2); },
+        [&] { return explain(sqrt(a) / (b - a) + T(2)); },
+        stride2_kernel(n));
+    check_forms(
+        out,
+        [&] { out = sqrt(square(a)); },
+        [&] { return explain(sqrt(square(a))); },
+        stride2_kernel(n));
+}
+
+TEST_CASE("operands at stride 2 read a register at a time give the blocked form's bits"
+          * doctest::skip(skip_here)) {
+    // Tails of every length in both register widths, blocks of 1024 (the register form runs
+    // the blocked kernel's blocks) crossed, and loops on both sides of the size rule.
+    const fusor::index_t least = fusor::planning::stride2_register_min_elements;
+    for (const fusor::index_t n : {fusor::index_t{2},
+                                   fusor::index_t{9},
+                                   fusor::index_t{2049},
+                                   least - 1,
+                                   least,
+                                   least + 1,
+                                   least + 3,
+                                   least + 7,
+                                   least + 8,
+                                   least + 9,
+                                   least + 15,
+                                   least + 17,
+                                   least + 1023,
+                                   least + 1025}) {
+        check_stride2<float>(n);
+        check_stride2<double>(n);
+    }
+}
+
+TEST_CASE("operands off unit stride other than 2 keep the gather buffer"
+          * doctest::skip(skip_here)) {
+    using namespace fusor;
+    const index_t n = planning::stride2_register_min_elements;
+    const tensor<float> base = values<float>(3 * n, 4.0, 0.0);
+    const auto every2 = view(base, slice(none, 2 * n, 2)),
+               every3 = view(base, slice(none, none, 3));
+    const auto reversed2 = view(base, slice(2 * n - 1, none, -2));
+    tensor<float> out = zeros<float>({n});
+    // A stride of 3 beside a stride of 2; a stride of -2.
+    check_forms(
+        out,
+        [&] { out = sqrt(every2 + every3); },
+        [&] { return explain(sqrt(every2 + every3)); },
+        "registers");
+    check_forms(
+        out, [&] { out = sqrt(reversed2); }, [&] { return explain(sqrt(reversed2)); }, "registers");
+    // Stride 2 and the contiguous operands beside it.
+    check_forms(
+        out,
+        [&] { out = sqrt(every2 * view(base, slice(none, n))); },
+        [&] { return explain(sqrt(every2 * view(base, slice(none, n)))); },
+        stride2_kernel(n));
+    // The planner's rule for contraction: a product and a sum anywhere in the expression.
+    CHECK(!planning::contractible<decltype(sqrt(every2 * every2))>);
+    CHECK(!planning::contractible<decltype(sqrt(every2 + every2))>);
+    CHECK(
+        planning::contractible<decltype(sqrt(every2) * every2 - every2)> == bool(FUSOR_FMA_TARGET));
+    CHECK(planning::contractible<decltype(square(every2) + 1.0f)> == bool(FUSOR_FMA_TARGET));
+    if (FUSOR_STRIDE2_IN_REGISTERS) {
+        const std::string text = explain(sqrt(every2)).text();
+        CHECK(text.find("every second element read by two loads and a permute")
+              != std::string::npos);
     }
 }
 

@@ -108,11 +108,13 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
 namespace {
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
-const std::set<std::string> every_kernel = {
-    "contiguous",  "blocked",   "registers",     "broadcast",   "held",
-    "tiled",       "collapsed", "strided",       "pairwise",    "pairwise_simd",
-    "compensated", "lanes",     "sequential",    "minmax_simd", "rescaled_blocks",
-    "row",         "two_rows",  "rescaled_rows", "gemm",        "small_gemm"};
+const std::set<std::string> every_kernel = {"contiguous",    "blocked",     "registers",
+                                            "broadcast",     "held",        "tiled",
+                                            "collapsed",     "strided",     "pairwise",
+                                            "pairwise_simd", "compensated", "lanes",
+                                            "sequential",    "minmax_simd", "rescaled_blocks",
+                                            "row",           "two_rows",    "rescaled_rows",
+                                            "gemm",          "small_gemm",  "registers_stride2"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -255,10 +257,11 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         }
     }
     for (const std::string& k : every_kernel)
-        if (k != "blocked"          // needs SLEEF: its own test case below, skipped without it
-            && k != "registers"     // needs AVX: tests/exec/test_math_in_registers.cpp
-            && k != "pairwise_simd" // needs AVX-512: the same file, its AVX-512 build
-            && k != "gemm")         // needs a BLAS: its own test case below, skipped without it
+        if (k != "blocked"              // needs SLEEF: its own test case below, skipped without it
+            && k != "registers"         // needs AVX: tests/exec/test_math_in_registers.cpp
+            && k != "registers_stride2" // needs AVX2: the same file
+            && k != "pairwise_simd"     // needs AVX-512: the same file, its AVX-512 build
+            && k != "gemm")             // needs a BLAS: its own test case below, skipped without it
             CHECK_MESSAGE(ran_somewhere.count(k) == 1, "no case runs the kernel " << k);
 }
 

@@ -127,10 +127,19 @@ struct leaf_evaluator {
     // (blocks are whole rows, so every block reads the same repetition).
     T* repeat = nullptr;
     index_t period = 0;
+#if FUSOR_STRIDE2_IN_REGISTERS
+    // The register form in a strided loop (the plan's stride2_in_registers), at stride 2: each
+    // register is read from the operand itself (simd_isa::load_stride2), not the gather buffer.
+    bool stride2 = false;
+#endif
 
-    FUSOR_INLINE void bind(const index_t* offsets) { cur = base + offsets[operand]; }
+    FUSOR_INLINE void bind(const index_t* offsets) {
+        cur = base + offsets[operand];
+    }
     /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step.
-    FUSOR_INLINE void bind_row(index_t r) { cur = base + r * outer_stride; }
+    FUSOR_INLINE void bind_row(index_t r) {
+        cur = base + r * outer_stride;
+    }
     /// A copy for another thread: its own splat and tile buffers from `s` (the copy shared
     /// the original's).
     void own_buffers(scratch& s) {
@@ -184,10 +193,29 @@ struct leaf_evaluator {
     // `cur` (the operand at unit stride, or its gather, splat or repeat buffer).
     static constexpr bool in_registers = detail::register_type<T>;
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
+#if FUSOR_STRIDE2_IN_REGISTERS
+        if (stride2) {
+            cur = base + offsets[operand] + 2 * start;
+            return;
+        }
+#endif
         bind_block(offsets, start, len);
     }
-    template <bool Partial>
+    // `Stride2`: the loop of a plan with stride2_in_registers, where each leaf reads every k-th
+    // element, k = 1 or 2, through the same instructions (simd_isa::load_every): a branch on k
+    // here let g++ fuse a multiply and an add differently from the blocked form (FMA
+    // contraction), and so give other bits; the loops of other plans keep the plain loads.
+    template <bool Partial, bool Stride2 = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+#if FUSOR_STRIDE2_IN_REGISTERS
+        if constexpr (Stride2) {
+            const index_t k = 1 + index_t{stride2};
+            if constexpr (Partial)
+                return simd_isa::load_every(cur + k * i, k, n);
+            else
+                return simd_isa::load_every(cur + k * i, k);
+        }
+#endif
         if constexpr (Partial)
             return simd_isa::load_partial(cur + i, n);
         else
@@ -260,7 +288,7 @@ struct scalar_evaluator {
     static constexpr bool in_registers = detail::register_type<T>;
     FUSOR_INLINE void bind_registers(const index_t*, index_t, index_t) {
     }
-    template <bool Partial>
+    template <bool Partial, bool Stride2 = false>
     FUSOR_INLINE auto get_register(index_t, index_t) const {
         return simd_isa::splat(value);
     }
@@ -349,11 +377,11 @@ struct elementwise_evaluator {
         }
         (indices{});
     }
-    template <bool Partial>
+    template <bool Partial, bool Stride2 = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
         return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             return register_operation<Op>::apply(
-                slot_value<I>(children).template get_register<Partial>(i, n)...);
+                slot_value<I>(children).template get_register<Partial, Stride2>(i, n)...);
         }
         (indices{});
     }
@@ -421,9 +449,9 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
         child.bind_registers(offsets, start, len);
     }
-    template <bool Partial>
+    template <bool Partial, bool Stride2 = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
-        return vector_function<Op, T>::compute(child.template get_register<Partial>(i, n));
+        return vector_function<Op, T>::compute(child.template get_register<Partial, Stride2>(i, n));
     }
 #endif
 };
@@ -559,6 +587,10 @@ struct evaluator_builder {
                 e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
             else if (plan->kernel == inner_kernel::strided && e.stride != 1)
                 e.gather = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
+#if FUSOR_STRIDE2_IN_REGISTERS
+            // (The buffer stays: the blocked form, which the evaluator also compiles, reads it.)
+            e.stride2 = e.gather && plan->stride2_in_registers;
+#endif
         }
         if (plan->kernel == inner_kernel::tiled && e.stride != 1) {
             e.staged = buffers.make<T>(static_cast<std::size_t>(tile_rows * tile_cols));

@@ -77,15 +77,17 @@ contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index
 // One block of the blocked kernel in the register form (the plan's math_in_registers): each
 // register of the destination computed whole, loads, arithmetic and math functions, and
 // stored; the partial register at the end through masked loads and a masked store.
-template <class D, class Ev>
+// `Stride2`: the plan's stride2_in_registers (operands at stride 2 read a register at a time).
+template <bool Stride2, class D, class Ev>
 FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
     ev.bind_registers(off, start, len);
     constexpr index_t lanes = register_lanes<D>;
     index_t i = 0;
     for (; i + lanes <= len; i += lanes)
-        simd_isa::store(out + i, ev.template get_register<false>(i, lanes));
+        simd_isa::store(out + i, ev.template get_register<false, Stride2>(i, lanes));
     if (i < len)
-        simd_isa::store_partial(out + i, ev.template get_register<true>(i, len - i), len - i);
+        simd_isa::store_partial(
+            out + i, ev.template get_register<true, Stride2>(i, len - i), len - i);
 }
 #endif
 
@@ -94,7 +96,8 @@ FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t st
 // vectorised math functions first compute their block (vector_math.hpp), or, when the plan
 // says `registers` (math_in_registers), the whole expression is computed a register at a time.
 // `so`: the destination's stride (1 but in a strided loop, whose operands off unit stride are
-// gathered per block). `step`: the block length (the collapsed kernel's blocks are whole rows).
+// gathered per block, or with `stride2`, the plan's stride2_in_registers, read a register at a
+// time). `step`: the block length (the collapsed kernel's blocks are whole rows).
 template <class D, class Ev>
 FUSOR_INLINE void blocked_inner_loop(D* out0,
                                      Ev& ev,
@@ -102,15 +105,22 @@ FUSOR_INLINE void blocked_inner_loop(D* out0,
                                      index_t n,
                                      index_t so,
                                      index_t step = broadcast_block,
-                                     bool registers = false) {
-    (void)registers;
+                                     bool registers = false,
+                                     bool stride2 = false) {
+    (void)registers, (void)stride2;
     for (index_t start = 0; start < n; start += step) {
         const index_t len = std::min(step, n - start);
         D* out = out0 + off[0] + start * so;
 #if FUSOR_MATH_IN_REGISTERS
         if constexpr (computes_in_registers<D, Ev>) {
             if (registers) { // the planner checked that the destination is at unit stride
-                registers_block(out, ev, off, start, len);
+#if FUSOR_STRIDE2_IN_REGISTERS
+                if (stride2) {
+                    registers_block<true>(out, ev, off, start, len);
+                    continue;
+                }
+#endif
+                registers_block<false>(out, ev, off, start, len);
                 continue;
             }
         }
@@ -196,12 +206,13 @@ void run_held(const loop_plan& p, D* out0, const Ev& ev) {
 template <class D, class Ev>
 void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
     const bool collapsed = p.kernel == inner_kernel::collapsed;
-    const bool registers = p.math_in_registers;
-    auto kernel = [out0, so, collapsed, registers](Ev& ev, const block& b) {
+    const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
+    auto kernel = [out0, so, collapsed, registers, stride2](Ev& ev, const block& b) {
         if (collapsed)
             collapsed_rows(out0, ev, b.offsets, b.rows, b.cols, registers);
         else
-            blocked_inner_loop(out0, ev, b.offsets, b.cols, so, broadcast_block, registers);
+            blocked_inner_loop(
+                out0, ev, b.offsets, b.cols, so, broadcast_block, registers, stride2);
     };
     run_loop_nest(p, collapsed ? 2 : 1, ev, kernel);
 }
@@ -307,7 +318,10 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     D* const out0 = dest_base + p.offset(0);
     if constexpr (has_vector_math<E>) {
         if (!p.vector_functions.empty()) {
-            FUSOR_TRACE_KERNEL(p, p.math_in_registers ? "registers" : "blocked");
+            FUSOR_TRACE_KERNEL(p,
+                               !p.math_in_registers     ? "blocked"
+                               : p.stride2_in_registers ? "registers_stride2"
+                                                        : "registers");
             scratch buffers;
             auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
 #if FUSOR_MATH_IN_REGISTERS

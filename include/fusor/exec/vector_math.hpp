@@ -65,6 +65,50 @@ struct simd_isa {
     static void store_partial(double* p, __m512d v, index_t n) {
         _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << n) - 1), v);
     }
+    // Lane j is p[j * k], k = 1 or 2 (an operand at unit stride or at stride 2), the same
+    // instructions for both: masked loads of the k * n - (k - 1) elements the first n lanes read
+    // (nothing past them: the operand may end there) and a permute keeping every k-th. The other
+    // lanes are zero.
+    static __m512i every_lanes32(index_t k) {
+        return _mm512_mask_blend_epi32(
+            static_cast<__mmask16>(-(k - 1)), // every lane for k = 2, none for k = 1
+            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+            _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
+    }
+    static __m512i every_lanes64(index_t k) {
+        return _mm512_mask_blend_epi64(static_cast<__mmask8>(-(k - 1)),
+                                       _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                       _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14));
+    }
+    static __m512 load_every(const float* p, index_t k) { // the second register: 15 or none
+        return _mm512_permutex2var_ps(
+            _mm512_loadu_ps(p),
+            every_lanes32(k),
+            _mm512_maskz_loadu_ps(static_cast<__mmask16>(-(k - 1) & 0x7fff), p + 16));
+    }
+    static __m512d load_every(const double* p, index_t k) {
+        return _mm512_permutex2var_pd(
+            _mm512_loadu_pd(p),
+            every_lanes64(k),
+            _mm512_maskz_loadu_pd(static_cast<__mmask8>(-(k - 1) & 0x7f), p + 8));
+    }
+    static __m512 load_every(const float* p, index_t k, index_t n) {
+        const index_t need = k * n - (k - 1);
+        return _mm512_permutex2var_ps(
+            _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << std::min<index_t>(need, 16)) - 1),
+                                  p),
+            every_lanes32(k),
+            _mm512_maskz_loadu_ps(
+                static_cast<__mmask16>((1u << std::max<index_t>(need - 16, 0)) - 1), p + 16));
+    }
+    static __m512d load_every(const double* p, index_t k, index_t n) {
+        const index_t need = k * n - (k - 1);
+        return _mm512_permutex2var_pd(
+            _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << std::min<index_t>(need, 8)) - 1), p),
+            every_lanes64(k),
+            _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << std::max<index_t>(need - 8, 0)) - 1),
+                                  p + 8));
+    }
 };
 #elif defined(__AVX__)
 struct simd_isa {
@@ -99,6 +143,36 @@ struct simd_isa {
     static void store_partial(double* p, __m256d v, index_t n) {
         _mm256_maskstore_pd(p, lane_mask64(n), v);
     }
+#if defined(__AVX2__)
+    // Lane j is p[j * k], k = 1 or 2 (an operand at unit stride or at stride 2), the same
+    // instructions for both: masked loads of the k * n - (k - 1) elements the first n lanes read
+    // (nothing past them: the operand may end there), then the first register or the even lanes
+    // of both, chosen by a blend, not a branch. The other lanes are zero.
+    static __m256 pick_even(__m256 lo, __m256 hi) {
+        // [lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6], then its 64-bit quarters in the order 0 2 1 3.
+        const __m256 pairs = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        return _mm256_castpd_ps(
+            _mm256_permute4x64_pd(_mm256_castps_pd(pairs), _MM_SHUFFLE(3, 1, 2, 0)));
+    }
+    static __m256d pick_even(__m256d lo, __m256d hi) {
+        // [lo0 hi0 lo2 hi2], then its quarters in the order 0 2 1 3.
+        return _mm256_permute4x64_pd(_mm256_unpacklo_pd(lo, hi), _MM_SHUFFLE(3, 1, 2, 0));
+    }
+    static __m256 load_every(const float* p, index_t k, index_t n = 8) {
+        const index_t need = k * n - (k - 1);
+        const __m256 lo = load_partial(p, std::min<index_t>(need, 8));
+        const __m256 hi = load_partial(p + 8, std::max<index_t>(need - 8, 0));
+        const __m256 even = _mm256_castsi256_ps(_mm256_set1_epi32(-static_cast<int>(k - 1)));
+        return _mm256_blendv_ps(lo, pick_even(lo, hi), even);
+    }
+    static __m256d load_every(const double* p, index_t k, index_t n = 4) {
+        const index_t need = k * n - (k - 1);
+        const __m256d lo = load_partial(p, std::min<index_t>(need, 4));
+        const __m256d hi = load_partial(p + 4, std::max<index_t>(need - 4, 0));
+        const __m256d even = _mm256_castsi256_pd(_mm256_set1_epi64x(-(k - 1)));
+        return _mm256_blendv_pd(lo, pick_even(lo, hi), even);
+    }
+#endif
 };
 #else
 struct simd_isa {

@@ -248,7 +248,9 @@ inline std::string runs_of(const loop_plan& p) {
     if (!p.reducer.empty())
         return reduce_kernel_name(p.reduction);
     if (!p.vector_functions.empty())
-        return p.math_in_registers ? "registers" : "blocked";
+        return !p.math_in_registers     ? "blocked"
+               : p.stride2_in_registers ? "registers_stride2"
+                                        : "registers";
     switch (p.kernel) {
     case inner_kernel::contiguous:
         return "contiguous";
@@ -430,6 +432,8 @@ inline std::string vector_text(const loop_plan& p) {
     }
     if (p.kernel == inner_kernel::strided && !p.vector_functions.empty() && !p.empty
         && !p.extents.empty()) {
+        if (p.stride2_in_registers)
+            return vector_math_text(p) + ", every second element read by two loads and a permute";
         return vector_math_text(p) + " over blocks of " + std::to_string(broadcast_block)
                + " gathered from the strided operands";
     }

@@ -39,6 +39,26 @@
 #define FUSOR_MATH_IN_REGISTERS 0
 #endif
 
+/// 1 when the register form also reads operands at stride 2 (every second element: `a[::2]`,
+/// a complex array's real parts) a register at a time, from two registers of their elements
+/// with the even lanes picked (AVX2, AVX-512 permutes), instead of copying each block of them
+/// into a buffer first (loop_plan::stride2_in_registers). Not the gather instructions: on this
+/// project's host (microcode against "Downfall") they made exp(a[::2]) three times slower.
+#if FUSOR_MATH_IN_REGISTERS && (defined(__AVX2__) || defined(__AVX512F__))
+#define FUSOR_STRIDE2_IN_REGISTERS 1
+#else
+#define FUSOR_STRIDE2_IN_REGISTERS 0
+#endif
+
+/// 1 when the compile target has fused multiply-add instructions (FMA3, AVX-512): g++ then
+/// fuses a multiply and an add into one instruction (contraction, on by default), and may fuse
+/// them differently in two loops over the same expression, giving the last bit differently.
+#if defined(__FMA__) || defined(__AVX512F__)
+#define FUSOR_FMA_TARGET 1
+#else
+#define FUSOR_FMA_TARGET 0
+#endif
+
 /// 1 when a float32 sum's register accumulator converts its terms to float64 a 512-bit register
 /// at a time (reduce_kernel::pairwise_simd, exec/register_sums.hpp): AVX-512, where one
 /// conversion takes 8 floats; the compiler's own loop, in 256-bit vectors, converts 4.

@@ -178,6 +178,23 @@ inline constexpr bool register_form<elementwise<Op, Cs...>, T> =
     && ((register_form<Cs, T> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) && ...);
 // clang-format on
 
+/// True when node `N` multiplies (`*`, `square`) somewhere and adds or subtracts somewhere: on an
+/// FMA target the compiler may fuse the two (FUSOR_FMA_TARGET), and how it fuses them depends on
+/// the loop around them, so two loops may round such an expression differently. (Conservative:
+/// the product need not feed the sum.)
+template <class N>
+inline constexpr bool multiplies = false;
+template <class Op, class... Cs>
+inline constexpr bool multiplies<elementwise<Op, Cs...>> =
+    std::is_same_v<Op, ops::multiply> || std::is_same_v<Op, ops::square> || (multiplies<Cs> || ...);
+template <class N>
+inline constexpr bool adds = false;
+template <class Op, class... Cs>
+inline constexpr bool adds<elementwise<Op, Cs...>> =
+    std::is_same_v<Op, ops::add> || std::is_same_v<Op, ops::subtract> || (adds<Cs> || ...);
+template <class N>
+inline constexpr bool contractible = FUSOR_FMA_TARGET&& multiplies<N>&& adds<N>;
+
 /// What the element-wise decisions need to know of an expression's type, as data: one constant
 /// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
 /// choose_math_in_registers are compiled once, not once per expression type
@@ -190,6 +207,7 @@ struct elementwise_facts {
     bool scalar_math = false;        ///< a listed float function, in a build without SLEEF
     bool held_candidates = false;    ///< 0 < held_candidates: a flat tree of few enough leaves
     bool register_candidate = false; ///< vector math, every node in the register form
+    bool contractible = false;       ///< planning::contractible
     /// vector_functions_of the expression (`e` points at it), when `vector_math`.
     void (*vector_functions)(const void* e, function_names& out) = nullptr;
 };
@@ -220,6 +238,7 @@ inline constexpr elementwise_facts elementwise_facts_of = {
     FUSOR_VECTOR_MATH == 0 && has_listed_math<E>,
     0 < held_candidates<E>,
     has_vector_math<E> && register_form<E, typename E::value_type>,
+    contractible<E>,
     vector_functions_pointer<E>()};
 // clang-format on
 
@@ -274,12 +293,28 @@ inline thread_local bool math_in_registers_enabled = true;
 /// production use.
 inline thread_local bool small_gemm_enabled = true;
 
+/// The fewest elements a loop computes for its stride-2 operands to be read in registers
+/// (loop_plan::stride2_in_registers): below, the source fits the first-level cache and the
+/// buffer the block is copied into is the faster way (`exp(a[::2])`, one thread, medians of 3:
+/// 4,096 results 1.7 us with the buffer and 1.8-1.9 in registers; 8,192 and 16,384 equal;
+/// 65,536 27.4-28.1 against 25.8-26.1 us; 2^22 2.5-3.6 ms against 1.90-1.96).
+inline constexpr index_t stride2_register_min_elements = 16384;
+
 /// Whether a loop computing an expression with vector functions (choose_elementwise_kernel,
 /// already run; `facts`: elementwise_facts_of its type) computes each block a register at a
 /// time (`p.math_in_registers`): on a target with masked loads (FUSOR_MATH_IN_REGISTERS), when
 /// every node of the expression has the register form, the destination's element type is the
 /// expression's and its inner loop is at unit stride. W11 `exp(a) * sin(b)` then makes one pass
 /// per register where the blocked form made five per block (docs/performance.md).
+///
+/// In the strided kernel (some operand off unit stride), when every operand off unit stride is
+/// at stride 2, those are read a register at a time from two registers of their elements
+/// (`p.stride2_in_registers`, on a target with the permutes: FUSOR_STRIDE2_IN_REGISTERS), so
+/// the loads overlap the math instead of a copying pass per block (W19 `exp(a[::2])`). The same
+/// elements reach the same operations, so the same bits, unless the compiler may fuse a
+/// multiply and an add (`facts.contractible`): g++ fused `a * a + b * a` one way in that loop
+/// and the other way in the blocked form's, so such expressions keep the gather buffer, as do
+/// loops under stride2_register_min_elements.
 inline void choose_math_in_registers(loop_plan& p,
                                      const elementwise_facts& facts,
                                      std::string_view destination_dtype,
@@ -288,6 +323,21 @@ inline void choose_math_in_registers(loop_plan& p,
     if (facts.register_candidate)
         p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
                               && destination_dtype == facts.dtype && destination_inner_stride == 1;
+#if FUSOR_STRIDE2_IN_REGISTERS
+    if (p.math_in_registers && p.kernel == inner_kernel::strided && !p.extents.empty()) {
+        const std::size_t inner = p.extents.size() - 1;
+        bool pairs = true;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            const index_t s = p.stride(k, inner);
+            pairs = pairs && (s == 0 || s == 1 || s == 2);
+        }
+        index_t elements = 1;
+        for (const index_t e : p.extents)
+            elements *= e;
+        p.stride2_in_registers =
+            pairs && !facts.contractible && elements >= stride2_register_min_elements;
+    }
+#endif
 #endif
     (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
 }

@@ -369,6 +369,10 @@ struct loop_plan {
     /// functions with their arguments (loads, `+ - * /`, the function, one store per register),
     /// instead of a buffer per function filled in passes (planning::choose_math_in_registers).
     bool math_in_registers = false;
+    /// With math_in_registers, strided kernel: the operands off unit stride, all at stride 2,
+    /// are read a register at a time from two registers of their elements (a permute) instead
+    /// of being copied into a buffer per block first (planning::choose_math_in_registers).
+    bool stride2_in_registers = false;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
     /// reduce_kernel::gemm: the matrix product the BLAS runs.
@@ -436,7 +440,8 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
            && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
-           && a.math_in_registers == b.math_in_registers && a.reduction == b.reduction
+           && a.math_in_registers == b.math_in_registers
+           && a.stride2_in_registers == b.stride2_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;
 }
 
