@@ -129,7 +129,7 @@ struct leaf_evaluator {
     index_t period = 0;
 #if FUSOR_STRIDE2_IN_REGISTERS
     // The register form in a strided loop (the plan's stride2_in_registers), at stride 2: each
-    // register is read from the operand itself (simd_isa::load_stride2), not the gather buffer.
+    // register is read from the operand itself (simd_isa::load_every), not the gather buffer.
     bool stride2 = false;
 #endif
 
