@@ -122,6 +122,35 @@ TEST_CASE("max and min over rows under 64 equal the sequential rule") {
     }
 }
 
+// argmax and argmin note NaNs beside their lanes and search the row again for the first: a NaN
+// at every position of rows the SIMD kernel takes (each lane set, the leftover registers, the
+// sequential tail), alone and after a later-lane NaN.
+TEST_CASE("argmax and argmin return the first NaN wherever it is") {
+    for (const index_t cols : {64, 131, 300}) {
+        CAPTURE(cols);
+        for (index_t p = 0; p < cols; ++p) {
+            CAPTURE(p);
+            fusor::tensor<float> f = fusor::zeros<float>({2, cols});
+            fusor::tensor<double> d = fusor::zeros<double>({2, cols});
+            for (index_t c = 0; c < cols; ++c) {
+                f(0, c) = d(0, c) = static_cast<float>(c % 13); // maxima and minima before p
+                f(1, c) = d(1, c) = static_cast<float>(-(c % 11));
+            }
+            f(0, p) = d(0, p) = std::numeric_limits<double>::quiet_NaN();
+            // Row 1: a NaN at p and another later, in another lane (the first one wins).
+            f(1, p) = d(1, p) = std::numeric_limits<double>::quiet_NaN();
+            if (p + 17 < cols)
+                f(1, p + 17) = d(1, p + 17) = -std::numeric_limits<double>::quiet_NaN();
+            for (index_t r = 0; r < 2; ++r) {
+                CHECK(fusor::eval(fusor::argmax(f, 1))(r) == p);
+                CHECK(fusor::eval(fusor::argmin(f, 1))(r) == p);
+                CHECK(fusor::eval(fusor::argmax(d, 1))(r) == p);
+                CHECK(fusor::eval(fusor::argmin(d, 1))(r) == p);
+            }
+        }
+    }
+}
+
 TEST_CASE("fused operand and flat argmax over several inner loops") {
     const auto a = tricky_rows<float>(8, 200, 5), b = tricky_rows<float>(8, 200, 6);
     const auto fused = fusor::eval(fusor::argmax(a * 2.f + b, 1));

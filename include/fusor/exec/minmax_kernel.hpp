@@ -4,7 +4,10 @@
 // type (`vector_size`, lowered to whatever registers the target has: 4 SSE2, 2 AVX or 1
 // AVX-512 register per 64 bytes). Each lane keeps its best value (and its index); NaNs are
 // tracked beside. The lanes merge with the reducer's own `merge`, which breaks ties by index,
-// so the result is the sequential one.
+// so the result is the sequential one. argmax and argmin take only strictly better values in
+// their lanes, and when some lane saw a NaN the row is searched again for its first one (NumPy's
+// result): the NaN test stays off the lanes' chain of compare and select, which on AVX-512
+// runs its compares on one port (in cache, (64, 4096) float32: 28.5-30.7 -> 23.1-23.3 us).
 #pragma once
 
 #include <cstdint>
@@ -36,11 +39,12 @@ struct minmax_lanes {
     template <bool Greater, bool NeedsIndex>
     FUSOR_INLINE void take(const vec& v, const ivec& at) {
         if constexpr (NeedsIndex) {
-            // A lane takes v when strictly better, or when v is its first NaN.
+            // A lane takes v when strictly better; NaNs are noted beside (the row is searched
+            // for its first NaN afterwards).
             auto better = Greater ? (v > best) : (v < best);
-            better |= (v != v) & (best == best);
             best = better ? v : best;
             best_at = better ? at : best_at;
+            nan_seen = (v != v) ? v : nan_seen;
         } else {
             best = (Greater ? (v > best) : (v < best)) ? v : best;
             nan_seen = (v != v) ? v : nan_seen;
@@ -124,6 +128,21 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
             s1.nan_into(acc);
             s2.nan_into(acc);
             s3.nan_into(acc);
+        }
+    } else {
+        T nan = start;
+        s0.nan_into(nan);
+        s1.nan_into(nan);
+        s2.nan_into(nan);
+        s3.nan_into(nan);
+        if (nan != nan) { // some lane saw a NaN: the first NaN of [0, i) is the result so far
+            for (index_t j = 0; j < i; ++j) {
+                const T x = ev.template get<true>(j);
+                if (x != x) {
+                    acc = {x, i0 + j * si};
+                    break;
+                }
+            }
         }
     }
     for (; i < n; ++i)
