@@ -6,8 +6,9 @@
 // tracked beside. The lanes merge with the reducer's own `merge`, which breaks ties by index,
 // so the result is the sequential one. argmax and argmin take only strictly better values in
 // their lanes, and when some lane saw a NaN the row is searched again for its first one (NumPy's
-// result): the NaN test stays off the lanes' chain of compare and select, which on AVX-512
-// runs its compares on one port (in cache, (64, 4096) float32: 28.5-30.7 -> 23.1-23.3 us).
+// result): the NaN test stays off the lanes' chain of compare and select, whose compares share
+// one port on AVX-512. Their four sets of lanes merge in registers before the scalar merge
+// (docs/performance.md, "argmax and argmin against NumPy, every layout").
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,16 @@ struct minmax_lanes {
             best = (Greater ? (v > best) : (v < best)) ? v : best;
             nan_seen = (v != v) ? v : nan_seen;
         }
+    }
+    // Lane by lane, the better of this set's and `o`'s (value, index), ties to the lower index:
+    // four sets become one in registers before the scalar merge. Exact when no lane holds a
+    // NaN, as argmax's and argmin's lanes never do.
+    template <bool Greater>
+    FUSOR_INLINE void absorb(const minmax_lanes& o) {
+        auto better = Greater ? (o.best > best) : (o.best < best);
+        better |= (o.best == best) & (o.best_at < best_at);
+        best = better ? o.best : best;
+        best_at = better ? o.best_at : best_at;
     }
     // Merges the lanes into `acc` with the reducer's own merge (ties by index).
     template <class Impl>
@@ -115,12 +126,21 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         at += W;
     }
     typename Impl::acc_type acc = Impl::identity();
-    s0.template merge_into<Impl>(acc, i0, si);
     // Sets that never took a register still hold their starting indices: left out.
-    if (sets_end > 0) {
-        s1.template merge_into<Impl>(acc, i0, si);
-        s2.template merge_into<Impl>(acc, i0, si);
-        s3.template merge_into<Impl>(acc, i0, si);
+    if constexpr (needs_index) {
+        if (sets_end > 0) {
+            s0.template absorb<greater>(s1);
+            s2.template absorb<greater>(s3);
+            s0.template absorb<greater>(s2);
+        }
+        s0.template merge_into<Impl>(acc, i0, si);
+    } else {
+        s0.template merge_into<Impl>(acc, i0, si);
+        if (sets_end > 0) {
+            s1.template merge_into<Impl>(acc, i0, si);
+            s2.template merge_into<Impl>(acc, i0, si);
+            s3.template merge_into<Impl>(acc, i0, si);
+        }
     }
     if constexpr (!needs_index) {
         s0.nan_into(acc);
