@@ -192,8 +192,11 @@ inline constexpr bool adds = false;
 template <class Op, class... Cs>
 inline constexpr bool adds<elementwise<Op, Cs...>> =
     std::is_same_v<Op, ops::add> || std::is_same_v<Op, ops::subtract> || (adds<Cs> || ...);
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
 template <class N>
-inline constexpr bool contractible = FUSOR_FMA_TARGET&& multiplies<N>&& adds<N>;
+inline constexpr bool contractible = FUSOR_FMA_TARGET && multiplies<N> && adds<N>;
+// clang-format on
 
 /// What the element-wise decisions need to know of an expression's type, as data: one constant
 /// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
