@@ -420,3 +420,53 @@ TEST_CASE("explain says when a sum's terms convert in registers" * doctest::skip
     planning::math_in_registers_enabled = true;
     CHECK(plain.find("converted per load") == std::string::npos);
 }
+
+namespace {
+// One column's TwoSum, a row at a time (reducers::detail::two_sum_into on scalars).
+struct column_two_sum {
+    double sum = 0.0, correction = 0.0;
+    void add(double x) {
+        const double t = sum + x;
+        const double z = t - sum;
+        correction += (sum - (t - z)) + (x - z);
+        sum = t;
+    }
+    double total() const { return sum + correction; }
+};
+} // namespace
+
+TEST_CASE("column sums over short rows keep their lanes in registers of this target's width"
+          * doctest::skip(!processor_has_target())) {
+    // Sums and means along axis 0 with at most 8 columns (exec/execute.hpp, two_rows_columns)
+    // hold the eight lanes as vectors of the register width: one on AVX-512, two on AVX2. Each
+    // lane must still take its column's rows in order, the bits of a row at a time. (Sums and
+    // differences only: a product could be contracted into an FMA in one form and not the
+    // other.)
+    using namespace fusor;
+    CHECK(exec::detail::two_rows_vector_lanes == (FUSOR_TEST_AVX512 ? 8 : 4));
+    for (const index_t cols : {1, 3, 4, 5, 7, 8, 9}) {
+        for (const index_t rows : {2, 5, 4096, 4097}) {
+            CAPTURE(cols);
+            CAPTURE(rows);
+            const tensor<double> d =
+                reshape(values<double>(rows * cols, 1000.0, -400.0), {rows, cols});
+            const tensor<double> m = values<double>(cols, 50.0, 3.0);
+            std::vector<column_two_sum> s(static_cast<std::size_t>(cols)), dev(s.size());
+            for (index_t r = 0; r < rows; ++r)
+                for (index_t c = 0; c < cols; ++c) {
+                    const double x = d.data()[r * cols + c];
+                    s[static_cast<std::size_t>(c)].add(x);
+                    dev[static_cast<std::size_t>(c)].add(x - m.data()[c]);
+                }
+            const tensor<double> sums = sum(d, 0);
+            const tensor<double> means = mean(d, 0);
+            const tensor<double> deviations = sum(d - m, 0);
+            for (index_t c = 0; c < cols; ++c) {
+                const auto k = static_cast<std::size_t>(c);
+                REQUIRE(sums.data()[c] == s[k].total());
+                REQUIRE(means.data()[c] == s[k].total() / static_cast<double>(rows));
+                REQUIRE(deviations.data()[c] == dev[k].total());
+            }
+        }
+    }
+}
