@@ -417,3 +417,42 @@ TEST_CASE("a contraction that throws leaves the destination untouched") {
     CHECK_THROWS_AS(view(c, all, slice(0, 1)) = matmul(bad, bad), broadcast_error);
     untouched();
 }
+
+TEST_CASE("a C++ scalar stands for a 0-d operand of dot, inner, vdot, outer and tensordot") {
+    // numpy.dot(a, 2.0) converts the scalar to a 0-d array and multiplies; fusor's scalar is
+    // weak, as everywhere (docs/api.md): the other operand's type wins unless the scalar's kind
+    // is higher. Values from NumPy 1.24 (np.dot(a, 2.0), np.outer(a, 2.0), ...).
+    const tensor<float> a = {{0.f, 1.f, 2.f}, {3.f, 4.f, 5.f}};
+    const tensor<float> twice = {{0.f, 2.f, 4.f}, {6.f, 8.f, 10.f}};
+    const tensor<std::int32_t> i = {0, 1, 2};
+    const auto same = [](const auto& got, const auto& want) {
+        using G = value_type_t<std::remove_cvref_t<decltype(got)>>;
+        using W = value_type_t<std::remove_cvref_t<decltype(want)>>;
+        CHECK(std::is_same_v<G, W>);
+        const tensor<W> g = got;
+        REQUIRE(g.shape() == want.shape());
+        CHECK(eval(all(g == want)).item());
+    };
+    same(dot(a, 2.0), twice); // float32: NumPy 1.24 gives float64 (its scalar is strong)
+    same(dot(2.0, a), twice);
+    same(inner(a, 2.0f), twice);
+    same(inner(2, a), twice);
+    same(tensordot(a, 2.0, 0), twice);
+    same(tensordot(2.0, a, 0), twice);
+    same(dot(i, 2), tensor<std::int32_t>{0, 2, 4});
+    same(dot(i, 2.5), tensor<double>{0.0, 2.5, 5.0}); // a higher kind: float64
+    same(dot(tensor<bool>{true, false}, true), tensor<bool>{true, false});
+    same(dot(tensor<std::int8_t>{100}, 2), tensor<std::int8_t>{-56}); // wraps in int8, as a * 2
+    same(outer(a, 2.0), reshape(twice, {6, 1}));
+    same(outer(2, i), tensor<std::int32_t>{{0, 2, 4}});
+    const auto v = vdot(tensor<double>{3.0}, 2.0);
+    CHECK(v.shape() == shape_t{});
+    CHECK(eval(v).item() == 6.0);
+    CHECK(eval(vdot(2.0, tensor<double>{{3.0}})).item() == 6.0);
+    // NumPy's errors: vdot's sizes differ; tensordot cannot sum axes of a 0-d operand.
+    CHECK_THROWS_AS((void)vdot(i, 2), value_error);
+    CHECK_THROWS_AS((void)tensordot(a, 2.0), value_error);
+    CHECK_THROWS_AS((void)tensordot(2.0, a, 1), value_error);
+    // An integer scalar outside the other operand's type is an error (NEP 50's OverflowError).
+    CHECK_THROWS_AS((void)dot(tensor<std::int8_t>{1}, 300), value_error);
+}

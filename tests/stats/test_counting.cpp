@@ -656,3 +656,30 @@ TEST_CASE("cov and corrcoef, as numpy.cov and numpy.corrcoef") {
                     });
                 });
 }
+
+TEST_CASE("searchsorted, isin and digitize take a C++ scalar for a 0-d operand") {
+    // numpy.searchsorted(i, 1.5) == 2 and np.digitize(1.5, [0, 1, 2]) == 2 (int64 scalars),
+    // np.isin(2, i) == array(True) (0-d): here 0-d tensors of the same types.
+    const tensor<std::int32_t> i = {0, 1, 2};
+    const tensor<std::int64_t> left = searchsorted(i, 1);
+    CHECK(left.shape() == shape_t{});
+    CHECK(left.item() == 1);
+    CHECK(searchsorted(i, 1, side::right).item() == 2);
+    CHECK(searchsorted(i, 1.5).item() == 2); // a float scalar is not truncated to int32
+    CHECK(searchsorted(i, -7).item() == 0);
+    CHECK(searchsorted(tensor<double>{3.0, 1.0, 2.0}, 2.5, side::left, tensor<int>{1, 2, 0}).item()
+          == 2);
+    const tensor<bool> in = isin(2, i);
+    CHECK(in.shape() == shape_t{});
+    CHECK(in.item());
+    CHECK(!isin(7, i).item());
+    CHECK(!isin(2, i, true).item());
+    CHECK(isin(1.5, i).item() == false);
+    const tensor<bool> each = isin(i, 2);
+    CHECK(eval(all(each == tensor<bool>{false, false, true})).item());
+    const tensor<std::int64_t> bin = digitize(1.5, tensor<double>{0.0, 1.0, 2.0});
+    CHECK(bin.shape() == shape_t{});
+    CHECK(bin.item() == 2);
+    CHECK(digitize(1.0, tensor<double>{0.0, 1.0, 2.0}, true).item() == 1);
+    CHECK_THROWS_AS((void)searchsorted(tensor<std::int8_t>{1, 2}, 1000), value_error);
+}

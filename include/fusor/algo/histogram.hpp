@@ -884,4 +884,12 @@ tensor<std::int64_t> digitize(const X& x, const B& bins, bool right = false) {
     return out;
 }
 
+/// `digitize(x, bins, right)` with a C++ scalar `x` (weak next to the bins' type): its bin as a
+/// 0-d int64 tensor (numpy.digitize of a Python scalar returns an int64 scalar).
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+tensor<std::int64_t> digitize(S x, const B& bins, bool right = false) {
+    return digitize(detail::weak_scalar_tensor<value_type_t<B>>(x), bins, right);
+}
+
 } // namespace fusor

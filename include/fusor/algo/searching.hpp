@@ -21,6 +21,7 @@
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/exec/assign.hpp>
+#include <fusor/expr/leaf.hpp>
 #include <fusor/expr/views.hpp>
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
@@ -203,6 +204,21 @@ tensor<std::int64_t> searchsorted(const A& a, const V& v, side s, const S& sorte
     return out;
 }
 
+/// `searchsorted(a, v, side)` with a C++ scalar `v` (weak next to a's type, as everywhere in
+/// fusor): its insertion index as a 0-d int64 tensor, as numpy.searchsorted of a Python scalar
+/// (which returns an int64 scalar).
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+tensor<std::int64_t> searchsorted(const A& a, S v, side s = side::left) {
+    return searchsorted(a, detail::weak_scalar_tensor<value_type_t<A>>(v), s);
+}
+/// `searchsorted(a, v, side, sorter)` with a C++ scalar `v`: see above.
+template <class A, class S, class O>
+    requires(expression<A>&& scalar<S>&& expression<O>)
+tensor<std::int64_t> searchsorted(const A& a, S v, side s, const O& sorter) {
+    return searchsorted(a, detail::weak_scalar_tensor<value_type_t<A>>(v), s, sorter);
+}
+
 /// `isin(element, test_elements, invert = false)` (numpy.isin): bool of `element`'s shape,
 /// true where the element equals some element of `test_elements` (any shape, flattened); with
 /// `invert`, the opposite. Integers (and bools, as 0/1) compare exactly as integers, whatever
@@ -231,6 +247,21 @@ tensor<bool> isin(const E& element, const T& test_elements, bool invert = false)
         out.data()[k] = found != invert;
     }
     return out;
+}
+
+/// `isin(element, test_elements, invert)` with a C++ scalar on either side (weak next to the
+/// other's type): a scalar element gives a 0-d bool tensor (numpy.isin gives a 0-d array), a
+/// scalar test set is one value.
+template <class S, class T>
+    requires(scalar<S>&& expression<T>)
+tensor<bool> isin(S element, const T& test_elements, bool invert = false) {
+    return isin(detail::weak_scalar_tensor<value_type_t<T>>(element), test_elements, invert);
+}
+/// `isin(element, s, invert)`: see above.
+template <class E, class S>
+    requires(expression<E>&& scalar<S>)
+tensor<bool> isin(const E& element, S test_element, bool invert = false) {
+    return isin(element, detail::weak_scalar_tensor<value_type_t<E>>(test_element), invert);
 }
 
 /// Option tags of `unique`, as numpy.unique's flags: also return the index of each unique

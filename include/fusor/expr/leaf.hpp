@@ -157,6 +157,16 @@ auto make_default_scalar(S s) {
                            std::conditional_t<std::is_floating_point_v<S>, double, std::int64_t>>;
     return scalar_node<R>{{}, static_cast<R>(s)};
 }
+// The scalar `s` as a 0-d tensor of the weak type next to element type `T` (make_weak_scalar's
+// type and range check): where a function reads whole operands (contractions, searchsorted,
+// isin, digitize), a scalar stands for a 0-d array, as NumPy converts it.
+template <class T, class S>
+tensor<weak_scalar_t<T, canonical_t<S>>> weak_scalar_tensor(S s) {
+    using R = weak_scalar_t<T, canonical_t<S>>;
+    tensor<R> t(shape_t{}, uninitialized);
+    t.data()[0] = make_weak_scalar<T>(s).value;
+    return t;
+}
 // What the evaluation reads for the right side `e`: an expression node is read where it is
 // (never copied: a copy of the tree copies every leaf), a tensor or view becomes a leaf over
 // it, a scalar a weak scalar of the destination's type. Bind the result to `const auto&`.

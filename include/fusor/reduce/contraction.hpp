@@ -21,6 +21,7 @@
 #include <fusor/core/contraction_spec.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/expr/leaf.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/views.hpp>
 #include <fusor/reduce/reducers.hpp>
@@ -481,6 +482,74 @@ template <class A, class B>
 auto tensordot(A&& a, B&& b, const tensordot_axes& axes) {
     contraction_spec s = detail::tensordot_spec(a.shape(), b.shape(), axes.a, axes.b);
     return detail::make_contraction(std::move(s), std::forward<A>(a), std::forward<B>(b));
+}
+
+/// `dot`, `inner`, `vdot`, `outer` and `tensordot` with a C++ scalar for either operand: the
+/// scalar is a 0-d operand (numpy.dot(a, 2.0) converts the Python scalar to a 0-d array), weak
+/// as everywhere in fusor (its type is the other operand's unless its kind is higher:
+/// `dot(float32 a, 2.0)` is float32 where NumPy 1.24 gives float64). So `dot(a, s)`,
+/// `inner(a, s)` and `tensordot(a, s, 0)` are `a * s` in a's shape; `outer(a, s)` is
+/// (a.size, 1), `outer(s, b)` (1, b.size); `vdot(a, s)` needs a of size 1 (else `value_error`,
+/// as NumPy); `tensordot(a, s, n)` with n > 0 throws `value_error`. `matmul` takes no scalar
+/// (NumPy raises ValueError for one; use `*`).
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto dot(A&& a, S s) {
+    return dot(std::forward<A>(a), detail::weak_scalar_tensor<value_type_t<A>>(s));
+}
+/// `dot(s, b)`: see `dot(a, s)`.
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+auto dot(S s, B&& b) {
+    return dot(detail::weak_scalar_tensor<value_type_t<B>>(s), std::forward<B>(b));
+}
+/// `inner(a, s)`: see `dot(a, s)`.
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto inner(A&& a, S s) {
+    return inner(std::forward<A>(a), detail::weak_scalar_tensor<value_type_t<A>>(s));
+}
+/// `inner(s, b)`: see `dot(a, s)`.
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+auto inner(S s, B&& b) {
+    return inner(detail::weak_scalar_tensor<value_type_t<B>>(s), std::forward<B>(b));
+}
+/// `vdot(a, s)`: see `dot(a, s)`.
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto vdot(A&& a, S s) {
+    return vdot(std::forward<A>(a), detail::weak_scalar_tensor<value_type_t<A>>(s));
+}
+/// `vdot(s, b)`: see `dot(a, s)`.
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+auto vdot(S s, B&& b) {
+    return vdot(detail::weak_scalar_tensor<value_type_t<B>>(s), std::forward<B>(b));
+}
+/// `outer(a, s)`: see `dot(a, s)`.
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto outer(A&& a, S s) {
+    return outer(std::forward<A>(a), detail::weak_scalar_tensor<value_type_t<A>>(s));
+}
+/// `outer(s, b)`: see `dot(a, s)`.
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+auto outer(S s, B&& b) {
+    return outer(detail::weak_scalar_tensor<value_type_t<B>>(s), std::forward<B>(b));
+}
+/// `tensordot(a, s, n)`: see `dot(a, s)`.
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto tensordot(A&& a, S s, index_t n = 2) {
+    return tensordot(std::forward<A>(a), detail::weak_scalar_tensor<value_type_t<A>>(s), n);
+}
+/// `tensordot(s, b, n)`: see `dot(a, s)`.
+template <class S, class B>
+    requires(scalar<S>&& expression<B>)
+auto tensordot(S s, B&& b, index_t n = 2) {
+    return tensordot(detail::weak_scalar_tensor<value_type_t<B>>(s), std::forward<B>(b), n);
 }
 
 /// `trace(a, offset, axis1, axis2)` as numpy.trace: the sum of the diagonal of the 2-D slices
