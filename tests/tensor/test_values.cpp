@@ -28,6 +28,24 @@ TEST_CASE("item() and explicit conversion of one-element expressions") {
     CHECK_THROWS_AS((void)bool(a > 0.0f), fusor::value_error);
 }
 
+TEST_CASE("tensors and views of one element convert explicitly, as expressions do") {
+    // API.md: every expression (tensors and views included) has an explicit conversion to a
+    // value for one element, as numpy.ndarray's __float__, __int__ and __bool__.
+    const tensor<float> one = {{2.5f}};
+    CHECK(static_cast<double>(one) == 2.5);
+    CHECK(static_cast<int>(one) == 2);
+    CHECK(bool(one));
+    const tensor<std::int64_t> zero_d = fusor::full(shape_t{}, std::int64_t{0});
+    CHECK_FALSE(bool(zero_d));
+    const tensor<float> a = {1.5f, 2.5f, 4.0f};
+    CHECK(static_cast<float>(fusor::view(a, fusor::slice(2, 3))) == 4.0f);
+    CHECK(static_cast<double>(fusor::view(a, 1)) == 2.5);
+    CHECK_THROWS_AS((void)static_cast<double>(a), fusor::value_error);
+    CHECK_THROWS_AS((void)bool(a), fusor::value_error);
+    CHECK_THROWS_AS((void)static_cast<float>(fusor::view(a, fusor::slice(0, 2))),
+                    fusor::value_error);
+}
+
 TEST_CASE("an expression prints as its evaluated tensor") {
     const tensor<double> a = {{1.0, 2.0}, {3.0, 4.0}};
     std::ostringstream expr_out, tensor_out;

@@ -353,6 +353,14 @@ public:
     T item() const {
         return view().item();
     }
+    /// `static_cast<double>(t)`, `if (t)`: `item()` converted to `U` (any arithmetic type), as
+    /// for expressions (`numpy.ndarray.__float__`, `__bool__`). Throws `value_error` unless the
+    /// tensor has one element (any shape of size 1).
+    template <class U>
+        requires std::is_arithmetic_v<U>
+    explicit operator U() const {
+        return static_cast<U>(item());
+    }
 
     /// Writable and read-only views of the whole tensor.
     tensor_view<T> view() {

@@ -251,6 +251,11 @@ public:
                               + to_string(shape_));
         return *data_;
     }
+    /// `static_cast<double>(v)`, `if (v)`: `item()` converted to `U` (any arithmetic type), as
+    /// for expressions. Throws `value_error` unless the view has one element.
+    template <class U>
+        requires std::is_arithmetic_v<U>
+    explicit operator U() const { return static_cast<U>(item()); }
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
