@@ -71,11 +71,15 @@ def random_floats(dtype, n, kind):
         v = rng.uniform(0, 1, n)
     elif kind.startswith("scale"):  # normal times a power of ten
         v = rng.standard_normal(n) * 10.0 ** int(kind[5:])
-    elif kind == "logmix":  # magnitudes from 1e-12 to 1e12, both signs
-        v = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-12, 12, n)
+    # Magnitudes spread by a power of two (np.ldexp: exact), not 10.0 ** uniform: NumPy's
+    # float64 power is vectorised differently per processor (AVX-512 or AVX2) and differed in
+    # the last bit, so the header depended on the machine that wrote it.
+    elif kind == "logmix":  # magnitudes from about 1e-12 to 1e12, both signs
+        v = rng.choice([-1.0, 1.0], n) * np.ldexp(rng.uniform(0.5, 1.0, n), rng.integers(-39, 41, n))
     elif kind == "wide":  # magnitudes across the whole range of the type
-        e = np.log10(np.finfo(dtype).max)
-        v = rng.choice([-1.0, 1.0], n) * 10.0 ** rng.uniform(-e, e, n)
+        info = np.finfo(dtype)
+        v = rng.choice([-1.0, 1.0], n) * np.ldexp(
+            rng.uniform(0.5, 1.0, n), rng.integers(int(info.minexp) + 1, int(info.maxexp), n))
     elif kind == "integral":
         v = rng.integers(-1000, 1000, n).astype(np.float64)
     elif kind == "eighths":  # exact binary fractions: ties when rounded
