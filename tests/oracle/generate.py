@@ -3661,6 +3661,20 @@ def main(argv=None):
     for h in gen_random_elementwise(args.seed, args.random_elementwise_count):
         n, size = h.write()
         print("%-40s %4d test cases, %7d bytes, %4d subcases" % (h.filename, n, size, len(h.stats)))
+    # NumPy's float64 and float32 math (exp, cosh, power ...) is vectorised per processor
+    # (AVX-512, AVX2 ...) and its last bits differ between those paths, so the headers are
+    # byte for byte reproducible only where NumPy takes the same paths: check_up_to_date.cmake
+    # compares this line first.
+    with open(os.path.join(OUT_DIR, "numpy_host.txt"), "w") as f:
+        f.write(numpy_host() + "\n")
+
+
+def numpy_host():
+    """NumPy's version and the processor paths it dispatches to on this machine."""
+    from numpy.core._multiarray_umath import __cpu_baseline__, __cpu_dispatch__, __cpu_features__
+    active = sorted(f for f in __cpu_dispatch__ if __cpu_features__.get(f))
+    return "NumPy %s; baseline %s; dispatch %s" % (
+        np.__version__, " ".join(__cpu_baseline__), " ".join(active))
 
 
 if __name__ == "__main__":
