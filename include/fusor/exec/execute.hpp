@@ -781,7 +781,7 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
             e.first.bind(o1.data());
             add_row(e.first);
         }
-        // Lane by lane with constant indices, so that the vectors stay in registers.
+        // Lane by lane, with constant indices into the vectors.
         [&]<index_t... I>(std::integer_sequence<index_t, I...>) {
             const auto store = [&](auto lane) {
                 constexpr index_t i = decltype(lane)::value;
