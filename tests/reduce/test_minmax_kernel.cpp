@@ -3,21 +3,44 @@
 // wins over everything and max/min return NaN. Rows of 64 to 300 elements (the kernel's range,
 // with partial last registers), float32, float64, int32 and int64, with many ties, NaNs,
 // infinities and signed zeros; and the same rows read through a transpose (the strided path).
-// Shorter rows too (the eight-lane and sequential loops).
+// Shorter rows too (the eight-lane and sequential loops). The lanes are vectors of one register
+// of the target (lane_vector_bytes): this file is built for the default target (16 bytes on
+// x86-64) and again for AVX2 and AVX-512 (test_minmax_kernel_avx2.cpp, _avx512.cpp), which skip
+// on a processor without those instructions and report the skip.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <type_traits>
 
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
 
+#ifndef FUSOR_TEST_TARGET
+#define FUSOR_TEST_TARGET 0 // the compiler's default target; 2 AVX2, 3 AVX-512
+#endif
+
 using fusor::index_t;
 using fusor::shape_t;
 
 namespace {
+
+// Whether this processor runs the instructions this file was built for.
+bool processor_has_target() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (FUSOR_TEST_TARGET == 3)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    if (FUSOR_TEST_TARGET == 2)
+        return __builtin_cpu_supports("avx2");
+    return true;
+#else
+    return FUSOR_TEST_TARGET == 0; // the AVX builds are x86's
+#endif
+}
+const bool skip_here = !processor_has_target();
 
 template <class T>
 fusor::tensor<T> tricky_rows(index_t rows, index_t cols, unsigned seed) {
@@ -103,7 +126,17 @@ void check_rows(index_t cols, unsigned seed) {
 
 } // namespace
 
-TEST_CASE("SIMD max, min, argmax, argmin equal the sequential rule") {
+TEST_CASE("the lanes are one register of the target" * doctest::skip(skip_here)) {
+    const fusor::index_t want = FUSOR_TEST_TARGET == 3 ? 64 : FUSOR_TEST_TARGET == 2 ? 32 : 16;
+    CHECK(fusor::lane_vector_bytes == want);
+    // explain quotes the same lanes: four sets of one register each.
+    const auto t = tricky_rows<float>(4, 256, 9);
+    const std::string text = fusor::explain(fusor::argmax(t, 1)).text();
+    CHECK(text.find("4 x " + std::to_string(want / 4) + " float32 lanes (value, index)")
+          != std::string::npos);
+}
+
+TEST_CASE("SIMD max, min, argmax, argmin equal the sequential rule" * doctest::skip(skip_here)) {
     for (index_t cols : {64, 65, 79, 128, 131, 300}) {
         check_rows<float>(cols, 1);
         check_rows<double>(cols, 2);
@@ -114,7 +147,7 @@ TEST_CASE("SIMD max, min, argmax, argmin equal the sequential rule") {
 
 // Rows under 64 take the eight-lane loop (max and min of floats in one vector of lanes:
 // exec/execute.hpp, lane_reduce) or, under 16, one accumulator: the same rule.
-TEST_CASE("max and min over rows under 64 equal the sequential rule") {
+TEST_CASE("max and min over rows under 64 equal the sequential rule" * doctest::skip(skip_here)) {
     for (index_t cols : {1, 7, 8, 9, 15, 16, 17, 23, 31, 32, 47, 63}) {
         check_rows<float>(cols, 5);
         check_rows<double>(cols, 6);
@@ -125,7 +158,7 @@ TEST_CASE("max and min over rows under 64 equal the sequential rule") {
 // argmax and argmin note NaNs beside their lanes and search the row again for the first: a NaN
 // at every position of rows the SIMD kernel takes (each lane set, the leftover registers, the
 // sequential tail), alone and after a later-lane NaN.
-TEST_CASE("argmax and argmin return the first NaN wherever it is") {
+TEST_CASE("argmax and argmin return the first NaN wherever it is" * doctest::skip(skip_here)) {
     for (const index_t cols : {64, 131, 300}) {
         CAPTURE(cols);
         for (index_t p = 0; p < cols; ++p) {
@@ -151,7 +184,7 @@ TEST_CASE("argmax and argmin return the first NaN wherever it is") {
     }
 }
 
-TEST_CASE("fused operand and flat argmax over several inner loops") {
+TEST_CASE("fused operand and flat argmax over several inner loops" * doctest::skip(skip_here)) {
     const auto a = tricky_rows<float>(8, 200, 5), b = tricky_rows<float>(8, 200, 6);
     const auto fused = fusor::eval(fusor::argmax(a * 2.f + b, 1));
     const fusor::tensor<float> materialised = fusor::eval(a * 2.f + b);

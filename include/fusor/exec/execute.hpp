@@ -646,20 +646,28 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
     acc_t lane[8];
     index_t i = 0;
     if constexpr (vector_lanes<Impl>) {
-        typedef acc_t lanes_vec __attribute__((vector_size(8 * sizeof(acc_t))));
-        lanes_vec best;
-        for (int j = 0; j < 8; ++j)
-            best[j] = Impl::identity();
+        // The 8 lanes as K vectors of at most one register each (wider ones went through the
+        // stack: minmax_kernel.hpp); lane j is element j of vector j / L.
+        constexpr index_t per_register = lane_vector_bytes / index_t{sizeof(acc_t)};
+        constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
+        typedef acc_t lanes_vec __attribute__((vector_size(L * sizeof(acc_t))));
+        lanes_vec best[K];
+        for (index_t k = 0; k < K; ++k)
+            for (index_t j = 0; j < L; ++j)
+                best[k][j] = Impl::identity();
         for (; i + 8 <= n; i += 8) {
-            lanes_vec v;
-            for (int j = 0; j < 8; ++j)
-                v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + j));
-            // Impl::step, lane by lane: v when better or NaN.
-            const auto take = (Impl::order > 0 ? (v > best) : (v < best)) | (v != v);
-            best = take ? v : best;
+            for (index_t k = 0; k < K; ++k) {
+                lanes_vec v;
+                for (index_t j = 0; j < L; ++j)
+                    v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + k * L + j));
+                // Impl::step, lane by lane: v when better or NaN.
+                const auto take = (Impl::order > 0 ? (v > best[k]) : (v < best[k])) | (v != v);
+                best[k] = take ? v : best[k];
+            }
         }
-        for (int j = 0; j < 8; ++j)
-            lane[j] = best[j];
+        for (index_t k = 0; k < K; ++k)
+            for (index_t j = 0; j < L; ++j)
+                lane[k * L + j] = best[k][j];
     } else {
         for (index_t j = 0; j < 8; ++j)
             lane[j] = Impl::identity();

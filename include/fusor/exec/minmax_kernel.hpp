@@ -1,13 +1,13 @@
 // fusor/exec/minmax_kernel.hpp: max, min, argmax and argmin along a contiguous inner loop in
 // SIMD registers. The compiler does not vectorise a NaN-propagating compare-and-select kept
 // in an array of lanes (perf showed scalar vcomiss on W7), so the lanes are a GCC/Clang vector
-// type (`vector_size`, lowered to whatever registers the target has: 4 SSE2, 2 AVX or 1
-// AVX-512 register per 64 bytes). Each lane keeps its best value (and its index); NaNs are
-// tracked beside. The lanes merge with the reducer's own `merge`, which breaks ties by index,
-// so the result is the sequential one. argmax and argmin take only strictly better values in
-// their lanes, and when some lane saw a NaN the row is searched again for its first one (NumPy's
-// result): the NaN test stays off the lanes' chain of compare and select, whose compares share
-// one port on AVX-512. Their four sets of lanes merge in registers before the scalar merge
+// type (`vector_size`) of one register of the target (`lane_vector_bytes`: 16 bytes on SSE2, 32
+// on AVX, 64 on AVX-512; wider vectors went through the stack). Each lane keeps its best value (and
+// its index); NaNs are tracked beside. The lanes merge with the reducer's own `merge`, which breaks
+// ties by index, so the result is the sequential one. argmax and argmin take only strictly better
+// values in their lanes, and when some lane saw a NaN the row is searched again for its first one
+// (NumPy's result): the NaN test stays off the lanes' chain of compare and select, whose compares
+// share one port on AVX-512. Their four sets of lanes merge in registers before the scalar merge
 // (docs/performance.md, "argmax and argmin against NumPy, every layout").
 #pragma once
 
@@ -16,16 +16,16 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
-#include <fusor/plan/loop_plan.hpp> // minmax_lane_sets
+#include <fusor/plan/loop_plan.hpp> // lane_vector_bytes
 
 namespace fusor::exec::detail {
 
 template <class T>
 struct minmax_lanes {
-    static constexpr int width = 64 / sizeof(T);
+    static constexpr int width = static_cast<int>(lane_vector_bytes / sizeof(T));
     using index_type = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
-    typedef T vec __attribute__((vector_size(64)));
-    typedef index_type ivec __attribute__((vector_size(64)));
+    typedef T vec __attribute__((vector_size(lane_vector_bytes)));
+    typedef index_type ivec __attribute__((vector_size(lane_vector_bytes)));
     vec best, nan_seen;
     ivec best_at;
 
@@ -93,7 +93,7 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         start = Impl::identity().best;
     else
         start = Impl::identity();
-    // (By reference, not returned: a 64-byte vector return changes the ABI without AVX-512.)
+    // (By reference, not returned: a vector's return convention depends on the target flags.)
     auto load = [&ev](vec& v, index_t i) {
         for (int j = 0; j < W; ++j)
             v[j] = ev.template get<true>(i + j);

@@ -50,21 +50,31 @@ inline block_max_sum block_pair(double max, double sum) {
 inline block_max_sum rescaled_block_terms(double* x, index_t n) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     // Eight lanes of the maximum so far, and of a NaN seen: GCC/Clang vector types, as in
-    // minmax_kernel.hpp (a NaN-aware compare-and-select kept in an array is not vectorised).
-    typedef double lanes __attribute__((vector_size(8 * sizeof(double))));
-    lanes best = {-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf}, nan_seen = {};
+    // minmax_kernel.hpp (a NaN-aware compare-and-select kept in an array is not vectorised),
+    // K vectors of at most one register each (lane_vector_bytes; wider ones went through the
+    // stack).
+    constexpr index_t per_register = lane_vector_bytes / index_t{sizeof(double)};
+    constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
+    typedef double lanes __attribute__((vector_size(L * sizeof(double))));
+    lanes best[K], nan_seen[K];
+    for (index_t k = 0; k < K; ++k)
+        for (index_t j = 0; j < L; ++j)
+            best[k][j] = -inf, nan_seen[k][j] = 0.0;
     index_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        lanes v;
-        std::memcpy(&v, x + i, sizeof v);
-        best = v > best ? v : best;
-        nan_seen = v != v ? v : nan_seen;
+        for (index_t k = 0; k < K; ++k) {
+            lanes v;
+            std::memcpy(&v, x + i + k * L, sizeof v);
+            best[k] = v > best[k] ? v : best[k];
+            nan_seen[k] = v != v ? v : nan_seen[k];
+        }
     }
     double m = -inf;
-    for (int j = 0; j < 8; ++j) {
-        m = best[j] > m ? best[j] : m;
-        m = nan_seen[j] != nan_seen[j] ? nan_seen[j] : m;
-    }
+    for (index_t k = 0; k < K; ++k)
+        for (index_t j = 0; j < L; ++j) {
+            m = best[k][j] > m ? best[k][j] : m;
+            m = nan_seen[k][j] != nan_seen[k][j] ? nan_seen[k][j] : m;
+        }
     for (; i < n; ++i)
         m = (x[i] > m || x[i] != x[i]) && m == m ? x[i] : m;
     if (m - m != 0.0) // NaN or an infinity

@@ -449,8 +449,10 @@ inline std::string vector_text(const loop_plan& p) {
     if (!p.reducer.empty()) {
         const index_t itemsize = p.operands.size() > 1 ? p.operands[1].itemsize : 0;
         if (p.reduction == reduce_kernel::minmax_simd)
-            // Within explain's 100 columns for AVX-512 and an arg-reduction.
-            return std::to_string(minmax_lane_sets) + " x " + std::to_string(64 / itemsize) + " "
+            // One register of lanes per set (lane_vector_bytes, the plan's vector_bytes); within
+            // explain's 100 columns for AVX-512 and an arg-reduction.
+            return std::to_string(minmax_lane_sets) + " x "
+                   + std::to_string(p.vector_bytes / itemsize) + " "
                    + std::string(p.operands[1].dtype) + " lanes"
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + ", merged in index order (" + regs + ")";

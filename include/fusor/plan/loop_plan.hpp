@@ -123,11 +123,6 @@ inline constexpr index_t two_rows_register_columns = 8;
 /// contiguous loop, so the count bounds what it adds to compile time.
 inline constexpr int single_element_max_leaves = 3;
 
-/// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
-/// per register chains each step on the previous one (about 4 cycles here), which held argmax to
-/// half of NumPy's speed; four sets, each taking every fourth register, keep the loads streaming.
-inline constexpr int minmax_lane_sets = 4;
-
 /// Shortest row the SIMD max/min kernel takes (shorter rows run the 8-lane loop).
 inline constexpr index_t minmax_min_row = 64;
 
@@ -238,6 +233,20 @@ constexpr simd_target compiled_simd_target() {
     return {0, "none"};
 #endif
 }
+
+/// Bytes of one register of the GCC/Clang vector types (`vector_size`) that hold the lanes of
+/// the max/min/argmax/argmin kernel: the target's register, at least 16 bytes. A vector wider
+/// than the target's registers is not split into registers by g++ 12 when it takes a select
+/// (`c ? v : w`): it went through the stack lane by lane (AVX2: max along rows of float32 at
+/// 0.2 of the hand loop with 64-byte vectors; docs/performance.md).
+inline constexpr index_t lane_vector_bytes =
+    compiled_simd_target().bytes < 16 ? 16 : compiled_simd_target().bytes;
+
+/// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
+/// per register chains each step on the previous one (about 4 cycles here), which held argmax to
+/// half of NumPy's speed; four sets, each taking every fourth register, keep the loads streaming.
+/// Each set is one register of `lane_vector_bytes` for the values (and one for the indices).
+inline constexpr int minmax_lane_sets = 4;
 
 /// A contraction run as a matrix product: `C[i, j] = sum_k A[i, k] * B[k, j]` once per element
 /// of the batch loops (an odometer over `batch`, each operand advancing by its `batch_*`
