@@ -57,9 +57,8 @@ inline block_max_sum rescaled_block_terms(double* x, index_t n) {
     constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
     typedef double lanes __attribute__((vector_size(L * sizeof(double))));
     lanes best[K], nan_seen[K];
-    for (index_t k = 0; k < K; ++k)
-        for (index_t j = 0; j < L; ++j)
-            best[k][j] = -inf, nan_seen[k][j] = 0.0;
+    for (index_t k = 0; k < K; ++k) // whole vectors: g++ 12 took lane stores for uninitialised
+        best[k] = lanes{} - inf, nan_seen[k] = lanes{};
     index_t i = 0;
     for (; i + 8 <= n; i += 8) {
         for (index_t k = 0; k < K; ++k) {
