@@ -443,7 +443,7 @@ TEST_CASE("column sums over short rows keep their lanes in registers of this tar
     // differences only: a product could be contracted into an FMA in one form and not the
     // other.)
     using namespace fusor;
-    CHECK(exec::detail::two_rows_vector_lanes == (FUSOR_TEST_AVX512 ? 8 : 4));
+    CHECK(exec::detail::two_rows_lane_vectors::width == (FUSOR_TEST_AVX512 ? 8 : 4));
     for (const index_t cols : {1, 3, 4, 5, 7, 8, 9}) {
         for (const index_t rows : {2, 5, 4096, 4097}) {
             CAPTURE(cols);

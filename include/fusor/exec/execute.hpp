@@ -16,6 +16,7 @@
 #include <fusor/exec/driver.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/gemm.hpp>
+#include <fusor/exec/lane_vectors.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
 #include <fusor/exec/register_sums.hpp>
 #include <fusor/exec/rescaled_blocks.hpp>
@@ -571,17 +572,15 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
 // The register path of a compensated (float64) sum: eight interleaved lanes, each a running
 // sum and the running total of its rounding errors, computed exactly with Knuth's branch-free
 // TwoSum (t = s + x; the error is (s - (t - z)) + (x - z) with z = t - s). The eight lanes are
-// K vectors of one register each (GCC's and clang's vector extension, lane_vector_bytes: two
-// on AVX): as plain arrays, g++ 12 vectorised them on AVX2 partly in 256-bit, partly in 128-bit
-// and partly in scalar instructions (the sum of 2^24 float64 at 0.57 of a plain loop's speed).
-// Merged at the end with the same compensated add (reducers::detail::add). Every lane keeps its
-// own rounding error, so the result is within ~2 eps of the exact sum (plus an n eps^2 sum|x|
-// term) however many terms there are.
+// K vectors of one register each (lane_vectors.hpp: two on AVX): as plain arrays, g++ 12 vectorised
+// them on AVX2 partly in 256-bit, partly in 128-bit and partly in scalar instructions (the sum of
+// 2^24 float64 at 0.57 of a plain loop's speed). Merged at the end with the same compensated add
+// (reducers::detail::add). Every lane keeps its own rounding error, so the result is within ~2 eps
+// of the exact sum (plus an n eps^2 sum|x| term) however many terms there are.
 template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
 typename Impl::acc_type compensated_terms(const Ev& ev, index_t n, Run run = {}) {
-    constexpr index_t per_register = lane_vector_bytes / index_t{sizeof(double)};
-    constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
-    typedef double lanes_vec __attribute__((vector_size(L * sizeof(double))));
+    constexpr index_t L = lane_vectors<double, 8>::width, K = lane_vectors<double, 8>::count;
+    using lanes_vec = lane_vectors<double, 8>::vector;
     lanes_vec sv[K] = {}, cv[K] = {};
     const index_t lanes_end = n - n % 8;
     index_t at = 0, len = 0, i = 0;
@@ -655,11 +654,11 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
     acc_t lane[8];
     index_t i = 0;
     if constexpr (vector_lanes<Impl>) {
-        // The 8 lanes as K vectors of at most one register each (wider ones went through the
-        // stack: minmax_kernel.hpp); lane j is element j of vector j / L.
-        constexpr index_t per_register = lane_vector_bytes / index_t{sizeof(acc_t)};
-        constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
-        typedef acc_t lanes_vec __attribute__((vector_size(L * sizeof(acc_t))));
+        // The 8 lanes as K vectors of at most one register each (lane_vectors.hpp); lane j
+        // is element j % L of vector j / L.
+        constexpr index_t L = lane_vectors<acc_t, 8>::width;
+        constexpr index_t K = lane_vectors<acc_t, 8>::count;
+        using lanes_vec = typename lane_vectors<acc_t, 8>::vector;
         lanes_vec best[K] = {};
         for (index_t k = 0; k < K; ++k)
             for (index_t j = 0; j < L; ++j)
@@ -707,20 +706,14 @@ struct evaluator_pair {
     }
 };
 
-// The `two_rows_register_columns` lanes as vectors of the target's register width (GCC's and
-// clang's vector extension): one on AVX-512, two on AVX, four on SSE2. A single vector of 8
-// doubles wider than the registers is lowered by g++ 12 through the stack, lane by lane, on every
-// row (AVX2: `mean(x, 0)` over (100000, 8) float64 took 0.97 ms that way, 0.50 ms as two).
-inline constexpr index_t two_rows_vector_lanes = [] {
-    const index_t w = compiled_simd_target().bytes / index_t{sizeof(double)};
-    return w < 1 ? index_t{1} : w > two_rows_register_columns ? two_rows_register_columns : w;
-}();
-using two_rows_lanes = double __attribute__((vector_size(two_rows_vector_lanes * sizeof(double))));
-inline constexpr index_t two_rows_vectors = two_rows_register_columns / two_rows_vector_lanes;
+// The `two_rows_register_columns` lanes as vectors of one register each (lane_vectors.hpp):
+// one on AVX-512, two on AVX, four on SSE2 (AVX2: `mean(x, 0)` over (100000, 8) float64 took
+// 0.97 ms as one vector of 8 doubles, 0.50 ms as two).
+using two_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
 
 // Where the two-rows kernel keeps a block's accumulators: in memory (the row of accumulators,
-// any width), or in registers of `two_rows_register_columns` lanes (two_rows_lanes), all of them
-// (`full`) or the first `n` (`partial`, the other lanes add zeros and are never stored).
+// any width), or in registers of `two_rows_register_columns` lanes (two_rows_lane_vectors), all
+// of them (`full`) or the first `n` (`partial`, the other lanes add zeros and are never stored).
 enum class two_rows_accumulators { memory, full, partial };
 
 // Every row of a block, two per pass, into the accumulators `a` of `n` columns, from the
@@ -748,9 +741,9 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
         // The sums (and, for float64, the TwoSum corrections) in registers; each lane takes the
         // same terms in the same order as a scalar accumulator would. Vector `g` holds columns
         // [g * L, g * L + L).
-        using vec = two_rows_lanes;
-        constexpr index_t L = two_rows_vector_lanes;
-        constexpr index_t G = two_rows_vectors;
+        using vec = two_rows_lane_vectors::vector;
+        constexpr index_t L = two_rows_lane_vectors::width;
+        constexpr index_t G = two_rows_lane_vectors::count;
         constexpr bool full = Where == two_rows_accumulators::full;
         constexpr bool compensated = std::is_same_v<Acc, reducers::detail::compensated_sum>;
         using lanes = std::make_integer_sequence<index_t, L>;

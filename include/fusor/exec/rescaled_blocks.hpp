@@ -17,6 +17,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/exec/lane_vectors.hpp>
 #include <fusor/exec/vector_math.hpp>
 #include <fusor/ops/math.hpp>
 #include <fusor/plan/loop_plan.hpp> // rescaled_block, rescaled_block_rows
@@ -51,11 +52,9 @@ inline block_max_sum rescaled_block_terms(double* x, index_t n) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     // Eight lanes of the maximum so far, and of a NaN seen: GCC/Clang vector types, as in
     // minmax_kernel.hpp (a NaN-aware compare-and-select kept in an array is not vectorised),
-    // K vectors of at most one register each (lane_vector_bytes; wider ones went through the
-    // stack).
-    constexpr index_t per_register = lane_vector_bytes / index_t{sizeof(double)};
-    constexpr index_t L = per_register < 8 ? per_register : 8, K = 8 / L;
-    typedef double lanes __attribute__((vector_size(L * sizeof(double))));
+    // K vectors of at most one register each (lane_vectors.hpp).
+    constexpr index_t L = lane_vectors<double, 8>::width, K = lane_vectors<double, 8>::count;
+    using lanes = lane_vectors<double, 8>::vector;
     lanes best[K], nan_seen[K];
     for (index_t k = 0; k < K; ++k) // whole vectors: g++ 12 took lane stores for uninitialised
         best[k] = lanes{} - inf, nan_seen[k] = lanes{};
