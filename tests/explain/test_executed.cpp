@@ -108,13 +108,17 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
 namespace {
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
-const std::set<std::string> every_kernel = {"contiguous",    "blocked",     "registers",
-                                            "broadcast",     "held",        "tiled",
-                                            "collapsed",     "strided",     "pairwise",
-                                            "pairwise_simd", "compensated", "lanes",
-                                            "sequential",    "minmax_simd", "rescaled_blocks",
-                                            "row",           "two_rows",    "rescaled_rows",
-                                            "gemm",          "small_gemm",  "registers_stride2"};
+const std::set<std::string> every_kernel = {"contiguous",    "blocked",
+                                            "registers",     "broadcast",
+                                            "held",          "tiled",
+                                            "collapsed",     "strided",
+                                            "pairwise",      "pairwise_rows",
+                                            "pairwise_simd", "compensated",
+                                            "lanes",         "sequential",
+                                            "minmax_simd",   "rescaled_blocks",
+                                            "row",           "two_rows",
+                                            "rescaled_rows", "gemm",
+                                            "small_gemm",    "registers_stride2"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -158,9 +162,13 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
          [&] {
              out = view(a, all, slice(0, 128, 2)) * 2.0f;
          }},
-        {[&] { return explain(sum(a, 1)); },
+        {[&] { return explain(sum(a, 1)); }, // 32 runs of 128: pairwise_rows
          [&] {
              out = sum(a, 1);
+         }},
+        {[&] { return explain(sum(a)); }, // one run: pairwise
+         [&] {
+             out = sum(a);
          }},
         {[&] { return explain(sum(d, 1)); },
          [&] {

@@ -569,6 +569,93 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
            + pairwise_terms<Impl, Contiguous, Registers>(ev, begin + half, n - half, run);
 }
 
+// NumPy's 8 lanes and tree (pairwise_block_sum<8>) over R runs of n terms each (8 <= n < 512),
+// `ev[q]` bound to run q's first element, into s[q]: each run's lanes take the same terms in
+// the same order as one run at a time, so the same bits, with R runs' chains of adds in flight
+// (reduce_kernel::pairwise_rows). A run's 8 lanes are vectors of one register (lane_vectors.hpp).
+template <class Impl, index_t R, class Ev>
+FUSOR_INLINE void pairwise_rows_sums(const Ev (&ev)[R], index_t n, double (&s)[R]) {
+    using lanes = lane_vectors<double, 8>;
+    constexpr index_t L = lanes::width, K = lanes::count;
+    using vec = typename lanes::vector;
+    const auto terms = [&]<index_t... J>(
+        const Ev& e, index_t at, std::integer_sequence<index_t, J...>) FUSOR_INLINE_LAMBDA {
+        return vec{Impl::term(e.template get<true>(at + J))...};
+    };
+    using each_lane = std::make_integer_sequence<index_t, L>;
+    vec r[R][K];
+    for (index_t q = 0; q < R; ++q)
+        for (index_t k = 0; k < K; ++k)
+            r[q][k] = terms(ev[q], k * L, each_lane{});
+    const index_t lanes_end = n - n % 8;
+    for (index_t i = 8; i < lanes_end; i += 8)
+        for (index_t q = 0; q < R; ++q)
+            for (index_t k = 0; k < K; ++k)
+                r[q][k] += terms(ev[q], i + k * L, each_lane{});
+    for (index_t q = 0; q < R; ++q) {
+        double l[8];
+        for (index_t j = 0; j < 8; ++j)
+            l[j] = r[q][j / L][j % L];
+        double t = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+        for (index_t i = lanes_end; i < n; ++i) // the tail
+            t += Impl::term(ev[q].template get<true>(i));
+        s[q] = t;
+    }
+}
+
+// `pairwise_rows_per_pass` evaluators of one tree, each bound to its own run.
+template <class Ev>
+struct evaluator_rows {
+    Ev row[pairwise_rows_per_pass];
+    void own_buffers(scratch& s) {
+        for (Ev& e : row)
+            e.own_buffers(s);
+    }
+};
+template <class Ev>
+evaluator_rows<Ev> make_evaluator_rows(const Ev& ev) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return evaluator_rows<Ev>{{((void)I, ev)...}};
+    }
+    (std::make_index_sequence<pairwise_rows_per_pass>{});
+}
+
+// The pairwise_rows kernel over a block of `b.rows` runs of `b.cols` elements (the loop's two
+// innermost levels; `row_step`: each operand's stride between runs): R runs per pass, then the
+// runs left over one at a time, each run's sum absorbed into its accumulator in run order.
+template <class Impl, class Ev>
+void pairwise_rows_block(std::size_t ops,
+                         evaluator_rows<Ev>& e,
+                         typename Impl::acc_type* a0,
+                         const block& b,
+                         const index_t* row_step) {
+    constexpr index_t R = pairwise_rows_per_pass;
+    shape_t off(b.offsets, b.offsets + ops), o(ops); // inline storage
+    index_t r = 0;
+    for (; r + R <= b.rows; r += R) {
+        for (index_t q = 0; q < R; ++q) {
+            for (std::size_t k = 0; k < ops; ++k)
+                o[k] = off[k] + q * row_step[k];
+            e.row[q].bind(o.data()); // reads the offsets now
+        }
+        double s[R];
+        pairwise_rows_sums<Impl, R>(e.row, b.cols, s);
+        for (index_t q = 0; q < R; ++q) {
+            typename Impl::acc_type* a = a0 + off[0] + q * row_step[0];
+            *a = Impl::absorb(*a, s[q]);
+        }
+        for (std::size_t k = 0; k < ops; ++k)
+            off[k] += R * row_step[k];
+    }
+    for (; r < b.rows; ++r) {
+        e.row[0].bind(off.data());
+        typename Impl::acc_type* a = a0 + off[0];
+        *a = Impl::absorb(*a, pairwise_terms<Impl, true>(e.row[0], 0, b.cols));
+        for (std::size_t k = 0; k < ops; ++k)
+            off[k] += row_step[k];
+    }
+}
+
 // The register path of a compensated (float64) sum: eight interleaved lanes, each a running
 // sum and the running total of its rounding errors, computed exactly with Knuth's branch-free
 // TwoSum (t = s + x; the error is (s - (t - z)) + (x - z) with z = t - s). The eight lanes are
@@ -928,12 +1015,32 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
     auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
-    for (index_t row = 0; row < f.rows; ++row) {
+    index_t row = 0;
+    if constexpr (planning::rows_at_once_reducer<impl>) {
+        if (f.reduction == reduce_kernel::pairwise_rows) {
+            constexpr index_t per_pass = pairwise_rows_per_pass;
+            auto e = detail::make_evaluator_rows(ev);
+            for (; row + per_pass <= f.rows; row += per_pass) {
+                double s[per_pass];
+                for (index_t q = 0; q < per_pass; ++q) {
+                    detail::trace_flat_row(traced, row + q, f.cols);
+                    e.row[q].bind_row(row + q);
+                }
+                detail::pairwise_rows_sums<impl, per_pass>(e.row, f.cols, s);
+                for (index_t q = 0; q < per_pass; ++q)
+                    out[row + q] =
+                        convert<D>(impl::finalize(impl::absorb(impl::identity(), s[q]), f.cols));
+            }
+        }
+    }
+    // Every run, or those pairwise_rows left over (one at a time, the same bits).
+    const reduce_kernel one_run =
+        f.reduction == reduce_kernel::pairwise_rows ? reduce_kernel::pairwise : f.reduction;
+    for (; row < f.rows; ++row) {
         detail::trace_flat_row(traced, row, f.cols);
         ev.bind_row(row);
         auto a = impl::identity();
-        detail::register_reduce<impl, typename C::value_type, true>(
-            f.reduction, &a, ev, f.cols, 0, 1);
+        detail::register_reduce<impl, typename C::value_type, true>(one_run, &a, ev, f.cols, 0, 1);
         out[row] = convert<D>(impl::finalize(a, f.cols));
     }
 }
@@ -1144,6 +1251,20 @@ void execute_reduction(const reduction<R, C>& r,
                     ops, ev, a0 + b.offsets[0], b.rows, b.cols, b.offsets, row_step.data());
             };
             run_loop_nest(p, 2, ev, kernel);
+        }
+    } else if (p.reduction == reduce_kernel::pairwise_rows) {
+        if constexpr (planning::rows_at_once_reducer<impl>) {
+            auto rows = detail::make_evaluator_rows(ev);
+            for (index_t q = 1; q < pairwise_rows_per_pass; ++q)
+                rows.row[q].own_buffers(buffers);
+            const std::size_t ops = p.operand_count, inner = p.extents.size() - 1;
+            shape_t row_step(ops);
+            for (std::size_t k = 0; k < ops; ++k)
+                row_step[k] = p.stride(k, inner - 1);
+            auto kernel = [&row_step, ops, a0](detail::evaluator_rows<Ev>& e, const block& b) {
+                detail::pairwise_rows_block<impl>(ops, e, a0, b, row_step.data());
+            };
+            run_loop_nest(p, 2, rows, kernel);
         }
     } else if (p.reduction == reduce_kernel::two_rows) {
         if constexpr (!impl::needs_index) {

@@ -145,6 +145,8 @@ enum class reduce_kernel : std::uint8_t {
     pairwise,        ///< register accumulator: NumPy's pairwise blocks in double (float sums)
     pairwise_simd,   ///< the same lanes and bits, float32 terms converted a 512-bit register at
                      ///< a time (AVX-512: exec/register_sums.hpp)
+    pairwise_rows,   ///< pairwise's lanes, tree and bits over `pairwise_rows_per_pass` runs
+                     ///< (rows) at a time, their chains of adds interleaved (unroll-and-jam)
     compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,           ///< register accumulator: eight interleaved accumulators
     sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
@@ -173,6 +175,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "pairwise";
     case reduce_kernel::pairwise_simd:
         return "pairwise_simd";
+    case reduce_kernel::pairwise_rows:
+        return "pairwise_rows";
     case reduce_kernel::compensated:
         return "compensated";
     case reduce_kernel::lanes:
@@ -241,6 +245,17 @@ constexpr simd_target compiled_simd_target() {
 /// 0.2 of the hand loop with 64-byte vectors; docs/performance.md).
 inline constexpr index_t lane_vector_bytes =
     compiled_simd_target().bytes < 16 ? 16 : compiled_simd_target().bytes;
+
+/// Runs (rows) the pairwise_rows kernel sums per pass: one row's 8 float64 lanes are 8 /
+/// (lane_vector_bytes / 8) vectors, each a chain of adds waiting on its previous add (3-4
+/// cycles); this many rows keep 8 vectors in flight: 2 on SSE2, 4 on AVX, 8 on AVX-512.
+inline constexpr index_t pairwise_rows_per_pass =
+    lane_vector_bytes / 8 < 8 ? lane_vector_bytes / 8 : 8;
+
+/// The shortest and longest runs the pairwise_rows kernel takes: NumPy's 8 lanes and tree
+/// (pairwise sums of runs from 8 to 511 terms; longer ones have 32 lanes, four chains already).
+inline constexpr index_t pairwise_rows_min_run = 8;
+inline constexpr index_t pairwise_rows_max_run = 511;
 
 /// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
 /// per register chains each step on the previous one (about 4 cycles here), which held argmax to

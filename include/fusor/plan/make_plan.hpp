@@ -1022,7 +1022,7 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
                   0,
                   true,
                   register_reduce_kernel<impl, typename C::value_type>(
-                      cols, true, sum_terms_in_registers<impl, C>, rows)};
+                      cols, true, sum_terms_in_registers<impl, C>, rows, !has_vector_math<C>)};
     return true;
 }
 
