@@ -144,9 +144,7 @@ TEST_CASE("explain prints pairwise_rows and the evaluator runs it") {
         fusor::planning::flat_plans_enabled = flat;
         const auto e = fusor::explain(fusor::sum(a, 1));
         fusor::planning::flat_plans_enabled = true;
-        CHECK(e.text().find("register accumulator, " + per + " runs per pass")
-              != std::string::npos);
-        CHECK(e.text().find("8 float64 lanes per run, " + per + " runs in flight")
+        CHECK(e.text().find("vectors: 8 float64 lanes per run, " + per + " runs per pass (")
               != std::string::npos);
         CHECK(e.json().find("\"runs\":\"pairwise_rows\"") != std::string::npos);
         fusor::tensor<float> out(shape_t{6});

@@ -385,8 +385,6 @@ inline std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
         if (p.reduction == reduce_kernel::two_rows)
             s += ", two rows per pass";
-        if (p.reduction == reduce_kernel::pairwise_rows)
-            s += ", " + std::to_string(pairwise_rows_per_pass) + " runs per pass";
         if (p.reduction == reduce_kernel::rescaled_rows)
             s += ", rows in blocks of " + std::to_string(rescaled_block_rows);
     }
@@ -468,7 +466,7 @@ inline std::string vector_text(const loop_plan& p) {
                    + ": column max, exp(x - max) by " + exp_engine() + ", column sums";
         if (p.reduction == reduce_kernel::pairwise_rows) // within explain's 100 columns
             return "8 float64 lanes per run, " + std::to_string(pairwise_rows_per_pass)
-                   + " runs in flight, vectorised by the compiler (" + regs + ")";
+                   + " runs per pass (" + regs + ")";
         if (p.reduction == reduce_kernel::pairwise_simd)
             return "float64 lanes 8 to a register, 16 float32 terms converted per load (" + regs
                    + ")";
