@@ -4,7 +4,9 @@
 // where it says (and nowhere else); the sums have the bits of one run at a time (the test hook
 // planning::pairwise_rows_enabled off) in the flat reduction, in the general walk, with runs
 // left over, with several runs feeding one accumulator and on threads; explain prints it and
-// the evaluator runs it.
+// the evaluator runs it. Built for the default target (SSE2 on x86-64: 2 runs per pass) and
+// again for AVX2 (test_pairwise_rows_avx2.cpp: 4 runs per pass), which skips on a processor
+// without AVX2 and reports the skip.
 // clang-format off: the trace hooks must be defined before fusor is included
 #include "../explain/trace.hpp"
 // clang-format on
@@ -20,7 +22,22 @@ using fusor::index_t;
 using fusor::reduce_kernel;
 using fusor::shape_t;
 
+#ifndef FUSOR_TEST_TARGET
+#define FUSOR_TEST_TARGET 0 // 0: the default target; 2: AVX2
+#endif
+
 namespace {
+
+// Whether this processor runs the instructions this file was built for.
+bool processor_has_target() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return FUSOR_TEST_TARGET != 2 || __builtin_cpu_supports("avx2");
+#else
+    return FUSOR_TEST_TARGET == 0; // the AVX2 build is x86's
+#endif
+}
+const bool skip_here = !processor_has_target();
 
 template <class T>
 fusor::tensor<T> wavy(shape_t shape, double phase = 0.0) {
@@ -73,7 +90,8 @@ void check_bits(const E& e, reduce_kernel expected = reduce_kernel::pairwise_row
 
 } // namespace
 
-TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 8 to 511") {
+TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 8 to 511"
+          * doctest::skip(skip_here)) {
     CHECK(fusor::pairwise_rows_per_pass == std::min<index_t>(8, fusor::lane_vector_bytes / 8));
     const auto a = wavy<float>({6, 256});
     const bool simd =
@@ -100,7 +118,7 @@ TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 
     CHECK(kernel_of(fusor::sum(fusor::transpose(a), 1)) != reduce_kernel::pairwise_rows);
 }
 
-TEST_CASE("pairwise_rows sums have the bits of one run at a time") {
+TEST_CASE("pairwise_rows sums have the bits of one run at a time" * doctest::skip(skip_here)) {
     if (kernel_of(fusor::sum(wavy<float>({6, 64}), 1)) == reduce_kernel::pairwise_simd) {
         // Runs of 8 to 31 still take pairwise_rows there.
         for (const index_t rows : {2, 3, 8, 9, 17})
@@ -136,7 +154,7 @@ TEST_CASE("pairwise_rows sums have the bits of one run at a time") {
     check_bits(fusor::sum(wavy<float>({1024, 200}), 1));
 }
 
-TEST_CASE("explain prints pairwise_rows and the evaluator runs it") {
+TEST_CASE("explain prints pairwise_rows and the evaluator runs it" * doctest::skip(skip_here)) {
     const auto a = wavy<float>({6, 100});
     const std::string per = std::to_string(fusor::pairwise_rows_per_pass);
     for (const bool flat : {true, false}) {
