@@ -335,13 +335,24 @@ TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_he
 namespace {
 const bool skip_sums = !FUSOR_SUM_IN_REGISTERS || !processor_has_target();
 
-// The sum's two forms: check_forms, the plain pairwise loop the other form.
+// The kernel of `runs` runs of `length` terms with the register forms off: the plain pairwise
+// loop, several runs of 8 to 511 terms at a time (reduce_kernel::pairwise_rows).
+std::string plain_sum_kernel(fusor::index_t runs, fusor::index_t length) {
+    return runs >= 2 && length >= fusor::pairwise_rows_min_run
+                   && length <= fusor::pairwise_rows_max_run
+               ? "pairwise_rows"
+               : "pairwise";
+}
+
+// The sum's two forms: check_forms, the plain pairwise loop the other form (`plain`: its
+// kernel, plain_sum_kernel).
 template <class Assign, class Explain>
 void check_sum_forms(fusor::tensor<float>& out,
                      Assign assign,
                      Explain explain,
-                     const std::string& expect) {
-    check_forms(out, assign, explain, expect, "pairwise");
+                     const std::string& expect,
+                     const std::string& plain) {
+    check_forms(out, assign, explain, expect, plain);
 }
 
 void check_sums(fusor::index_t rows, fusor::index_t n) {
@@ -353,34 +364,44 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     // The planner's rule (planning::sum_in_registers_pays): runs of 32 or more, and a lone run
     // only from 512 (32 lanes).
     const auto kernel = [](index_t runs, index_t length) {
-        return planning::sum_in_registers_pays(length, runs) ? "pairwise_simd" : "pairwise";
+        return planning::sum_in_registers_pays(length, runs) ? std::string("pairwise_simd")
+                                                             : plain_sum_kernel(runs, length);
     };
     CHECK(planning::sum_in_registers_pays(32, 2));
     CHECK(!planning::sum_in_registers_pays(31, 2));
     CHECK(!planning::sum_in_registers_pays(511, 1));
     CHECK(planning::sum_in_registers_pays(512, 1));
-    const std::string want = kernel(rows, n);
+    const std::string want = kernel(rows, n), plain = plain_sum_kernel(rows, n);
     tensor<float> out;
     // The flat reduction: every row a run.
     check_sum_forms(
-        out, [&] { out = sum(a, 1); }, [&] { return explain(sum(a, 1)); }, want);
+        out, [&] { out = sum(a, 1); }, [&] { return explain(sum(a, 1)); }, want, plain);
     check_sum_forms(
-        out, [&] { out = sum(a * b, 1); }, [&] { return explain(sum(a * b, 1)); }, want);
+        out, [&] { out = sum(a * b, 1); }, [&] { return explain(sum(a * b, 1)); }, want, plain);
     check_sum_forms(
         out,
         [&] { out = mean(-a / b - 2.0f * b, 1); },
         [&] { return explain(mean(-a / b - 2.0f * b, 1)); },
-        want);
+        want,
+        plain);
     // Every element one run (the flat case's 0-d result).
     const std::string whole = kernel(1, rows * n);
     check_sum_forms(
-        out, [&] { out = sum(a * b); }, [&] { return explain(sum(a * b)); }, whole);
+        out,
+        [&] { out = sum(a * b); },
+        [&] { return explain(sum(a * b)); },
+        whole,
+        plain_sum_kernel(1, rows * n));
     // The general plan: rows of n - 1 of the n elements, contiguous but not flat.
     if (n > 1) {
         const auto part = view(a, all, slice(0, n - 1));
         const std::string cut = kernel(rows, n - 1);
         check_sum_forms(
-            out, [&] { out = sum(part, 1); }, [&] { return explain(sum(part, 1)); }, cut);
+            out,
+            [&] { out = sum(part, 1); },
+            [&] { return explain(sum(part, 1)); },
+            cut,
+            plain_sum_kernel(rows, n - 1));
     }
 }
 } // namespace
