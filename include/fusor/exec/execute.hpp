@@ -553,13 +553,14 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
             s += Impl::term(ev.template get<Contiguous>(at + i));
         return s;
     }
-    // Rows under 512 keep NumPy's 8 lanes and tree, and so NumPy's bits for float32 sums; a
-    // reducer that promises no such bits (`wide_lanes`: a contraction's sum) takes 32 lanes from
-    // 64 terms on, four independent chains of adds instead of one.
+    // Rows up to pairwise_rows_max_run (511) keep NumPy's 8 lanes and tree, and so NumPy's bits
+    // for float32 sums (the pairwise_rows kernel relies on the same edge); a reducer that
+    // promises no such bits (`wide_lanes`: a contraction's sum) takes 32 lanes from 64 terms on,
+    // four independent chains of adds instead of one.
     constexpr bool wide = requires {
         requires Impl::wide_lanes;
     };
-    if (n < 512 && !(wide && n >= 64))
+    if (n <= pairwise_rows_max_run && !(wide && n >= 64))
         return pairwise_block_sum<8, Impl, Contiguous, Registers>(ev, begin, n, run);
     if (n <= pairwise_block)
         return pairwise_block_sum<32, Impl, Contiguous, Registers>(ev, begin, n, run);

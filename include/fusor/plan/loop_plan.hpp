@@ -254,6 +254,8 @@ inline constexpr index_t pairwise_rows_per_pass =
 
 /// The shortest and longest runs the pairwise_rows kernel takes: NumPy's 8 lanes and tree
 /// (pairwise sums of runs from 8 to 511 terms; longer ones have 32 lanes, four chains already).
+/// The pairwise sum of one run (exec/execute.hpp's pairwise_terms) keeps 8 lanes up to the
+/// same pairwise_rows_max_run, so the two agree on where NumPy's 8-lane tree ends.
 inline constexpr index_t pairwise_rows_min_run = 8;
 inline constexpr index_t pairwise_rows_max_run = 511;
 
