@@ -12,8 +12,13 @@
 #include <fusor/ops/math.hpp>
 #include <fusor/ops/vector_forms.hpp>
 
-#if FUSOR_VECTOR_SQRT
+// The SSE2 target (x86-64's default) uses SSE2's instructions only: <emmintrin.h>, not
+// <immintrin.h>, which declares every x86 extension's intrinsics and took 0.7 s of g++'s time on
+// its own (about a tenth of `#include <fusor/fusor.hpp>`, docs/performance.md).
+#if FUSOR_VECTOR_SQRT && defined(__AVX__)
 #include <immintrin.h>
+#elif FUSOR_VECTOR_SQRT
+#include <emmintrin.h>
 #endif
 #if FUSOR_VECTOR_MATH
 #include <sleef.h>
