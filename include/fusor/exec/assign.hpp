@@ -2,6 +2,7 @@
 // the first element is stored, so a throwing assignment leaves its destination untouched.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -40,8 +41,8 @@ void run_plan(
         exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
     } else if (p.alias_copy) {
         // The destination overlaps what the expression reads: the plan computes it into a
-        // temporary (its last boundary) and copies that.
-        exec::execute_elementwise(p, data, exec::materialised<N>{n});
+        // temporary (its only boundary) and copies that.
+        exec::execute_alias_copy(p, data, n);
     } else {
         exec::execute_elementwise(p, data, n);
     }
@@ -71,19 +72,21 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                 if (flat)
                     f = planning::plan_flat(n, size);
                 if ((flat || planning::is_flat_rows_case(n, d, size, f)) && f.inline_loop) {
-                    if (!plan_observer && !exec::tracing) {
-                        exec::execute_flat(f, data, n, nullptr);
-                        return;
-                    }
                     // Observed or traced: the same loop, beside the plan explain shows for it.
-                    loop_plan p;
-                    if (flat)
-                        planning::fill_flat_plan(p, n, d);
-                    else
-                        p = make_plan(n, d);
-                    if (plan_observer)
-                        plan_observer(p);
-                    exec::execute_flat(f, data, n, &p);
+                    // One call of the (always inlined) loop either way: one copy of it per
+                    // expression type. The plan on the heap: a std::optional of it was cleared
+                    // (3 KB, memset) on every evaluation, observed or not.
+                    std::unique_ptr<loop_plan> shown;
+                    if (plan_observer || exec::tracing) [[unlikely]] {
+                        shown = std::make_unique<loop_plan>();
+                        if (flat)
+                            planning::fill_flat_plan(*shown, n, d);
+                        else
+                            *shown = make_plan(n, d);
+                        if (plan_observer)
+                            plan_observer(*shown);
+                    }
+                    exec::execute_flat(f, data, n, shown.get());
                     return;
                 }
                 if (flat) { // the thread split or vector math: the expanded plan runs
@@ -97,14 +100,13 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
             if constexpr (planning::flat_tree<decltype(n.child)>) {
                 flat_plan f;
                 if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
-                    if (!plan_observer && !exec::tracing) {
-                        exec::execute_flat_reduction(f, n, data, nullptr);
-                        return;
+                    std::unique_ptr<loop_plan> shown; // observed or traced: as explain shows it
+                    if (plan_observer || exec::tracing) [[unlikely]] {
+                        shown = std::make_unique<loop_plan>(make_plan(n, d));
+                        if (plan_observer)
+                            plan_observer(*shown);
                     }
-                    const loop_plan p = make_plan(n, d); // observed or traced: as explain shows it
-                    if (plan_observer)
-                        plan_observer(p);
-                    exec::execute_flat_reduction(f, n, data, &p);
+                    exec::execute_flat_reduction(f, n, data, shown.get());
                     return;
                 }
             }

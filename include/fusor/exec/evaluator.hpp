@@ -469,11 +469,14 @@ inline constexpr bool computes_into_destination = false;
 template <class Op, class C, class T>
 inline constexpr bool computes_into_destination<T, vector_math_evaluator<Op, C, T>> = true;
 
-/// The right side of an aliased assignment, for the copy loop the planner made of it: built,
-/// it computes `child` into the plan's last boundary and reads that temporary.
-template <class N>
-struct materialised {
-    const N& child;
+/// The right side of an aliased assignment, already computed (`result`: the plan's only
+/// boundary, exec::execute_alias_copy), for the copy loop the planner made of it: built, it
+/// reads that temporary. A template of the element type only, so the copy loop and its builder
+/// are compiled once per pair of element types; a node holding the right side itself (as this
+/// one did until 2026-11-29) made the builder compute it, 1.8 KB of code per right-hand side.
+template <class T>
+struct computed {
+    std::shared_ptr<const tensor<T>> result;
     static constexpr node_tag tag = node_tag::materialised;
 };
 
@@ -605,8 +608,7 @@ struct evaluator_builder {
     // equal boundary computed earlier in this evaluation), read as the next operand.
     template <class N>
     auto temporary_for(const N& n) {
-        const std::size_t k = next_operand++;
-        const auto& b = plan->boundaries[next_boundary++];
+        const auto& b = plan->boundaries[next_boundary];
         using T = typename N::value_type;
         std::shared_ptr<const tensor<T>> t;
         if (b.reused) {
@@ -618,8 +620,16 @@ struct evaluator_builder {
                 t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
             cache.entries.emplace_back(b.temporary, t);
         }
-        return with_splat(
-            temporary_evaluator<T>{{t->data() + plan->operands[k].offset, inner_stride(k), k}, t});
+        return read_temporary(std::move(t));
+    }
+
+    // The next boundary's temporary `t`, computed already, read as the next operand.
+    template <class T>
+    auto read_temporary(std::shared_ptr<const tensor<T>> t) {
+        const std::size_t k = next_operand++;
+        ++next_boundary;
+        const T* base = t->data() + plan->operands[k].offset;
+        return with_splat(temporary_evaluator<T>{{base, inner_stride(k), k}, std::move(t)});
     }
 
     template <class N>
@@ -637,9 +647,9 @@ struct evaluator_builder {
         ++next_operand;
         return scalar_evaluator<typename N::value_type>{n.value};
     }
-    template <class N>
-    auto on_materialised(const N& n) {
-        return temporary_for(n.child);
+    template <class T>
+    auto on_materialised(const computed<T>& n) {
+        return read_temporary(n.result);
     }
     template <class N>
     auto on_reshaped(const N& n) {

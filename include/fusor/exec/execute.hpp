@@ -202,18 +202,23 @@ void run_held(const loop_plan& p, D* out0, const Ev& ev) {
 }
 
 // The blocked kernel (broadcast, or vector math; `so`: the destination's stride) or, for the
-// collapsed kernel, rows of `b.cols` as one loop in blocks of whole rows (collapsed_rows): one
-// kernel for the three, so one instantiation per evaluator type.
+// collapsed kernel, rows of `b.cols` as one loop in blocks of whole rows (as collapsed_rows):
+// one kernel for the three, so one instantiation per evaluator type, and one call of the
+// (always inlined) block loop, so one copy of it (two calls had made two: 2.4 KB of code per
+// expression type at -O2).
 template <class D, class Ev>
 void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
     const bool collapsed = p.kernel == inner_kernel::collapsed;
     const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
     auto kernel = [out0, so, collapsed, registers, stride2](Ev& ev, const block& b) {
-        if (collapsed)
-            collapsed_rows(out0, ev, b.offsets, b.rows, b.cols, registers);
-        else
-            blocked_inner_loop(
-                out0, ev, b.offsets, b.cols, so, broadcast_block, registers, stride2);
+        blocked_inner_loop(out0,
+                           ev,
+                           b.offsets,
+                           collapsed ? b.rows * b.cols : b.cols,
+                           collapsed ? 1 : so,
+                           collapsed ? collapse_block(b.cols) : broadcast_block,
+                           registers,
+                           stride2 && !collapsed);
     };
     run_loop_nest(p, collapsed ? 2 : 1, ev, kernel);
 }
@@ -399,6 +404,31 @@ evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache) {
     tensor<typename E::value_type> t(e.shape(), uninitialized);
     execute_elementwise(p, t.data(), e, cache);
     return t;
+}
+
+/// Runs the plan of an aliased assignment (loop_plan::alias_copy): `e` computed into a fresh
+/// tensor by the plan's only boundary (with `e`'s own kernels, those of an assignment without
+/// aliasing), then the copy loop `p` from it into the destination. The copy loop is a template
+/// of the element types only (`computed`), compiled once per pair of them.
+template <class D, class E>
+void execute_alias_copy(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
+    using T = typename E::value_type;
+    const auto& b = p.boundaries.front();
+    std::shared_ptr<const tensor<T>> t; // as evaluator_builder::temporary_for
+    if (b.reused) {
+        t = std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
+    } else {
+        t = std::make_shared<const tensor<T>>(evaluate_elementwise(e, *b.plan, cache));
+        cache.entries.emplace_back(b.temporary, t);
+    }
+    execute_elementwise(p, dest_base, computed<T>{std::move(t)}, cache);
+}
+
+/// As above, for an evaluation of its own.
+template <class D, class E>
+void execute_alias_copy(const loop_plan& p, D* dest_base, const E& e) {
+    temporary_cache cache;
+    execute_alias_copy(p, dest_base, e, cache);
 }
 
 namespace detail {
@@ -1184,7 +1214,7 @@ void execute_reduction(const reduction<R, C>& r,
     if constexpr (planning::one_term_reducer<R>) {
         if (p.reduction == reduce_kernel::single_term) { // the terms' element-wise loop
             if (p.alias_copy)
-                execute_elementwise(p, out.data(), materialised<C>{r.child}, cache);
+                execute_alias_copy(p, out.data(), r.child, cache);
             else
                 execute_elementwise(p, out.data(), r.child, cache);
             return;
