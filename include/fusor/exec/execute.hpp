@@ -238,7 +238,7 @@ inline int tensor_ordinal(const loop_plan& p, int k) {
 namespace detail {
 /// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
 /// evaluator's type only (not the expression's): the copy loop of an aliased assignment
-/// (`materialised`, whose evaluator reads a temporary) is compiled once per pair of element
+/// (`computed`, whose evaluator reads a temporary) is compiled once per pair of element
 /// types, not once per right-hand side. `Held`: planning::held_candidates of the expression.
 template <int Held, class D, class Ev>
 void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
