@@ -505,6 +505,24 @@ template <class E>
 tensor<typename E::value_type>
 evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
 
+/// The temporary of boundary `b`, which computes node `n`: the one an equal boundary computed
+/// earlier in this evaluation (`b.reused`), else `n` computed now with the boundary's plan and
+/// kept in `cache` for the boundaries after it.
+template <class N>
+std::shared_ptr<const tensor<typename N::value_type>>
+boundary_result(const N& n, const boundary_plan& b, temporary_cache& cache) {
+    using T = typename N::value_type;
+    if (b.reused)
+        return std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
+    std::shared_ptr<const tensor<T>> t;
+    if constexpr (tag_of<N> == node_tag::reduction)
+        t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
+    else
+        t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
+    cache.entries.emplace_back(b.temporary, t);
+    return t;
+}
+
 /// Builds the evaluator of a flat tree's node (planning::flat_tree) for a flat plan's inline
 /// loop (flat_plan): every leaf at unit stride from its first element, moving by `cols` per
 /// row, or not at all when the plan says it is a row (`still`, by depth-first leaf ordinal).
@@ -608,19 +626,7 @@ struct evaluator_builder {
     // equal boundary computed earlier in this evaluation), read as the next operand.
     template <class N>
     auto temporary_for(const N& n) {
-        const auto& b = plan->boundaries[next_boundary];
-        using T = typename N::value_type;
-        std::shared_ptr<const tensor<T>> t;
-        if (b.reused) {
-            t = std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
-        } else {
-            if constexpr (tag_of<N> == node_tag::reduction)
-                t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
-            else
-                t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
-            cache.entries.emplace_back(b.temporary, t);
-        }
-        return read_temporary(std::move(t));
+        return read_temporary(boundary_result(n, plan->boundaries[next_boundary], cache));
     }
 
     // The next boundary's temporary `t`, computed already, read as the next operand.

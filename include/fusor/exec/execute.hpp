@@ -413,15 +413,8 @@ evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache) {
 template <class D, class E>
 void execute_alias_copy(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
     using T = typename E::value_type;
-    const auto& b = p.boundaries.front();
-    std::shared_ptr<const tensor<T>> t; // as evaluator_builder::temporary_for
-    if (b.reused) {
-        t = std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
-    } else {
-        t = std::make_shared<const tensor<T>>(evaluate_elementwise(e, *b.plan, cache));
-        cache.entries.emplace_back(b.temporary, t);
-    }
-    execute_elementwise(p, dest_base, computed<T>{std::move(t)}, cache);
+    execute_elementwise(
+        p, dest_base, computed<T>{boundary_result(e, p.boundaries.front(), cache)}, cache);
 }
 
 /// As above, for an evaluation of its own.
