@@ -210,3 +210,38 @@ TEST_CASE("whole blocks split across threads give the one-thread bits"
     CHECK(plan.rows.threads == 2);
     CHECK(plan.text().starts_with("fusor::explain: by row blocks (compute_at), on 2 threads\n"));
 }
+
+TEST_CASE("a repeated assignment reuses the row blocks and their plans, and explain says so") {
+    one_thread serial;
+    const auto x = spread<float>({300, 100}, 17);
+    const auto y = spread<float>({300, 100}, 19);
+    fusor::tensor<float> out(shape_t{300, 100}), other(shape_t{300, 100});
+    const auto e = softmax(x);
+    CHECK_FALSE(fusor::explain(out, e).cached); // this thread has not evaluated it yet
+    out = e;
+    const auto plan = fusor::explain(out, e);
+    REQUIRE(plan.rows.applies);
+    CHECK(plan.cached);
+    CHECK(plan.text().find("\nplan cache: the last evaluation of this expression on this thread")
+          != std::string::npos);
+    CHECK(plan.json().find("\"threads\":1,\"cached\":true,") != std::string::npos);
+    // Another destination of the same layout: the kept decision runs, its plans pointed at it,
+    // equal to what explain plans afresh for that destination.
+    {
+        observing watch;
+        other = e;
+    }
+    const auto for_other = fusor::explain(other, e);
+    REQUIRE(ran.size() == static_cast<std::size_t>(2 * for_other.rows.blocks));
+    CHECK(ran[0] == for_other.rows.store);
+    CHECK(ran[1] == for_other.rows.block);
+    CHECK(fusor::array_equal(other, out));
+    CHECK(fusor::array_equal(out, softmax_stored(x)));
+    // The same expression type over other operands: decided again, then kept for those.
+    const auto f = softmax(y);
+    CHECK_FALSE(fusor::explain(out, f).cached);
+    out = f;
+    CHECK(fusor::explain(out, f).cached);
+    CHECK_FALSE(fusor::explain(out, e).cached);
+    CHECK(fusor::array_equal(out, softmax_stored(y)));
+}

@@ -111,19 +111,22 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                 }
             }
         }
+        bool hit = false;
         if constexpr (planning::row_block_candidate<N>()) {
             // A sub-expression read inside a reduction and outside it (softmax's `exp`): stored
-            // once per block of rows when the rows allow it (plan/row_blocks.hpp). The shapes
-            // first: a row_blocks holds four plans, too much to build for every small softmax.
+            // once per block of rows when the rows allow it (plan/row_blocks.hpp). The decision
+            // and its plans come from this thread's row-block cache, under the plan cache's key.
             if (planning::row_blocks_fit(n.shape(), shape)) {
-                const row_blocks b = plan_row_blocks(n, d);
+                planning::plan_key key = planning::key_of(n, d);
+                const row_blocks& b = planning::cached_row_blocks(n, d, key, hit);
                 if (b.applies) {
                     evaluate_row_blocks(data, shape, strides, n, b);
                     return;
                 }
+                run_plan(planning::cached_plan(n, d, std::move(key), hit), data, shape, strides, n);
+                return;
             }
         }
-        bool hit = false;
         run_plan(planning::cached_plan(n, d, hit), data, shape, strides, n);
     }
 }

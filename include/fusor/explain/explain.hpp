@@ -896,9 +896,9 @@ struct explanation {
     loop_plan plan;   ///< the plan the evaluation runs
     plan_notes notes; ///< names and tree lines recorded beside it, for display only
     explain_format format = explain_format::text;
-    /// `explain(dest, e)`: this thread's plan cache holds this plan (the last evaluation of the
-    /// same expression type had the same operands and destination layout), so the assignment
-    /// would reuse it without planning.
+    /// `explain(dest, e)`: this thread's plan cache holds this plan, or its row-block cache these
+    /// row blocks (the last evaluation of the same expression type had the same operands and
+    /// destination layout), so the assignment would reuse them without planning.
     bool cached = false;
 
     /// The text form, three parts (docs/explain.md shows each on a real example):
@@ -919,9 +919,9 @@ struct explanation {
     /// ..., "why_whole": ..., "space": [...], "cells": [{"start", "extents", "segment",
     /// "plan": <a cell's JSON>}]}, "plan": <the whole plan's JSON, when filled whole>}`.
     /// By row blocks: `{"format": "fusor.explain/1", "row_blocks": {"rows", "block_rows",
-    /// "blocks", "threads", "stored": {"what", "dtype", "shape", "inside", "outside"}, "store":
-    /// <a block's store JSON>, "block": <a block's expression JSON>, and when the last block is
-    /// shorter "store_tail" and "block_tail": its two}}`.
+    /// "blocks", "threads", "cached", "stored": {"what", "dtype", "shape", "inside", "outside"},
+    /// "store": <a block's store JSON>, "block": <a block's expression JSON>, and when the last
+    /// block is shorter "store_tail" and "block_tail": its two}}`.
     std::string json() const {
         if (rows.applies)
             return row_blocks_json();
@@ -998,6 +998,10 @@ private:
              + std::to_string(rows.stored_outside) + "x outside: computed once instead of "
              + std::to_string(rows.stored_inside + rows.stored_outside)
              + " times), then runs the expression over its rows\n";
+        if (cached)
+            t += "plan cache: the last evaluation of this expression on this thread had the same "
+                 "operands\n  and destination layout; the assignment reuses these blocks and "
+                 "plans\n";
         t += "store, a" + of + ":\n" + detail::text_of(rows.store, row_notes.store, false);
         t += "expression, a" + of + ":\n" + detail::text_of(rows.block, row_notes.block, false);
         return t;
@@ -1020,8 +1024,8 @@ private:
                    + strip(detail::json_of(rows.block_tail, row_notes.block_tail, false));
         return "{\"format\":\"fusor.explain/1\",\"row_blocks\":{\"rows\":"
                + std::to_string(rows.rows) + ",\"block_rows\":" + std::to_string(rows.block_rows)
-               + ",\"blocks\":" + std::to_string(rows.blocks)
-               + ",\"threads\":" + std::to_string(rows.threads)
+               + ",\"blocks\":" + std::to_string(rows.blocks) + ",\"threads\":"
+               + std::to_string(rows.threads) + ",\"cached\":" + (cached ? "true" : "false")
                + ",\"stored\":{\"what\":" + detail::json_string(stored_what()) + ",\"dtype\":\""
                + std::string(rows.stored_dtype) + "\",\"shape\":" + shape
                + ",\"inside\":" + std::to_string(rows.stored_inside)
@@ -1197,12 +1201,12 @@ template <class D, class E>
             return x;
         }
         if constexpr (planning::row_block_candidate<N>()) {
-            x.rows =
-                plan_row_blocks(n,
-                                destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize},
-                                &x.row_notes);
-            if (x.rows.applies)
+            const destination_ref r{d.shape, d.strides, d.address, d.dtype, d.itemsize};
+            x.rows = plan_row_blocks(n, r, &x.row_notes);
+            if (x.rows.applies) {
+                x.cached = planning::row_blocks_are_cached(n, r);
                 return x;
+            }
         }
         x.plan = make_plan(n, d, x.notes);
         // The flat, row-broadcast and flat-reduction cases are planned afresh every time (it

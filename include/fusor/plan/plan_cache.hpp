@@ -166,18 +166,25 @@ find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const 
     return true;
 }
 
-/// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
-/// the same key (`hit` true), else a new one, which replaces it.
+/// The plan for evaluating `e` into `d` whose key is `key` (`key_of(e, d)`): this thread's last
+/// plan for `E` when it was made for the same key (`hit` true), else a new one, which replaces
+/// it. An evaluation that looked up its row blocks (plan/row_blocks.hpp) with the key passes it
+/// on, so the tree is walked once.
 template <class E>
-const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
+const loop_plan& cached_plan(const E& e, const destination_ref& d, plan_key&& key, bool& hit) {
     auto& slot = plan_cache_slot<E>();
-    plan_key key = key_of(e, d);
     hit = find_cached(slot, key, d.address);
     if (!hit) {
         slot->plan = make_plan(e, d);
         slot->key = std::move(key);
     }
     return slot->plan;
+}
+
+/// As above, making the key.
+template <class E>
+const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
+    return cached_plan(e, d, key_of(e, d), hit);
 }
 
 /// True when this thread's cache holds the plan for evaluating `e` into `d` (its last

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -37,6 +38,7 @@
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/make_plan.hpp>
+#include <fusor/plan/plan_cache.hpp>
 #include <fusor/reduce/reduction.hpp>
 
 namespace fusor {
@@ -431,5 +433,59 @@ row_blocks plan_row_blocks(const N& n, const destination_ref& d, row_block_notes
     }
     return b;
 }
+
+namespace planning {
+
+/// A row-block cache slot's content: the key (plan_cache.hpp's `key_of`) and the decision made
+/// for it, applying or not. One type for every expression type, as plan_cache_entry.
+struct row_blocks_cache_entry {
+    plan_key key;
+    row_blocks blocks;
+};
+
+/// The row-block cache slot of expression type `N` on this thread.
+template <class N>
+std::unique_ptr<row_blocks_cache_entry>& row_blocks_cache_slot() {
+    thread_local std::unique_ptr<row_blocks_cache_entry> slot;
+    return slot;
+}
+
+/// plan_row_blocks(n, d), from this thread's row-block cache when its last decision for `N`
+/// was made for the same key (`key_of(n, d)`; `hit` true), else decided now and kept. A
+/// decision's four plans cost more to make than a small softmax costs to run; the key is what
+/// they are made from (the operands, the destination's layout, the thread cap), so a kept
+/// decision is the one plan_row_blocks would make, and results never depend on the cache.
+template <class N>
+const row_blocks&
+cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, bool& hit) {
+    auto& slot = row_blocks_cache_slot<N>();
+    if (!slot)
+        slot = std::make_unique<row_blocks_cache_entry>();
+    hit = slot->key.count > 0 && slot->key == key;
+    if (hit) {
+        // Only the destination's address may differ (it overlaps nothing, or the key would
+        // hold it); each block's rows are passed to its plan when it runs, this keeps what an
+        // observer sees equal to what plan_row_blocks would make now.
+        row_blocks& b = slot->blocks;
+        if (b.applies)
+            retarget(b.block, d.address);
+        if (b.applies && b.tail_rows() > 0)
+            retarget(b.block_tail, d.address);
+    } else {
+        slot->blocks = plan_row_blocks(n, d);
+        slot->key = key;
+    }
+    return slot->blocks;
+}
+
+/// True when this thread's row-block cache holds the decision for evaluating `n` into `d`:
+/// what explain reports.
+template <class N>
+bool row_blocks_are_cached(const N& n, const destination_ref& d) {
+    const auto& slot = row_blocks_cache_slot<N>();
+    return slot && slot->key.count > 0 && slot->key == key_of(n, d);
+}
+
+} // namespace planning
 
 } // namespace fusor
