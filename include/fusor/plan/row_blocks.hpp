@@ -50,10 +50,12 @@ namespace fusor {
 /// block's loops never split across threads themselves: the blocks are what threads share.
 inline constexpr index_t row_block_elements = index_t{1} << 15;
 
-/// Fewer destination elements than this run the ordinary plan: planning a block's loops (the
-/// plan cache does not hold them) costs more than the work stored (softmax over (64, 64)
-/// float32: 14 us by blocks, 11 us without).
-inline constexpr index_t row_block_min_elements = index_t{1} << 14;
+/// Fewer destination elements than this run the ordinary plan: a block's set-up (the restricted
+/// trees, two loops with their boundaries, the buffer) costs about what the `exp` it saves
+/// does. Softmax of float32, the decision from the row-block cache, medians of 5 in three
+/// alternating runs: (64, 64) 15-20 us by blocks against 19-20 without; (64, 128) 21-28 against
+/// 27-40; (16, 1024) 32-36 against 42-59.
+inline constexpr index_t row_block_min_elements = index_t{1} << 13;
 
 /// The decision to evaluate a tree by blocks of rows, and the plans each block runs
 /// (plan_row_blocks).
