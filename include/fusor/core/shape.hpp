@@ -31,17 +31,30 @@ using index_t = std::ptrdiff_t;
 /// Example: `fusor::shape_t s{3, 4}; s.size() == 2`.
 class shape_t : public boost::container::small_vector<index_t, 6> {
     using base = boost::container::small_vector<index_t, 6>;
+    static constexpr std::size_t inline_rank = 6; // extents stored in the object itself
 
 public:
     using base::base;
-    shape_t() = default;
+    // User-provided, not defaulted: `shape_t{}` and a node aggregate's `{}` member would otherwise
+    // zero the inline storage (value-initialisation of a class without a user-provided
+    // constructor), a memset call for every empty shape made.
+    shape_t() noexcept {}
     shape_t(std::initializer_list<index_t> il) : base(il.begin(), il.end()) {}
 
     // Copies of up to 6 extents are a few register moves, not a call to memmove: boost's copy
     // of a trivially copyable range calls memmove whatever its length, and evaluating a small
     // expression copies a dozen shapes (about half of building a 4 x 4 matmul was those calls).
     shape_t(const shape_t& o) : base(o.size(), boost::container::default_init) { copy_from(o); }
-    shape_t(shape_t&& o) noexcept { *this = std::move(o); }
+    // Built at its size, then copied, as the copy (a node moved into its parent moves its
+    // shapes this way): assigning into an empty vector went through boost's growth path, twice
+    // the instructions.
+    shape_t(shape_t&& o) noexcept
+        : base(o.size() <= inline_rank ? o.size() : 0, boost::container::default_init) {
+        if (o.size() <= inline_rank)
+            copy_from(o); // inline: allocates nothing, so it cannot throw
+        else
+            base::operator=(std::move(static_cast<base&>(o)));
+    }
     shape_t& operator=(const shape_t& o) {
         if (this != &o) {
             base::resize(o.size(), boost::container::default_init);
@@ -50,7 +63,7 @@ public:
         return *this;
     }
     shape_t& operator=(shape_t&& o) noexcept {
-        if (o.size() <= 6) // inline: a copy (allocates nothing, so it cannot throw)
+        if (o.size() <= inline_rank) // inline: a copy (allocates nothing, so it cannot throw)
             return *this = static_cast<const shape_t&>(o);
         if (this != &o)
             base::operator=(std::move(static_cast<base&>(o)));

@@ -142,6 +142,8 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
             const int same = detail::broadcast_result_of(shapes, sizeof...(Cs), exact);
             if (same >= 0 && stable[same])
                 shape_ref = stable[same];
+            else if (same >= 0)
+                own_shape = *shapes[same]; // that child's shape is the broadcast shape
             else
                 own_shape = broadcast_shapes({shapes[I]...});
             dense = (detail::dense_child(boost::hana::at_c<I>(children), (exact >> I) & 1) && ...);

@@ -53,8 +53,10 @@ auto make_binary(A&& a, B&& b) {
 
 template <class Op, class A>
 auto make_unary(A&& a) {
-    auto na = as_node(std::forward<A>(a));
-    return elementwise<Op, decltype(na)>(std::move(na));
+    // The child goes into the node in one move (or copy), as in make_binary: a local copy of it
+    // first moved every shape below it twice (a softmax's reductions, at every unary level).
+    using NA = std::remove_cvref_t<decltype(operand_node<void>(std::forward<A>(a)))>;
+    return elementwise<Op, NA>(operand_node<void>(std::forward<A>(a)));
 }
 
 // At least one side is an expression (so `2 + 3` stays plain C++).

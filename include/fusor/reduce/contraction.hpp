@@ -180,7 +180,7 @@ auto direct_product(A&& a, B&& b) {
     const strides_t &ta = a.strides(), &tb = b.strides();
     const bool rows = sa.rank() == 2, cols = sb.rank() == 2;
     const auto r = static_cast<std::size_t>(rows + 1 + cols), k = static_cast<std::size_t>(rows);
-    shape_t space(r), summed(1, static_cast<index_t>(k));
+    shape_t space(r);
     strides_t pa(r), pb(r); // zeros: the axes an operand does not move along
     if (rows) {
         space[0] = sa[0];
@@ -197,7 +197,7 @@ auto direct_product(A&& a, B&& b) {
     auto lb = product_leaf(b, std::move(space), std::move(pb));
     return make_reduction<reducers::contract>(
         make_binary<ops::multiply>(std::move(la), std::move(lb)),
-        std::optional<shape_t>(std::move(summed)),
+        static_cast<index_t>(k), // the summed axis
         reduce_options{});
 }
 

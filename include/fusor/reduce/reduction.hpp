@@ -95,14 +95,31 @@ inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bo
     return normalize_axes(*axes, rank);
 }
 
+// r.shape_ from r.child's shape and r.axes (sorted): the kept extents, and 1 for each reduced
+// axis with keepdims.
+template <class R>
+void set_reduced_shape(R& r) {
+    const shape_t& in = r.child.shape();
+    std::size_t next = 0;
+    for (index_t k = 0; k < in.rank(); ++k) {
+        const bool reduced = next < r.axes.size() && r.axes[next] == k;
+        if (reduced)
+            ++next;
+        if (!reduced)
+            r.shape_.push_back(in[static_cast<std::size_t>(k)]);
+        else if (r.keepdims)
+            r.shape_.push_back(1);
+    }
+}
+
 template <class Reducer, class E>
 auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options opt) {
     using N = node_t<E>;
     // Built in place (the node is returned by copy elision): no shape is moved.
     reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, !axes_in, {}};
     const shape_t& in = r.child.shape();
-    // Every axis, or one axis of a tensor of rank >= 1, written in place: `sum(a * b)` and
-    // `sum(a, 1)` in an inner loop move no shape.
+    // Every axis, or one axis of a tensor of rank >= 1, written in place: `sum(a * b)` moves
+    // no shape.
     if (!axes_in)
         for (index_t i = 0; i < in.rank(); ++i)
             r.axes.push_back(i);
@@ -111,16 +128,25 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
     else
         r.axes = resolve_axes(
             axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
-    std::size_t next = 0;
-    for (index_t k = 0; k < in.rank(); ++k) {
-        const bool reduced = next < r.axes.size() && r.axes[next] == k;
-        if (reduced)
-            ++next;
-        if (!reduced)
-            r.shape_.push_back(in[static_cast<std::size_t>(k)]);
-        else if (opt.keepdims)
-            r.shape_.push_back(1);
-    }
+    set_reduced_shape(r);
+    return r;
+}
+
+// One integer axis (`sum(a, 1)`, a matrix product's summed axis): no list of axes is made. On
+// a 0-d operand, the list form's rules (an integer axis 0 or -1 reduces nothing, for the ufunc
+// reductions). One return statement, of the named node: g++ then builds it in place.
+template <class Reducer, class E>
+auto make_reduction(E&& e, index_t axis, reduce_options opt) {
+    using N = node_t<E>;
+    reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, false, {}};
+    const index_t rank = r.child.shape().rank();
+    if (rank > 0) [[likely]]
+        r.axes.push_back(normalize_axis(axis, rank));
+    else
+        r.axes = resolve_axes(std::optional<shape_t>(shape_t{axis}),
+                              0,
+                              opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
+    set_reduced_shape(r);
     return r;
 }
 } // namespace detail
@@ -175,8 +201,7 @@ struct reduction_fn {
     auto operator()(E&& e, I axis, O... opts) const {
         detail::reduce_options opt = detail::parse_options(opts...);
         opt.int_axis = true;
-        return detail::make_reduction<Reducer>(
-            std::forward<E>(e), shape_t{static_cast<index_t>(axis)}, opt);
+        return detail::make_reduction<Reducer>(std::forward<E>(e), static_cast<index_t>(axis), opt);
     }
     template <class E, class... O>
         requires(expression<E> && (detail::reduce_option<O> && ...))
