@@ -137,13 +137,20 @@ struct plan_cache_entry {
     loop_plan plan;
 };
 
-/// The cache slot of expression type `E` on this thread.
-template <class E>
-std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
+/// This thread's slot for an `Entry` (a key and what was made for it) of expression type `E`:
+/// the plan cache's below, the row blocks' (plan/row_blocks.hpp).
+template <class Entry, class E>
+std::unique_ptr<Entry>& cache_slot() {
     // A pointer per expression type and thread (the entry itself is on the heap, made on the
     // first evaluation): thread-local storage stays small however many types a program has.
-    thread_local std::unique_ptr<plan_cache_entry> slot;
+    thread_local std::unique_ptr<Entry> slot;
     return slot;
+}
+
+/// The plan cache slot of expression type `E` on this thread.
+template <class E>
+std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
+    return cache_slot<plan_cache_entry, E>();
 }
 
 // Points the plan's destination at `address`: a cached plan was made for an earlier

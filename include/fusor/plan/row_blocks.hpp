@@ -445,13 +445,6 @@ struct row_blocks_cache_entry {
     row_blocks blocks;
 };
 
-/// The row-block cache slot of expression type `N` on this thread.
-template <class N>
-std::unique_ptr<row_blocks_cache_entry>& row_blocks_cache_slot() {
-    thread_local std::unique_ptr<row_blocks_cache_entry> slot;
-    return slot;
-}
-
 /// plan_row_blocks(n, d), from this thread's row-block cache when its last decision for `N`
 /// was made for the same key (`key_of(n, d)`; `hit` true), else decided now and kept. A
 /// decision's four plans cost more to make than a small softmax costs to run; the key is what
@@ -460,7 +453,7 @@ std::unique_ptr<row_blocks_cache_entry>& row_blocks_cache_slot() {
 template <class N>
 const row_blocks&
 cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, bool& hit) {
-    auto& slot = row_blocks_cache_slot<N>();
+    auto& slot = cache_slot<row_blocks_cache_entry, N>();
     if (!slot)
         slot = std::make_unique<row_blocks_cache_entry>();
     hit = slot->key.count > 0 && slot->key == key;
@@ -484,7 +477,7 @@ cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, boo
 /// what explain reports.
 template <class N>
 bool row_blocks_are_cached(const N& n, const destination_ref& d) {
-    const auto& slot = row_blocks_cache_slot<N>();
+    const auto& slot = cache_slot<row_blocks_cache_entry, N>();
     return slot && slot->key.count > 0 && slot->key == key_of(n, d);
 }
 
