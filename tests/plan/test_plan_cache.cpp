@@ -142,3 +142,25 @@ TEST_CASE("the thread cap is part of the key") {
     CHECK(ran[0].threads == (fusor::num_threads() > 1 ? 2 : 1));
     CHECK(equal(out, fusor::eval_eager(a * row)));
 }
+
+TEST_CASE("the key of a layer norm with weight and bias is held inline: the look-up allocates "
+          "nothing") {
+    // 78 words: six leaves of rank 1 or 2, three reductions, the destination. With 64 inline
+    // words the rest went to a std::vector grown one word at a time, five allocations on every
+    // evaluation.
+    const fusor::tensor<float> x = fusor::ones<float>({16, 8});
+    const fusor::tensor<float> gamma = fusor::ones<float>({8}), beta = fusor::zeros<float>({8});
+    fusor::tensor<float> out(shape_t{16, 8});
+    const auto e = (x - fusor::mean(x, 1, fusor::keepdims))
+                       / fusor::sqrt(fusor::var(x, 1, fusor::keepdims) + 1e-5f) * gamma
+                   + beta;
+    const auto& n = fusor::detail::operand_for<float>(e);
+    const fusor::destination_ref d{
+        out.shape(), out.strides(), out.data(), fusor::dtype_name<float>(), sizeof(float)};
+    const fusor::planning::plan_key key = fusor::planning::key_of(n, d);
+    CHECK(key.count > 64);
+    CHECK(key.count <= fusor::planning::plan_key::inline_words);
+    CHECK(key.spill.empty());
+    out = e;
+    CHECK(fusor::explain(out, e).cached);
+}

@@ -26,9 +26,11 @@ namespace fusor::planning {
 /// element type, shape and strides, whether it overlaps what the expression reads (its address
 /// when it does: the aliasing copy depends on it), and the thread cap.
 struct plan_key {
-    // Words inline up to `inline_words` (every expression over a handful of rank <= 6
-    // operands), the rest in `spill`: building and comparing a key must cost next to nothing.
-    static constexpr std::size_t inline_words = 64;
+    // Words inline up to `inline_words`, the rest in `spill`: building and comparing a key must
+    // cost next to nothing. A rank-2 leaf takes 10 words, a reduction 3, the destination 11: a
+    // softmax takes 60 and a layer norm with weight and bias 78, so 128 (1 KiB, never cleared;
+    // comparisons read `count` words) holds about ten leaves.
+    static constexpr std::size_t inline_words = 128;
     std::uintptr_t head[inline_words];
     std::size_t count = 0;
     std::vector<std::uintptr_t> spill;
