@@ -149,6 +149,12 @@ std::unique_ptr<Entry>& cache_slot() {
     return slot;
 }
 
+/// Whether `slot` holds an entry made for `key` (an entry made but never filled holds none).
+template <class Entry>
+bool holds_key(const std::unique_ptr<Entry>& slot, const plan_key& key) {
+    return slot && slot->key.count > 0 && slot->key == key;
+}
+
 /// The plan cache slot of expression type `E` on this thread.
 template <class E>
 std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
@@ -169,7 +175,7 @@ inline bool
 find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const void* address) {
     if (!slot)
         slot = std::make_unique<plan_cache_entry>();
-    if (slot->key.count == 0 || !(slot->key == key))
+    if (!holds_key(slot, key))
         return false;
     retarget(slot->plan, address);
     return true;
@@ -200,8 +206,7 @@ const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
 /// evaluation of `E` had the same key): what explain reports.
 template <class E>
 bool plan_is_cached(const E& e, const destination_ref& d) {
-    const auto& slot = plan_cache_slot<E>();
-    return slot && slot->key.count > 0 && slot->key == key_of(e, d);
+    return holds_key(plan_cache_slot<E>(), key_of(e, d));
 }
 
 } // namespace fusor::planning

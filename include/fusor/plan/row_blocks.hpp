@@ -456,7 +456,7 @@ cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, boo
     auto& slot = cache_slot<row_blocks_cache_entry, N>();
     if (!slot)
         slot = std::make_unique<row_blocks_cache_entry>();
-    hit = slot->key.count > 0 && slot->key == key;
+    hit = holds_key(slot, key);
     if (hit) {
         // Only the destination's address may differ (it overlaps nothing, or the key would
         // hold it); each block's rows are passed to its plan when it runs, this keeps what an
@@ -477,8 +477,7 @@ cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, boo
 /// what explain reports.
 template <class N>
 bool row_blocks_are_cached(const N& n, const destination_ref& d) {
-    const auto& slot = cache_slot<row_blocks_cache_entry, N>();
-    return slot && slot->key.count > 0 && slot->key == key_of(n, d);
+    return holds_key(cache_slot<row_blocks_cache_entry, N>(), key_of(n, d));
 }
 
 } // namespace planning
