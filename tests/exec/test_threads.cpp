@@ -213,7 +213,7 @@ TEST_CASE("short rows: accumulators held in a register still add one row after a
                     const double x = d.data()[r * cols + c];
                     s[k].add(x);
                     dev[k].add(x - m.data()[c]);
-                    sq[k].add(x * x);
+                    sq[k].add(fusor::detail::rounded(x * x)); // NumPy's rounded square
                     s32[k] += static_cast<double>(a.data()[r * cols + c]);
                 }
             for (int threads : {1, 2}) {

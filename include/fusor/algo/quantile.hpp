@@ -23,6 +23,7 @@
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/parallel.hpp>
+#include <fusor/core/rounding.hpp> // rounded: NumPy's products, rounded before they are added
 #include <fusor/exec/assign.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/reduce/reduction.hpp>
@@ -83,20 +84,6 @@ namespace detail {
 // type; bool and integers give float64).
 template <class T>
 using median_result_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-
-// The value of `v` as rounded to its type at this point. g++'s default -ffp-contract=fast (GNU
-// modes) fuses `a + b * c` into one FMA when the target has it (-march=native), which skips
-// the rounding of `b * c`: NumPy multiplies and adds in separate ufunc calls, so the product
-// is kept out of the register allocator's reach for a moment to get NumPy's bits.
-template <class F>
-inline F rounded(F v) {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-    asm("" : "+x"(v));
-#elif defined(__GNUC__)
-    asm("" : "+m"(v));
-#endif
-    return v;
-}
 
 // `b - a` in T's own arithmetic, as NumPy's subtract of two elements of the array: float32 stays
 // float32, integers wrap (two's complement) on overflow. Bool never reaches here.

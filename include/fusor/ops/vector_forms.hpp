@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <fusor/core/rounding.hpp> // FUSOR_FMA_TARGET
 #include <fusor/ops/math.hpp>
 
 /// 1 when fusor was built with SLEEF (CMake `FUSOR_SLEEF`, or `-DFUSOR_HAS_SLEEF=1 -lsleef` by
@@ -48,15 +49,6 @@
 #define FUSOR_STRIDE2_IN_REGISTERS 1
 #else
 #define FUSOR_STRIDE2_IN_REGISTERS 0
-#endif
-
-/// 1 when the compile target has fused multiply-add instructions (FMA3, AVX-512): g++ then
-/// fuses a multiply and an add into one instruction (contraction, on by default), and may fuse
-/// them differently in two loops over the same expression, giving the last bit differently.
-#if defined(__FMA__) || defined(__AVX512F__)
-#define FUSOR_FMA_TARGET 1
-#else
-#define FUSOR_FMA_TARGET 0
 #endif
 
 /// 1 when a float32 sum's register accumulator converts its terms to float64 a 512-bit register

@@ -19,10 +19,10 @@
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/parallel.hpp>
+#include <fusor/core/rounding.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/random/bounded.hpp>
 #include <fusor/random/pcg64.hpp>
-#include <fusor/random/rounding.hpp>
 #include <fusor/random/seed_sequence.hpp>
 #include <fusor/random/ziggurat.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -34,6 +34,8 @@ namespace fusor::random {
 __extension__ typedef __int128 integer_bound;
 
 namespace detail {
+
+using fusor::detail::rounded; // core/rounding.hpp: NumPy's rounded products
 
 template <class T>
 inline constexpr bool is_integer_dtype = std::is_integral_v<T>;

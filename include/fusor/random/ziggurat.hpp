@@ -25,10 +25,12 @@
 #include <cmath>
 #include <cstdint>
 
-#include <fusor/random/rounding.hpp>
+#include <fusor/core/rounding.hpp>
 #include <fusor/random/ziggurat_tables.hpp>
 
 namespace fusor::random::detail {
+
+using fusor::detail::rounded; // core/rounding.hpp: NumPy's rounded products
 
 namespace ziggurat_try {
 // One try: the box i, the uniform integer u and the candidate x = u * w[i] that one draw gives,

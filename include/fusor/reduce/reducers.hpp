@@ -10,6 +10,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
+#include <fusor/core/rounding.hpp>
 #include <fusor/core/shape.hpp>
 
 namespace fusor::reducers {
@@ -183,9 +184,17 @@ struct mean_impl : additive_impl<T, mean_impl<T>> {
 template <class T>
 struct norm_impl : additive_impl<T, norm_impl<T>> {
     using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-    FUSOR_INLINE static constexpr double term(T v) {
+    // NumPy squares in its own ufunc call (`sqrt(add.reduce(x * x))`), so the square is rounded
+    // before it is added. On an FMA target g++ would fuse it into the sum's add, differently in
+    // different kernels; the opaque value keeps every kernel's bits NumPy's. (Without FMA there
+    // is nothing to fuse, and the plain product leaves the loops free to vectorise.)
+    FUSOR_INLINE static double term(T v) {
         const double x = static_cast<double>(v);
+#if FUSOR_FMA_TARGET
+        return fusor::detail::rounded(x * x);
+#else
         return x * x;
+#endif
     }
     static result_type finalize(typename norm_impl::acc_type a, index_t) {
         return static_cast<result_type>(std::sqrt(total(a)));

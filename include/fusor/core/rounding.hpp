@@ -1,7 +1,9 @@
-// fusor/random/rounding.hpp: detail::rounded(x), a value the compiler must hold rounded to its
+// fusor/core/rounding.hpp: detail::rounded(x), a value the compiler must hold rounded to its
 // type, so that a * b + c cannot be contracted into one fused multiply-add.
 //
-// Why: NumPy's samplers are compiled without FMA, so each product is rounded before it is added.
+// Why: NumPy's C loops (its samplers, quantile's interpolation, the separate ufunc calls of
+// `sqrt(add.reduce(x * x))`) are compiled without FMA, so each product is rounded before it is
+// added.
 // g++ contracts a * b + c into an FMA by default (-ffp-contract=fast outside ISO mode) wherever
 // the target has one (-march=native on any recent x86-64), which changes the last bit, and a
 // header cannot switch that off for its includer (GCC ignores #pragma STDC FP_CONTRACT). Passing
@@ -10,7 +12,16 @@
 // instruction. Elsewhere a volatile round trip does the same at the cost of a store and a load.
 #pragma once
 
-namespace fusor::random::detail {
+/// 1 when the compile target has fused multiply-add instructions (FMA3, AVX-512): g++ then
+/// fuses a multiply and an add into one instruction (contraction, on by default), and may fuse
+/// them differently in two loops over the same expression, giving the last bit differently.
+#if defined(__FMA__) || defined(__AVX512F__)
+#define FUSOR_FMA_TARGET 1
+#else
+#define FUSOR_FMA_TARGET 0
+#endif
+
+namespace fusor::detail {
 
 namespace rounding {
 template <class T>
@@ -38,4 +49,4 @@ inline T opaque(T x) noexcept {
     return rounding::opaque(x);
 }
 
-} // namespace fusor::random::detail
+} // namespace fusor::detail
