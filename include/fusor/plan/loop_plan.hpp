@@ -296,6 +296,10 @@ struct gemm_plan {
     /// operand's offset from its first element: the odometer both product kernels run.
     template <class F>
     void for_each_batch(F&& f) const {
+        if (batch.empty()) { // one product (the usual case): no odometer to set up
+            f(index_t{0}, index_t{0}, index_t{0});
+            return;
+        }
         index_t total = 1;
         for (const index_t e : batch)
             total *= e;
