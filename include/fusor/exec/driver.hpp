@@ -147,15 +147,16 @@ void run_loop_nest(const loop_plan& p, int depth, Local& local, Kernel& kernel) 
     }
     if constexpr (threads_enabled) {
         using state = thread_state<Local>;
-        parallel_chunks(
-            p.threads,
-            extent,
-            p.chunk,
-            [&local] { return state(local); },
-            [&p, depth, &kernel](state& s, index_t begin, index_t end) {
-                detail::nest_call<Local, Kernel> call{&s.local, &kernel};
-                drive(p, depth, begin, end, &detail::nest_call<Local, Kernel>::run, &call);
-            });
+        auto make_state = [&local] {
+            return state(local);
+        };
+        auto run_chunk = [&p, depth, &kernel](state& s, index_t begin, index_t end) {
+            detail::nest_call<Local, Kernel> call{&s.local, &kernel};
+            drive(p, depth, begin, end, &detail::nest_call<Local, Kernel>::run, &call);
+        };
+        // Through the team's shared code even for one chunk: no second copy of the state's
+        // set-up per kernel for a case that hardly happens.
+        detail::run_chunks(p.threads, extent, p.chunk, make_state, run_chunk);
     }
 }
 

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <exception>
+#include <new>
 #include <type_traits>
 
 #include <fusor/core/error.hpp>
@@ -39,33 +41,96 @@ inline void run_team(int threads, void* context, team_member_fn member) noexcept
 namespace exec {
 
 namespace detail {
-// What the threads of parallel_chunks share, and the one function each of them runs: a static
-// member function rather than a lambda converted to a function pointer, which an unoptimised
-// build compiles as three functions (the lambda, its static invoker and the conversion) per
-// expression type and loop kind.
-template <class MakeLocal, class Body>
-struct chunk_team {
-    MakeLocal& make_local;
-    Body& body;
+// A chunked loop with its per-type parts behind plain function pointers: making a thread's
+// state, destroying it and running one chunk with it. The team, the chunk arithmetic, the
+// state's storage and the hand-over of an exception are compiled once for the program, not
+// once per expression type and loop kind (as a template they were about a quarter of the code
+// of a test with many expressions: g++ -O3, tests/exec/test_assign.cpp).
+struct chunk_loop {
+    void* context;
+    std::size_t local_size, local_align;              // of a thread's state
+    void (*make_local)(void* context, void* storage); // constructs a thread's state in `storage`
+    void (*destroy_local)(void* local) noexcept;
+    void (*run)(void* context, void* local, index_t begin, index_t end);
     index_t extent, chunk, chunks;
     std::atomic<bool> failed{false};
     std::exception_ptr failure; // written once, by the thread that set `failed`
+};
 
-    static void member(void* erased, int thread, int team) noexcept {
-        auto& c = *static_cast<chunk_team*>(erased);
-        const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
-        if (first == last)
-            return;
-        try {
-            auto local = c.make_local();
-            for (index_t k = first; k < last; ++k)
-                c.body(local, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
-        } catch (...) {
-            if (!c.failed.exchange(true))
-                c.failure = std::current_exception();
-        }
+// What each thread of the team runs: its contiguous run of chunks, with its own state. It
+// must not throw (an exception cannot leave an OpenMP region): the first one is kept for the
+// calling thread.
+inline void run_chunk_share(void* erased, int thread, int team) noexcept {
+    auto& c = *static_cast<chunk_loop*>(erased);
+    const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
+    if (first == last)
+        return;
+    void* storage = nullptr;
+    bool made = false;
+    try {
+        storage = ::operator new (c.local_size, std::align_val_t{c.local_align});
+        c.make_local(c.context, storage);
+        made = true;
+        for (index_t k = first; k < last; ++k)
+            c.run(c.context, storage, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
+    } catch (...) {
+        if (!c.failed.exchange(true))
+            c.failure = std::current_exception();
+    }
+    if (made)
+        c.destroy_local(storage);
+    if (storage)
+        ::operator delete (storage, std::align_val_t{c.local_align});
+}
+
+// Runs `c` on up to `threads` threads (on the calling thread alone when there is one chunk or
+// one thread) and rethrows the first exception any chunk threw, after every thread stopped.
+inline void run_chunk_loop(int threads, chunk_loop& c) {
+    if (threads > 1 && c.chunks > 1)
+        fusor::detail::run_team(threads, &c, &run_chunk_share);
+    else
+        run_chunk_share(&c, 0, 1);
+    if (c.failure) // the region's end is a barrier: every write above is visible
+        std::rethrow_exception(c.failure);
+}
+
+// The per-type parts of a chunk loop: static member functions rather than lambdas converted to
+// function pointers, which an unoptimised build compiles as three functions each.
+template <class Local, class MakeLocal, class Body>
+struct chunk_parts {
+    struct context {
+        MakeLocal& make_local;
+        Body& body;
+    };
+    static void make(void* c, void* storage) {
+        ::new (storage) Local(static_cast<context*>(c)->make_local());
+    }
+    static void destroy(void* local) noexcept { static_cast<Local*>(local)->~Local(); }
+    static void run(void* c, void* local, index_t begin, index_t end) {
+        static_cast<context*>(c)->body(*static_cast<Local*>(local), begin, end);
     }
 };
+
+/// parallel_chunks' split, always through the team's shared code (one thread and one chunk
+/// included): what a kernel's loop nest calls when its plan has threads.
+template <class MakeLocal, class Body>
+void run_chunks(int threads, index_t extent, index_t chunk, MakeLocal& make_local, Body& body) {
+    using Local = std::remove_cvref_t<std::invoke_result_t<MakeLocal&>>;
+    using parts = chunk_parts<Local, MakeLocal, Body>;
+    typename parts::context context{make_local, body};
+    chunk_loop c{&context,
+                 sizeof(Local),
+                 alignof(Local),
+                 &parts::make,
+                 &parts::destroy,
+                 &parts::run,
+                 extent,
+                 chunk,
+                 (extent + chunk - 1) / chunk,
+                 {false},
+                 {}};
+    run_chunk_loop(threads, c);
+}
 } // namespace detail
 
 /// Runs `body(local, begin, end)` for each chunk [c * chunk, min((c + 1) * chunk, extent)) of
@@ -80,12 +145,7 @@ void parallel_chunks(
     const index_t chunks = (extent + chunk - 1) / chunk;
     if constexpr (threads_enabled) {
         if (threads > 1 && chunks > 1) {
-            using team = detail::chunk_team<std::remove_reference_t<MakeLocal>,
-                                            std::remove_reference_t<Body>>;
-            team context{make_local, body, extent, chunk, chunks, {false}, {}};
-            fusor::detail::run_team(threads, &context, &team::member);
-            if (context.failure) // the region's end is a barrier: every write above is visible
-                std::rethrow_exception(context.failure);
+            detail::run_chunks(threads, extent, chunk, make_local, body);
             return;
         }
     }
