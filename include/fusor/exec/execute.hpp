@@ -236,47 +236,80 @@ inline int tensor_ordinal(const loop_plan& p, int k) {
 } // namespace detail
 
 namespace detail {
+// The name explain's JSON `runs` gives kernel `k` (for the trace hook).
+constexpr const char* kernel_name(inner_kernel k) {
+    switch (k) {
+    case inner_kernel::contiguous:
+        return "contiguous";
+    case inner_kernel::broadcast:
+        return "broadcast";
+    case inner_kernel::tiled:
+        return "tiled";
+    case inner_kernel::collapsed:
+        return "collapsed";
+    case inner_kernel::strided:
+        return "strided";
+    }
+    return "";
+}
+
 /// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
 /// evaluator's type only (not the expression's): the copy loop of an aliased assignment
 /// (`computed`, whose evaluator reads a temporary) is compiled once per pair of element
 /// types, not once per right-hand side. `Held`: planning::held_candidates of the expression.
+///
+/// One block function switches on the kernel, so the driver's call, the thread split's state
+/// and the nest call are compiled once per evaluator type, not once per kernel (five kernels
+/// had made five of each). The held kernel reads another evaluator type (a leaf in a
+/// register), so it keeps its own.
 template <int Held, class D, class Ev>
 void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
-    switch (p.kernel) {
-    case inner_kernel::contiguous: {
-        FUSOR_TRACE_KERNEL(p, "contiguous");
-        // Two levels per call (detail::contiguous_rows) when the nest has them; a nest of one
-        // level is one row. One kernel either way: one instantiation per expression type.
-        const std::size_t levels = p.extents.size();
-        shape_t row_step(p.operand_count, 0);
-        if (levels >= 2)
-            for (std::size_t k = 0; k < row_step.size(); ++k)
-                row_step[k] = p.stride(k, levels - 2);
-        auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
-            contiguous_rows(p, out0, ev, b, row_step.data());
-        };
-        run_loop_nest(p, levels >= 2 ? 2 : 1, ev, kernel);
-        return;
-    }
-    case inner_kernel::broadcast: {
-        if constexpr (Held > 0) {
-            if (p.held_operand >= 0) {
-                FUSOR_TRACE_KERNEL(p, "held");
-                const int held = tensor_ordinal(p, p.held_operand);
-                [&]<int... I>(std::integer_sequence<int, I...>) {
-                    (void)((held == I && (run_held<I>(p, out0, ev), true)) || ...);
-                }
-                (std::make_integer_sequence<int, Held>{});
-                return;
+    const inner_kernel kind = p.kernel;
+    if constexpr (Held > 0) {
+        if (kind == inner_kernel::broadcast && p.held_operand >= 0) {
+            FUSOR_TRACE_KERNEL(p, "held");
+            const int held = tensor_ordinal(p, p.held_operand);
+            [&]<int... I>(std::integer_sequence<int, I...>) {
+                (void)((held == I && (run_held<I>(p, out0, ev), true)) || ...);
             }
+            (std::make_integer_sequence<int, Held>{});
+            return;
         }
-        FUSOR_TRACE_KERNEL(p, "broadcast");
-        run_blocked(p, out0, ev);
-        return;
     }
-    case inner_kernel::tiled: {
-        FUSOR_TRACE_KERNEL(p, "tiled");
-        auto kernel = [&p, out0](Ev& ev, const block& b) {
+    FUSOR_TRACE_KERNEL(p, kernel_name(kind));
+    const std::size_t levels = p.extents.size();
+    // contiguous: each operand's step one level out, for two levels per call
+    // (detail::contiguous_rows) when the nest has them; a nest of one level is one row.
+    shape_t row_step(kind == inner_kernel::contiguous ? p.operand_count : 0, 0);
+    if (kind == inner_kernel::contiguous && levels >= 2)
+        for (std::size_t k = 0; k < row_step.size(); ++k)
+            row_step[k] = p.stride(k, levels - 2);
+    // strided: the destination's stride.
+    const index_t so = kind == inner_kernel::strided && levels ? p.stride(0, levels - 1) : 1;
+    const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
+    int depth = 1;
+    if (kind == inner_kernel::tiled || kind == inner_kernel::collapsed
+        || (kind == inner_kernel::contiguous && levels >= 2))
+        depth = 2;
+    auto kernel = [&p, out0, kind, &row_step, so, registers, stride2](Ev& ev, const block& b) {
+        switch (kind) {
+        case inner_kernel::contiguous:
+            contiguous_rows(p, out0, ev, b, row_step.data());
+            return;
+        case inner_kernel::broadcast:
+        case inner_kernel::collapsed: { // as run_blocked: one call, so one inlined copy
+            const bool collapsed = kind == inner_kernel::collapsed;
+            blocked_inner_loop(out0,
+                               ev,
+                               b.offsets,
+                               collapsed ? b.rows * b.cols : b.cols,
+                               1,
+                               collapsed ? collapse_block(b.cols) : broadcast_block,
+                               registers,
+                               stride2 && !collapsed);
+            return;
+        }
+        case inner_kernel::tiled: {
             struct context {
                 Ev* ev;
                 D* out0;
@@ -290,28 +323,18 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
                                         contiguous_inner_loop(x->out0, *x->ev, off, n);
                                     }};
             tile_block(p, b, cb);
-        };
-        run_loop_nest(p, 2, ev, kernel);
-        return;
-    }
-    case inner_kernel::collapsed: {
-        FUSOR_TRACE_KERNEL(p, "collapsed");
-        run_blocked(p, out0, ev);
-        return;
-    }
-    case inner_kernel::strided: {
-        FUSOR_TRACE_KERNEL(p, "strided");
-        const index_t so = p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1);
-        auto kernel = [out0, so](Ev& ev, const block& b) {
+            return;
+        }
+        case inner_kernel::strided: {
             ev.bind(b.offsets);
             D* out = out0 + b.offsets[0];
             for (index_t i = 0; i < b.cols; ++i)
                 out[i * so] = convert<D>(ev.template get<false>(i));
-        };
-        run_loop_nest(p, 1, ev, kernel);
-        return;
-    }
-    }
+            return;
+        }
+        }
+    };
+    run_loop_nest(p, depth, ev, kernel);
 }
 } // namespace detail
 
