@@ -1,7 +1,9 @@
 // The tiled kernel (a transposed operand): results equal an element-by-element reference for
 // shapes that are and are not multiples of the tile, with three loop levels, float64 and
 // int32, broadcast and flipped operands, a transposed view of an expression, and under
-// threads; explain names the kernel; small loops keep the strided kernel.
+// threads, transposed views with steps and offsets, and element types of 2, 4 and 8 bytes (the
+// staging's blocks transposed in registers, with rows and columns left over); explain names the
+// kernel; small loops keep the strided kernel.
 #include <cstdint>
 #include <string>
 
@@ -48,6 +50,16 @@ TEST_CASE("a + transpose(b) in tiles equals the element-wise definition") {
         check_plus_transpose<float>(r, c);
     check_plus_transpose<double>(70, 100);
     check_plus_transpose<std::int32_t>(40, 200);
+    // The staging's blocks transposed in registers (4 x 4 of 4 bytes, 2 x 2 of 8) with rows and
+    // columns left over in a tile (22 = 16 + 4 + 2, 70 = 64 + 4 + 2 ...), and element types of
+    // each width, signed and unsigned; 2-byte elements go element by element.
+    for (auto [r, c] : {std::pair<index_t, index_t>{22, 70}, {23, 71}, {19, 66}, {35, 131}}) {
+        check_plus_transpose<float>(r, c);
+        check_plus_transpose<double>(r, c);
+        check_plus_transpose<std::int64_t>(r, c);
+        check_plus_transpose<std::uint32_t>(r, c);
+        check_plus_transpose<std::int16_t>(r, c);
+    }
     const auto a = counting<float>({300, 257}, 3), b = counting<float>({257, 300}, 4);
     CHECK(kernel_line(a + fusor::transpose(b)).starts_with("kernel:  tiled (the two inner loops"));
     // Too small for a tile: the strided kernel.
@@ -83,6 +95,28 @@ TEST_CASE("tiles with three levels, broadcast, flipped and expression operands, 
         }
     CHECK(flipped_ok);
     CHECK(expr_ok);
+
+    // Transposed views off unit stride in both directions (every second row and column: the
+    // staging's element-by-element path) and with a column offset (the block path from an
+    // element that is not the first).
+    const auto wide = counting<float>({150, 170}, 14);
+    const auto v = fusor::view(wide, fusor::slice(0, 140, 2), fusor::slice(1, 151)); // (70, 150)
+    const auto u = counting<float>({150, 70}, 15);
+    const fusor::tensor<float> stepped = fusor::eval(u + fusor::transpose(v));
+    const fusor::tensor<float> shifted = fusor::eval(
+        counting<float>({150, 150}, 16)
+        + fusor::transpose(fusor::view(wide, fusor::slice(0, 150), fusor::slice(3, 153))));
+    bool stepped_ok = true, shifted_ok = true;
+    const auto base = counting<float>({150, 150}, 16);
+    for (index_t i = 0; i < 150; ++i) {
+        for (index_t j = 0; j < 70; ++j)
+            stepped_ok = stepped_ok && stepped(i, j) == u(i, j) + wide(2 * j, i + 1);
+        for (index_t j = 0; j < 150; ++j)
+            shifted_ok = shifted_ok && shifted(i, j) == base(i, j) + wide(j, i + 3);
+    }
+    CHECK(stepped_ok);
+    CHECK(shifted_ok);
+    CHECK(kernel_line(u + fusor::transpose(v)).starts_with("kernel:  tiled"));
 
     // Split across threads: whole tile rows per chunk, the same bits.
     const auto big = counting<float>({512, 300}, 12), bigt = counting<float>({300, 512}, 13);
