@@ -235,13 +235,19 @@ void plan_subexpression(loop_plan& p,
     }
 }
 
-template <class R, class C>
-std::string reduction_label(const reduction<R, C>& r) {
-    std::string s = std::string(R::name) + "(";
-    s += r.flat ? std::string("all axes") : "axes=" + to_string(r.axes);
-    if (r.keepdims)
+// explain's label of a reduction node: `sum(axes=(1,))`, `max(all axes, keepdims)`. Not a
+// template: compiled once, not once per reduction type.
+inline std::string
+reduction_label(std::string_view name, bool flat, const shape_t& axes, bool keepdims) {
+    std::string s = std::string(name) + "(";
+    s += flat ? std::string("all axes") : "axes=" + to_string(axes);
+    if (keepdims)
         s += ", keepdims";
     return s + ")";
+}
+template <class R, class C>
+std::string reduction_label(const reduction<R, C>& r) {
+    return reduction_label(R::name, r.flat, r.axes, r.keepdims);
 }
 
 inline std::string temporary_name(int temporary) {
@@ -521,21 +527,20 @@ inline operand_plan destination_operand(const destination_layout& d, strides_t i
 // A reduction as the root of its loop: iterate over the operand's shape; the accumulator
 // (operand 0, contiguous over the result) has stride 0 on every reduced axis; arg-reductions
 // add an index operand whose strides count candidates (flat row-major, or along the axis).
-template <class R, class C>
-void plan_reduction(loop_plan& p,
-                    const reduction<R, C>& r,
-                    const destination_layout& d,
-                    evaluation_state& state,
-                    plan_notes* notes) {
-    using N = reduction<R, C>;
-    p.reducer = R::name;
-    p.expression = &node_type_id<N>;
-    p.iter_shape = r.child.shape();
-    p.reduced_axes = r.axes;
-    p.reduce_count = r.count();
+// The start of a reduction's plan, whatever its type: the iteration space (the child's
+// shape), the summed axes and count, and operand 0, the accumulators (one per result element,
+// row-major, at stride 0 along the summed axes). Not a template: compiled once.
+inline void begin_reduction_plan(loop_plan& p,
+                                 const shape_t& iter_shape,
+                                 const shape_t& axes,
+                                 index_t count,
+                                 const destination_layout& d) {
+    p.iter_shape = iter_shape;
+    p.reduced_axes = axes;
+    p.reduce_count = count;
     shape_t kept; // result shape without keepdims' 1s, in order
     boost::container::small_vector<bool, 8> reduced(p.iter_shape.size(), false);
-    for (index_t a : r.axes)
+    for (index_t a : axes)
         reduced[static_cast<std::size_t>(a)] = true;
     for (std::size_t k = 0; k < p.iter_shape.size(); ++k)
         if (!reduced[k])
@@ -546,6 +551,35 @@ void plan_reduction(loop_plan& p,
         if (!reduced[k])
             acc[k] = kept_strides[j++];
     p.operands.push_back(destination_operand(d, acc));
+}
+
+// A reduction's finalize loop: over the result, the destination at its strides, the
+// accumulators row-major (one per result element, in row-major order). Not a template.
+inline std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d) {
+    auto f = std::make_shared<loop_plan>();
+    f->iter_shape = d.shape;
+    f->operands.push_back(destination_operand(d, d.strides));
+    // The evaluator passes the destination; the finalize loop does not record where it is.
+    f->operands[0].address = f->operands[0].base = nullptr;
+    operand_plan acc_operand;
+    acc_operand.kind = operand_plan::role::temporary;
+    acc_operand.shape = d.shape;
+    acc_operand.iter_strides = row_major_strides(d.shape);
+    f->operands.push_back(std::move(acc_operand));
+    order_and_coalesce(*f);
+    return f;
+}
+
+template <class R, class C>
+void plan_reduction(loop_plan& p,
+                    const reduction<R, C>& r,
+                    const destination_layout& d,
+                    evaluation_state& state,
+                    plan_notes* notes) {
+    using N = reduction<R, C>;
+    p.reducer = R::name;
+    p.expression = &node_type_id<N>;
+    begin_reduction_plan(p, r.child.shape(), r.axes, r.count(), d);
     tree_walker walker{p, state, notes};
     if (notes) {
         notes->names.push_back("out");
@@ -576,20 +610,7 @@ void plan_reduction(loop_plan& p,
         if (!blas)
             choose_small_gemm(p); // fusor's, when too small for the BLAS
     }
-    // The finalize loop: over the result, the destination at its strides, the accumulators
-    // row-major (one per result element, in row-major order).
-    auto f = std::make_shared<loop_plan>();
-    f->iter_shape = d.shape;
-    f->operands.push_back(destination_operand(d, d.strides));
-    // The evaluator passes the destination; the finalize loop does not record where it is.
-    f->operands[0].address = f->operands[0].base = nullptr;
-    operand_plan acc_operand;
-    acc_operand.kind = operand_plan::role::temporary;
-    acc_operand.shape = d.shape;
-    acc_operand.iter_strides = row_major_strides(d.shape);
-    f->operands.push_back(std::move(acc_operand));
-    order_and_coalesce(*f);
-    p.finalize = std::move(f);
+    p.finalize = finalize_plan(d);
 }
 
 // Byte range [lo, hi) an operand touches over the iteration space.
