@@ -638,6 +638,47 @@ def gen_where(h):
         h.case(name, [make_decl("x", x), check_line(cpp, res)])
 
 
+# round(e, decimals): numpy.round with decimals. Fixed inputs (no draws from the shared stream, so
+# the headers after this one do not move): halves at the rounded digit, values whose decimal text
+# is not their binary value (2.675 is 2.67499..., NumPy's 2.67), signed zeros, NaN and
+# infinities, large and tiny magnitudes; integers at and beyond the halves for negative decimals
+# (half to even, and int8's wrap when 127 rounds to 130).
+ROUND_FLOATS = [2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-8,
+                123456.789, 15.0, 25.0, -35.0, 1e20, np.nan, np.inf, -np.inf]
+ROUND_INTS = {
+    "int8": [15, 25, -15, -25, 127, -128, 0, 5, 44, 45, 46, -100],
+    "int32": [15, 25, -15, 149, 150, 151, 250, 350, -2147483648, 2147483647, 0, 1999999999],
+    "int64": [15, 25, -15, 149, 150, 151, 250, 350, 2**53 + 1, -(2**53 + 1), 0, 12345678901],
+    "uint8": [15, 25, 250, 255, 0, 5, 149, 150, 151, 44, 45, 46],
+    "uint64": [15, 25, 250, 2**62 + 1, 2**53 + 5, 0, 5, 149, 150, 151, 44, 45],
+}
+ROUND_DECIMALS = [-3, -2, -1, 0, 1, 2, 3, 10, 30]
+
+
+def gen_round(h):
+    for d in ("float32", "float64"):
+        a = np.array(ROUND_FLOATS, dtype=d)
+        for dec in ROUND_DECIMALS:
+            res = np.asarray(np.round(a, dec))
+            cpp = "fusor::round(a, %d)" % dec
+            h.case("%s | %s | numpy: np.round(a, %d)" % (cpp, described(a), dec),
+                   [make_decl("a", a), check_line(cpp, res)])
+    for d, vals in ROUND_INTS.items():
+        a = np.array(vals, dtype=d)
+        for dec in (-2, -1, 0, 2):
+            res = np.asarray(np.round(a, dec))
+            cpp = "fusor::round(a, %d)" % dec
+            h.case("%s | %s | numpy: np.round(a, %d)" % (cpp, described(a), dec),
+                   [make_decl("a", a), check_line(cpp, res)])
+    # Lazy inside an expression, over a broadcast operand: one loop, NumPy's bits.
+    x = np.array([[0.125, 2.675, -1.005]], dtype=np.float64)
+    y = np.array([[1.0], [10.0]], dtype=np.float64)
+    res = np.asarray(np.round(x * y, 2) + 1.0)
+    h.case("fusor::round(x * y, 2) + 1.0 | x %s, y %s | numpy: np.round(x * y, 2) + 1.0" % (
+        described(x), described(y)),
+        [make_decl("x", x), make_decl("y", y), check_line("fusor::round(x * y, 2) + 1.0", res)])
+
+
 # ------------------------------------------------------------------------------------------
 # 3. Reductions (numpy_cases_reduce.hpp)
 # ------------------------------------------------------------------------------------------
@@ -3643,7 +3684,8 @@ def main(argv=None):
         (Header("numpy_cases.hpp", "NumPy-oracle cases: element-wise binary operations "
                                    "(+ - * /, comparisons, minimum, maximum)"), [gen_binary]),
         (Header("numpy_cases_unary.hpp", "NumPy-oracle cases: unary functions, weak C++ scalars, "
-                                         "where"), [gen_unary, gen_scalars, gen_where]),
+                                         "where, round with decimals"),
+         [gen_unary, gen_scalars, gen_where, gen_round]),
         (Header("numpy_cases_reduce.hpp", "NumPy-oracle cases: reductions"),
          [gen_reductions, gen_nan_reductions, gen_expr_reductions, gen_view_reductions,
           gen_empty_reductions]),

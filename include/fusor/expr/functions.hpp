@@ -7,6 +7,7 @@
 //  - shapes broadcast (NumPy's rule; `broadcast_error` names the shapes).
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -192,6 +193,22 @@ template <class A>
     requires expression<A>
 auto round(A&& a) {
     return detail::make_unary<ops::round>(std::forward<A>(a));
+}
+/// `round(e, decimals)`: numpy.round (numpy.around) with `decimals`: each element rounded to
+/// `decimals` digits after the decimal point (before it when negative), halves to even, with
+/// NumPy's arithmetic (ops::round_decimals: `nearbyint(x * 10^d) / 10^d` in the element's type,
+/// so `round(2.675, 2)` is 2.67, as NumPy gives). Type kept; integers unchanged for `decimals >=
+/// 0`. Shape unchanged; lazy (one node, `decimals` an int64 scalar beside `e`). Does not compile
+/// on bool (NumPy raises). One difference from NumPy 1.24: where 10^decimals overflows float32
+/// (decimals >= 39) NumPy 1.24 computes that float32 product in float64 (value-based casting);
+/// fusor keeps float32 (NEP 50, as NumPy 2), giving inf or NaN there.
+template <class A>
+    requires expression<A>
+auto round(A&& a, std::int64_t decimals) {
+    auto child = detail::operand_node<void>(std::forward<A>(a));
+    using NA = std::remove_cvref_t<decltype(child)>;
+    return elementwise<ops::round_decimals, NA, scalar_node<std::int64_t>>(
+        std::move(child), scalar_node<std::int64_t>{{}, decimals});
 }
 /// `isnan(e)`: numpy.isnan → bool (always false for integers and bools). Shape unchanged.
 template <class A>

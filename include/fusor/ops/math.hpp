@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 #include <type_traits>
 
 #include <fusor/config.hpp>
+#include <fusor/core/convert.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/ops/arithmetic.hpp>
 
@@ -86,6 +88,53 @@ FUSOR_ROUNDING_FUNCTION(ceil, std::ceil)
 FUSOR_ROUNDING_FUNCTION(trunc, std::trunc)
 FUSOR_ROUNDING_FUNCTION(round, std::nearbyint)
 #undef FUSOR_ROUNDING_FUNCTION
+
+namespace detail {
+// 10^n as NumPy's round computes it (numpy/core/src/multiarray/calculation.c, power_of_ten): the
+// exact powers to 1e22 (the same values as its table to 1e8 and its products by 10 after it),
+// then products by 10 (inexact past 1e22; inf from 1e309 on).
+inline double power_of_ten(std::int64_t n) {
+    static constexpr double exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (n <= 22)
+        return exact[n];
+    double r = 1e22;
+    for (std::int64_t k = 22; k < n && k < 310; ++k) // inf from 1e309 on: stop there
+        r *= 10.0;
+    return r;
+}
+} // namespace detail
+
+/// numpy.round (numpy.around) with `decimals`: `x` rounded to `decimals` digits after the point
+/// (before it when negative), halves to even, by NumPy's arithmetic in `x`'s type: with `f =
+/// 10^|decimals|` converted to that type, `nearbyint(x * f) / f` for `decimals >= 0`,
+/// `nearbyint(x / f) * f` below (so `round(2.675, 2)` is 2.67, as NumPy: 2.675 is stored as
+/// 2.67499...). Integers: unchanged for `decimals >= 0`; below, computed in float64 and converted
+/// back (`round(int8(25), -1)` is 20, `round(int8(127), -1)` wraps to -126, as NumPy's cast).
+/// Does not compile on bool (NumPy raises).
+struct round_decimals {
+    static constexpr std::string_view name = "round";
+    template <class A, class B>
+    using result = A;
+    template <class A, class B>
+    FUSOR_INLINE A operator()(A x, B decimals) const {
+        static_assert(!std::is_same_v<A, bool>,
+                      "fusor: round(e, decimals) of bool is not supported (NumPy raises); "
+                      "cast<int8_t> or cast<double> first");
+        const auto d = static_cast<std::int64_t>(decimals);
+        const double f = detail::power_of_ten(d >= 0 ? d : -d);
+        if constexpr (std::is_floating_point_v<A>) {
+            const A fa = static_cast<A>(f);
+            return d >= 0 ? static_cast<A>(std::nearbyint(x * fa) / fa)
+                          : static_cast<A>(std::nearbyint(x / fa) * fa);
+        } else {
+            if (d >= 0)
+                return x;
+            return convert<A>(std::nearbyint(static_cast<double>(x) / f) * f);
+        }
+    }
+};
 
 /// numpy.sign: -1, 0 or 1 in the operand's type; NaN stays NaN; -0.0 gives 0.0. Does not compile
 /// on bool (NumPy has no bool loop).
