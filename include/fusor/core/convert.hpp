@@ -10,6 +10,18 @@
 
 namespace fusor {
 
+namespace detail {
+// Float-to-integer conversions that NumPy makes through int32 on x86-64 (its C cast compiles to
+// the 32-bit cvttsd2si): to the integer types of at most 32 bits that int32 holds.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class From, class To>
+inline constexpr bool float_to_narrow_integer =
+    std::is_floating_point_v<From> && std::is_integral_v<To>
+    && (sizeof(To) < 4 || (sizeof(To) == 4 && std::is_signed_v<To>));
+// clang-format on
+} // namespace detail
+
 /// `convert<To>(v)`: the value `v` as element type `To`, as NumPy's `astype(To)`:
 ///  - to `bool`: `v != 0` (NaN is true);
 ///  - integer to integer: modular (two's complement wrap-around), as NumPy;
@@ -33,9 +45,7 @@ FUSOR_INLINE constexpr To convert(From v) {
         return v;
     } else if constexpr (std::is_same_v<To, bool>) {
         return v != From(0);
-    } else if constexpr (
-        std::is_floating_point_v<
-            From> && std::is_integral_v<To> && (sizeof(To) < 4 || (sizeof(To) == 4 && std::is_signed_v<To>))) {
+    } else if constexpr (detail::float_to_narrow_integer<From, To>) {
         // 2^31 as a From exactly; [-2^31, 2^31) is int32's range.
         constexpr From two31 = From(2147483648.0);
         if (v >= -two31 && v < two31) // false for NaN

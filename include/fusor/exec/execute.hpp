@@ -236,23 +236,6 @@ inline int tensor_ordinal(const loop_plan& p, int k) {
 } // namespace detail
 
 namespace detail {
-// The name explain's JSON `runs` gives kernel `k` (for the trace hook).
-constexpr const char* kernel_name(inner_kernel k) {
-    switch (k) {
-    case inner_kernel::contiguous:
-        return "contiguous";
-    case inner_kernel::broadcast:
-        return "broadcast";
-    case inner_kernel::tiled:
-        return "tiled";
-    case inner_kernel::collapsed:
-        return "collapsed";
-    case inner_kernel::strided:
-        return "strided";
-    }
-    return "";
-}
-
 /// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
 /// evaluator's type only (not the expression's): the copy loop of an aliased assignment
 /// (`computed`, whose evaluator reads a temporary) is compiled once per pair of element
@@ -276,7 +259,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
             return;
         }
     }
-    FUSOR_TRACE_KERNEL(p, kernel_name(kind));
+    FUSOR_TRACE_KERNEL(p, inner_kernel_name(kind));
     const std::size_t levels = p.extents.size();
     // contiguous: each operand's step one level out, for two levels per call
     // (detail::contiguous_rows) when the nest has them; a nest of one level is one row.

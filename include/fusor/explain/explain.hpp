@@ -251,19 +251,9 @@ inline std::string runs_of(const loop_plan& p) {
         return !p.math_in_registers     ? "blocked"
                : p.stride2_in_registers ? "registers_stride2"
                                         : "registers";
-    switch (p.kernel) {
-    case inner_kernel::contiguous:
-        return "contiguous";
-    case inner_kernel::broadcast:
-        return p.held_operand >= 0 ? "held" : "broadcast";
-    case inner_kernel::tiled:
-        return "tiled";
-    case inner_kernel::collapsed:
-        return "collapsed";
-    case inner_kernel::strided:
-        return "strided";
-    }
-    return "?";
+    if (p.kernel == inner_kernel::broadcast && p.held_operand >= 0)
+        return "held";
+    return inner_kernel_name(p.kernel);
 }
 
 // The BLAS call of a matrix product (reduce_kernel::gemm): which routine, m x n x k, how each

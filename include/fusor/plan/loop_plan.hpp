@@ -166,6 +166,25 @@ enum class reduce_kernel : std::uint8_t {
                 ///< loop of its terms into the destination (`reducer` empty)
 };
 
+/// The name of an element-wise kernel, as explain's JSON `runs` gives it and the evaluator's
+/// trace reports it (a broadcast loop with a held operand runs `held`: explain/explain.hpp's
+/// runs_of).
+constexpr const char* inner_kernel_name(inner_kernel k) {
+    switch (k) {
+    case inner_kernel::contiguous:
+        return "contiguous";
+    case inner_kernel::broadcast:
+        return "broadcast";
+    case inner_kernel::tiled:
+        return "tiled";
+    case inner_kernel::collapsed:
+        return "collapsed";
+    case inner_kernel::strided:
+        return "strided";
+    }
+    return "?";
+}
+
 /// The name of a reduction kernel, as explain prints it and the evaluator's trace reports it.
 constexpr const char* reduce_kernel_name(reduce_kernel k) {
     switch (k) {
