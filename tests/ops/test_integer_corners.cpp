@@ -4,8 +4,10 @@
 // runs). Division by zero, INT_MIN // -1, overflow and over-wide shifts are all in the grid; the
 // sanitizer build runs this under -fsanitize=undefined, which proves none of them is undefined
 // behaviour in C++.
+#include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -140,4 +142,32 @@ TEST_CASE("a negative integer exponent throws value_error, from a scalar at once
                          fusor::value_error);
     // Floats raise nothing: 2.0 ** -1 is 0.5.
     CHECK(fusor::eval(fusor::power(fusor::cast<double>(a), -1))(0) == 0.5);
+}
+
+TEST_CASE("round(e, decimals) at the int64 extremes of decimals: NumPy's limits, no overflow") {
+    // Every |decimals| past 308 makes 10^|decimals| inf, so NumPy's round gives NaN for every
+    // float (x * inf / inf, x / inf * inf) and the NaN cast for integers: INT64_MIN and INT64_MAX
+    // must give what 400 and -400 give (NumPy: np.round(a, ±400)), and computing -INT64_MIN must
+    // not happen (this suite runs under -fsanitize=undefined).
+    const fusor::tensor<double> x = {1.5, -2.5, 0.0, 1e300};
+    for (const std::int64_t d : {std::numeric_limits<std::int64_t>::min(),
+                                 std::int64_t{-400},
+                                 std::int64_t{400},
+                                 std::numeric_limits<std::int64_t>::max()}) {
+        CAPTURE(d);
+        const auto r = fusor::eval(fusor::round(x, d));
+        for (std::int64_t i = 0; i < 4; ++i)
+            CHECK(std::isnan(r(i)));
+    }
+    // Integers: NaN cast back, as NumPy 1.24 on x86-64 (np.round(int8([25, 127]), -400) is
+    // [0, 0]; int64's is INT64_MIN).
+    const fusor::tensor<std::int8_t> i8 = {25, 127};
+    const auto r8 = fusor::eval(fusor::round(i8, std::numeric_limits<std::int64_t>::min()));
+    CHECK(r8(0) == 0);
+    CHECK(r8(1) == 0);
+    const fusor::tensor<std::int64_t> i64 = {25};
+    CHECK(fusor::eval(fusor::round(i64, std::numeric_limits<std::int64_t>::min()))(0)
+          == std::numeric_limits<std::int64_t>::min());
+    // Positive decimals leave integers unchanged, however large.
+    CHECK(fusor::eval(fusor::round(i8, std::numeric_limits<std::int64_t>::max()))(1) == 127);
 }

@@ -670,6 +670,15 @@ def gen_round(h):
             cpp = "fusor::round(a, %d)" % dec
             h.case("%s | %s | numpy: np.round(a, %d)" % (cpp, described(a), dec),
                    [make_decl("a", a), check_line(cpp, res)])
+    # Large |decimals| (float64): the last exact power (22), the first product by 10 past it
+    # (23), the last finite factor (308) and the inf factor past it (309, 400: NaN everywhere).
+    # float32 is left out there: NumPy 1.24 computes its products in float64 from 39 on.
+    a = np.array(ROUND_FLOATS, dtype="float64")
+    for dec in (22, 23, 200, 308, 309, 400, -22, -23, -308, -309, -400):
+        res = np.asarray(np.round(a, dec))
+        cpp = "fusor::round(a, %d)" % dec
+        h.case("%s | %s | numpy: np.round(a, %d)" % (cpp, described(a), dec),
+               [make_decl("a", a), check_line(cpp, res)])
     # Lazy inside an expression, over a broadcast operand: one loop, NumPy's bits.
     x = np.array([[0.125, 2.675, -1.005]], dtype=np.float64)
     y = np.array([[1.0], [10.0]], dtype=np.float64)

@@ -1208,6 +1208,105 @@ TEST_CASE("fusor::round(a, 2) | uint64(12,) | numpy: np.round(a, 2)") {
                   45});
 }
 
+TEST_CASE("fusor::round(a, 22) | float64(19,) | numpy: np.round(a, 22)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 22)), "float64", {19},
+                 {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08,
+                  123456.789, 15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, 23) | float64(19,) | numpy: np.round(a, 23)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 23)), "float64", {19},
+                 {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08,
+                  123456.789, 15.000000000000002, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, 200) | float64(19,) | numpy: np.round(a, 200)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 200)), "float64", {19},
+                 {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08,
+                  123456.789, 15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, 308) | float64(19,) | numpy: np.round(a, 308)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 308)), "float64", {19},
+                 {Inf, 1.005, 0.125, -0.125, 0.5, 1.5, Inf, -Inf, Inf, -0.0, 1e-08, Inf, Inf, Inf,
+                  -Inf, Inf, NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, 309) | float64(19,) | numpy: np.round(a, 309)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 309)), "float64", {19},
+                 {NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN,
+                  NaN, NaN, NaN});
+}
+
+TEST_CASE("fusor::round(a, 400) | float64(19,) | numpy: np.round(a, 400)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, 400)), "float64", {19},
+                 {NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN,
+                  NaN, NaN, NaN});
+}
+
+TEST_CASE("fusor::round(a, -22) | float64(19,) | numpy: np.round(a, -22)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, -22)), "float64", {19},
+                 {0.0, 0.0, 0.0, -0.0, 0.0, 0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, -0.0, 0.0,
+                  NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, -23) | float64(19,) | numpy: np.round(a, -23)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, -23)), "float64", {19},
+                 {0.0, 0.0, 0.0, -0.0, 0.0, 0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, -0.0, 0.0,
+                  NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, -308) | float64(19,) | numpy: np.round(a, -308)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, -308)), "float64", {19},
+                 {0.0, 0.0, 0.0, -0.0, 0.0, 0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 0.0, 0.0, 0.0, -0.0, 0.0,
+                  NaN, Inf, -Inf});
+}
+
+TEST_CASE("fusor::round(a, -309) | float64(19,) | numpy: np.round(a, -309)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, -309)), "float64", {19},
+                 {NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN,
+                  NaN, NaN, NaN});
+}
+
+TEST_CASE("fusor::round(a, -400) | float64(19,) | numpy: np.round(a, -400)") {
+    const auto a = make<double>({19},
+            {2.675, 1.005, 0.125, -0.125, 0.5, 1.5, 2.5, -2.5, 1234.5678, -0.0, 1e-08, 123456.789,
+             15.0, 25.0, -35.0, 1e+20, NaN, Inf, -Inf});
+    check_tensor(fusor::eval(fusor::round(a, -400)), "float64", {19},
+                 {NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN,
+                  NaN, NaN, NaN});
+}
+
 TEST_CASE("fusor::round(x * y, 2) + 1.0 | x float64(1,3), y float64(2,1) | numpy: np.round(x * y, 2) + 1.0") {
     const auto x = make<double>({1, 3}, {0.125, 2.675, -1.005});
     const auto y = make<double>({2, 1}, {1.0, 10.0});

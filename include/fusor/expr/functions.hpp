@@ -201,7 +201,9 @@ auto round(A&& a) {
 /// 0`. Shape unchanged; lazy (one node, `decimals` an int64 scalar beside `e`). Does not compile
 /// on bool (NumPy raises). One difference from NumPy 1.24: where 10^decimals overflows float32
 /// (decimals >= 39) NumPy 1.24 computes that float32 product in float64 (value-based casting);
-/// fusor keeps float32 (NEP 50, as NumPy 2), giving inf or NaN there.
+/// fusor keeps float32 (NEP 50, as NumPy 2), giving inf or NaN there. Any int64 `decimals` is
+/// accepted: past ±308 the factor 10^|decimals| is inf, so floats give NaN and integers NaN's cast,
+/// as NumPy gives for ±309 (NumPy's own `decimals` is a C int and raises OverflowError past it).
 template <class A>
     requires expression<A>
 auto round(A&& a, std::int64_t decimals) {

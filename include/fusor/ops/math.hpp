@@ -2,7 +2,10 @@
 // floating-point classification (isnan ...), arctan2 and hypot.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -90,19 +93,20 @@ FUSOR_ROUNDING_FUNCTION(round, std::nearbyint)
 #undef FUSOR_ROUNDING_FUNCTION
 
 namespace detail {
-// 10^n as NumPy's round computes it (numpy/core/src/multiarray/calculation.c, power_of_ten): the
-// exact powers to 1e22 (the same values as its table to 1e8 and its products by 10 after it),
-// then products by 10 (inexact past 1e22; inf from 1e309 on).
+// 10^n for 0 <= n as NumPy's round computes it (numpy/core/src/multiarray/calculation.c,
+// power_of_ten): exact to 1e22, then products by 10 (inexact past 1e22; inf from 1e309 on). A
+// table computed at compile time, so a call is one load: round_decimals asks once per element.
+inline constexpr int max_finite_power_of_ten = 308;
+inline constexpr auto powers_of_ten = [] {
+    std::array<double, max_finite_power_of_ten + 1> table{};
+    table[0] = 1.0;
+    for (std::size_t n = 1; n < table.size(); ++n)
+        table[n] = table[n - 1] * 10.0;
+    return table;
+}();
 inline double power_of_ten(std::int64_t n) {
-    static constexpr double exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (n <= 22)
-        return exact[n];
-    double r = 1e22;
-    for (std::int64_t k = 22; k < n && k < 310; ++k) // inf from 1e309 on: stop there
-        r *= 10.0;
-    return r;
+    return n <= max_finite_power_of_ten ? powers_of_ten[static_cast<std::size_t>(n)]
+                                        : std::numeric_limits<double>::infinity();
 }
 } // namespace detail
 
@@ -122,7 +126,11 @@ struct round_decimals {
         static_assert(!std::is_same_v<A, bool>,
                       "fusor: round(e, decimals) of bool is not supported (NumPy raises); "
                       "cast<int8_t> or cast<double> first");
-        const auto d = static_cast<std::int64_t>(decimals);
+        // Every |decimals| past 308 gives the same inf factor: clamping keeps NumPy's results
+        // and makes -decimals defined for INT64_MIN.
+        const auto d = std::clamp<std::int64_t>(static_cast<std::int64_t>(decimals),
+                                                -detail::max_finite_power_of_ten - 1,
+                                                detail::max_finite_power_of_ten + 1);
         const double f = detail::power_of_ten(d >= 0 ? d : -d);
         if constexpr (std::is_floating_point_v<A>) {
             const A fa = static_cast<A>(f);
