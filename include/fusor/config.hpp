@@ -12,6 +12,18 @@
 #define FUSOR_VERSION_MINOR 1
 #define FUSOR_VERSION_PATCH 0
 
+// Separate compilation (docs/api.md, "Separate compilation"): by default fusor is header-only
+// and its non-template functions are `inline`, compiled again in every translation unit that
+// uses them. With `FUSOR_SEPARATE_COMPILATION` defined for every translation unit of a program,
+// the headers only declare them and one translation unit compiles them all by including
+// <fusor/src.hpp> (as Boost.Asio's ASIO_SEPARATE_COMPILATION): a unit that evaluates one
+// expression then compiles that expression's kernels and little else.
+#ifdef FUSOR_SEPARATE_COMPILATION
+#define FUSOR_DECL
+#else
+#define FUSOR_DECL inline
+#endif
+
 // Force-inline for the per-element evaluator calls: the inner kernel must collapse into one
 // loop body, and g++ stops inlining deep expression trees at its default limits. Only in an
 // optimised build: at -O0 forced inlining only copies unoptimised code into every caller (the

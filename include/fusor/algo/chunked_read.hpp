@@ -54,32 +54,7 @@ struct chunking {
 inline constexpr index_t read_chunk_elements = 32768;
 
 /// The chunks `read_mode::chunks` reads an operand of shape `s` in (see `chunking`).
-inline chunking chunks_of(const shape_t& s, index_t chunk_elements = read_chunk_elements) {
-    chunking c;
-    if (shape_size(s) <= chunk_elements) {
-        c.chunk_shape = s;
-        return c;
-    }
-    index_t k = s.rank() - 1, inner = 1; // inner = prod(s[k+1:])
-    while (k > 0 && inner * s[static_cast<std::size_t>(k)] <= chunk_elements) {
-        inner *= s[static_cast<std::size_t>(k)];
-        --k;
-    }
-    const index_t extent = s[static_cast<std::size_t>(k)];
-    c.axis = k;
-    c.rows = std::min(extent, std::max<index_t>(1, chunk_elements / inner));
-    for (index_t a = 0; a < k; ++a)
-        c.outer *= s[static_cast<std::size_t>(a)];
-    c.full = extent / c.rows;
-    c.rest = extent % c.rows;
-    c.chunk_shape = shape_t(s.begin() + k, s.end());
-    c.chunk_shape[0] = c.rows;
-    if (c.rest > 0) {
-        c.short_shape = c.chunk_shape;
-        c.short_shape[0] = c.rest;
-    }
-    return c;
-}
+FUSOR_DECL chunking chunks_of(const shape_t& s, index_t chunk_elements = read_chunk_elements);
 
 /// How an operand is read: `mode`, and the `chunks` its values are walked in (`chunks_of` its
 /// shape, whatever the mode: an operand read in place is binned chunk by chunk too, and two
@@ -184,12 +159,7 @@ auto chunk_of(const E& e, const std::vector<view_index>& index) {
 }
 
 // The first full (or, with `short_chunk`, short) chunk's indices under `c`.
-inline std::vector<view_index> first_chunk_index(const chunking& c, bool short_chunk) {
-    std::vector<view_index> index(static_cast<std::size_t>(c.axis + 1), index_t{0});
-    const index_t start = short_chunk ? c.full * c.rows : 0;
-    index[static_cast<std::size_t>(c.axis)] = slice(start, start + (short_chunk ? c.rest : c.rows));
-    return index;
-}
+FUSOR_DECL std::vector<view_index> first_chunk_index(const chunking& c, bool short_chunk);
 
 // Reads `e`'s values chunk by chunk as `plan` says (`read(chunk)` points at `chunk.count`
 // values): in place; or each chunk evaluated (fused) into a buffer of one chunk; or (whole)
@@ -236,3 +206,7 @@ private:
 
 } // namespace detail
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/chunked_read.ipp>
+#endif

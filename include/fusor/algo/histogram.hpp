@@ -106,9 +106,7 @@ inline constexpr index_t numpy_histogram_block = 65536;
 
 // What NumPy 1.24's value-based casting makes of a Python float next to a float32 array:
 // float32 unless the value is finite and outside (-3.4e38, 3.4e38) (numpy.min_scalar_type).
-inline bool fits_float32(double v) {
-    return !std::isfinite(v) || (v > -3.4e38 && v < 3.4e38);
-}
+FUSOR_DECL bool fits_float32(double v);
 
 // numpy.linspace(start, stop, bins + 1) in float64, rounded to C at the end.
 template <class C>
@@ -439,10 +437,7 @@ struct uniform_setup {
 };
 
 // Where uniform bins take their range from: given, the data's, or (0, 1) without data.
-inline histogram_range range_source(const std::optional<range>& bounds, index_t size) {
-    return bounds ? histogram_range::given
-                  : (size == 0 ? histogram_range::unit : histogram_range::data);
-}
+FUSOR_DECL histogram_range range_source(const std::optional<range>& bounds, index_t size);
 
 template <class E>
 uniform_setup setup_uniform(const E& e, index_t bins, const std::optional<range>& bounds) {
@@ -563,9 +558,7 @@ plan_histogram(const E& e, index_t bins, index_t edges, bool edges_in_place, con
 }
 
 // The data once evaluated whole (a plan's `read_mode::whole`) is read in place.
-inline read_plan in_place(const read_plan& r) {
-    return read_plan{read_mode::in_place, r.chunks};
-}
+FUSOR_DECL read_plan in_place(const read_plan& r);
 
 template <class E, class... O>
 auto histogram_uniform(const E& e, const histogram_plan& plan, const O&... opts) {
@@ -893,3 +886,7 @@ tensor<std::int64_t> digitize(S x, const B& bins, bool right = false) {
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/histogram.ipp>
+#endif

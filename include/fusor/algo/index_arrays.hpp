@@ -16,6 +16,7 @@
 
 #include <fusor/algo/multi_index.hpp>
 #include <fusor/algo/searching.hpp>
+#include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/error.hpp>
@@ -63,13 +64,7 @@ index_t flat_offset(const tensor_view<T>& v, bool row_major, index_t flat) {
 
 /// `index` wrapped into `[0, n)` (negative counts from the end), or `index_error` naming the
 /// index, the axis and its size, NumPy's words.
-inline index_t checked_index(std::int64_t index, index_t n, index_t axis) {
-    const index_t j = index < 0 ? index + n : index;
-    if (j < 0 || j >= n)
-        throw index_error("index " + std::to_string(index) + " is out of bounds for axis "
-                          + std::to_string(axis) + " with size " + std::to_string(n));
-    return j;
-}
+FUSOR_DECL index_t checked_index(std::int64_t index, index_t n, index_t axis);
 
 /// The values an operand holds, converted to T, in row-major order (a C++ scalar is one value).
 template <class T, class V>
@@ -87,24 +82,7 @@ tensor<T> values_as(const V& v) {
 // off `axis` (NumPy's fancy index of aranges and `indices`), indices' extent on it. Throws
 // `index_error` when they do not broadcast ("shape mismatch: indexing arrays could not be
 // broadcast together").
-inline shape_t along_axis_shape(const shape_t& arr, const shape_t& idx, index_t axis) {
-    shape_t out(arr.size(), 0);
-    for (std::size_t d = 0; d < arr.size(); ++d) {
-        if (static_cast<index_t>(d) == axis)
-            out[d] = idx[d];
-        else if (arr[d] == idx[d] || idx[d] == 1)
-            out[d] = arr[d];
-        else if (arr[d] == 1)
-            out[d] = idx[d];
-        else
-            throw index_error("shape mismatch: indexing arrays could not be broadcast together "
-                              "with shapes: the tensor of shape "
-                              + to_string(arr) + " and the indices of shape " + to_string(idx)
-                              + " differ on axis " + std::to_string(d) + " (along axis "
-                              + std::to_string(axis) + ")");
-    }
-    return out;
-}
+FUSOR_DECL shape_t along_axis_shape(const shape_t& arr, const shape_t& idx, index_t axis);
 
 // Visits the along-axis index space `shape`: f(arr_offset, idx_offset, k) for the k-th position
 // in row-major order, where arr_offset is the row-major offset in arr of the position with its
@@ -142,9 +120,7 @@ void require_integer_indices() {
 }
 
 // A take or a put flattened (NumPy's axis=None): the operand's shape as one axis.
-inline shape_t flat_shape(const shape_t& s) {
-    return shape_t{shape_size(s)};
-}
+FUSOR_DECL shape_t flat_shape(const shape_t& s);
 
 } // namespace detail
 
@@ -449,3 +425,7 @@ inline constexpr detail::choose_fn<bool,
     choose{};
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/index_arrays.ipp>
+#endif

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
@@ -24,57 +25,19 @@ namespace detail {
 
 // The last j with xp[j] <= x (-1 when x < xp[0]; n when x > xp[n - 1]; n - 1 when x equals
 // it), as NumPy's binary_search_with_guess for ascending xp.
-inline index_t interp_interval(double x, const std::vector<double>& xp) {
-    const auto n = static_cast<index_t>(xp.size());
-    if (x > xp.back())
-        return n;
-    if (x < xp.front())
-        return -1;
-    return static_cast<index_t>(std::upper_bound(xp.begin(), xp.end(), x) - xp.begin()) - 1;
-}
+FUSOR_DECL index_t interp_interval(double x, const std::vector<double>& xp);
 
 // numpy.mod of floats: the remainder with the divisor's sign (here p > 0), +0.0 for none.
-inline double floored_mod(double a, double p) {
-    double m = std::fmod(a, p);
-    if (m != 0.0) {
-        if (m < 0.0)
-            m += p;
-    } else {
-        m = std::copysign(0.0, p);
-    }
-    return m;
-}
+FUSOR_DECL double floored_mod(double a, double p);
 
 // One value, as arr_interp's loop: NaN stays NaN, outside the samples `left`/`right`, on the
 // last sample or exactly on a sample that sample's value, else `slope * (x - xp[j]) + fp[j]`
 // (retried from the right end when it is NaN, as NumPy does for infinite samples).
-inline double interp_one(double x,
-                         const std::vector<double>& xp,
-                         const std::vector<double>& fp,
-                         double left,
-                         double right) {
-    const auto n = static_cast<index_t>(xp.size());
-    if (n == 1) // NumPy's separate one-sample branch (a NaN x gives fp[0] there)
-        return x < xp[0] ? left : (x > xp[0] ? right : fp[0]);
-    if (std::isnan(x))
-        return x;
-    const index_t j = interp_interval(x, xp);
-    const auto u = static_cast<std::size_t>(j);
-    if (j == -1)
-        return left;
-    if (j == n)
-        return right;
-    if (j == n - 1 || xp[u] == x)
-        return fp[u];
-    const double slope = (fp[u + 1] - fp[u]) / (xp[u + 1] - xp[u]);
-    double r = slope * (x - xp[u]) + fp[u];
-    if (std::isnan(r)) {
-        r = slope * (x - xp[u + 1]) + fp[u + 1];
-        if (std::isnan(r) && fp[u] == fp[u + 1])
-            r = fp[u];
-    }
-    return r;
-}
+FUSOR_DECL double interp_one(double x,
+                             const std::vector<double>& xp,
+                             const std::vector<double>& fp,
+                             double left,
+                             double right);
 
 template <class E>
 std::vector<double> doubles_of(const E& e, const char* what) {
@@ -165,3 +128,7 @@ double interp(X x,
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/interp.ipp>
+#endif

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
@@ -51,34 +52,13 @@ tensor<std::int64_t> index_tensor(const I& i) {
 }
 
 // The row-major multi-index `out` of flat position `flat` in `shape` (non-empty shape).
-inline void unravel_into(index_t flat, const shape_t& shape, shape_t& out) {
-    for (std::size_t d = shape.size(); d-- > 0;) {
-        out[d] = flat % shape[d];
-        flat /= shape[d];
-    }
-}
+FUSOR_DECL void unravel_into(index_t flat, const shape_t& shape, shape_t& out);
 
 // numpy.broadcast_shapes of a run-time list (the 0-d shape for none); a `broadcast_error`
 // names every shape.
-inline shape_t broadcast_all(const std::vector<const shape_t*>& shapes) {
-    shape_t out;
-    try {
-        for (const shape_t* s : shapes)
-            out = broadcast_shapes(out, *s);
-    } catch (const broadcast_error&) {
-        std::string msg = "operands could not be broadcast together with shapes";
-        for (const shape_t* s : shapes)
-            msg += " " + to_compact_string(*s);
-        throw broadcast_error(msg);
-    }
-    return out;
-}
+FUSOR_DECL shape_t broadcast_all(const std::vector<const shape_t*>& shapes);
 
-inline void require_non_negative(const shape_t& shape) {
-    for (index_t n : shape)
-        if (n < 0)
-            throw value_error("negative dimensions are not allowed: shape " + to_string(shape));
-}
+FUSOR_DECL void require_non_negative(const shape_t& shape);
 
 } // namespace detail
 
@@ -236,3 +216,7 @@ tensor<std::int64_t> ravel_multi_index(const std::vector<P>& multi_index, const 
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/multi_index.ipp>
+#endif

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <fusor/algo/segments.hpp>
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
@@ -68,20 +69,7 @@ template <class E>
 /// The mode named as NumPy names it: "constant", "edge", "reflect", "symmetric", "wrap".
 /// Throws `value_error` for any other name ("mode 'mean' is not supported", saying so also
 /// for NumPy's modes fusor does not have: linear_ramp, maximum, mean, median, minimum, empty).
-inline pad_mode pad_mode_from(std::string_view name) {
-    for (pad_mode m : {pad_mode::constant,
-                       pad_mode::edge,
-                       pad_mode::reflect,
-                       pad_mode::symmetric,
-                       pad_mode::wrap})
-        if (name == detail::pad_mode_name(m))
-            return m;
-    const bool numpy_has = name == "linear_ramp" || name == "maximum" || name == "mean"
-                           || name == "median" || name == "minimum" || name == "empty";
-    throw value_error(
-        "pad: mode '" + std::string(name) + "' is not supported"
-        + (numpy_has ? " by fusor (it has constant, edge, reflect, symmetric, wrap)" : ""));
-}
+FUSOR_DECL pad_mode pad_mode_from(std::string_view name);
 
 /// `pad(e, pad_width, "reflect")`: `pad` with the mode named as in NumPy (`pad_mode_from`).
 template <class E>
@@ -91,3 +79,7 @@ template <class E>
     }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/padding.ipp>
+#endif

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fusor/algo/along_axis.hpp>
+#include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -26,24 +27,8 @@ namespace detail {
 // `kth` (negative from the end of an axis of extent `n`) as sorted positions in [0, n) without
 // repeats. NumPy raises ValueError "kth(=k) out of bounds (n)" (k after adding n to a negative
 // kth); this is value_error naming both the given and the normalised kth.
-inline std::vector<index_t>
-normalize_kth(const std::vector<index_t>& kth, index_t n, const char* fn) {
-    if (kth.empty())
-        throw value_error(std::string(fn) + ": kth is an empty list (NumPy: TypeError)");
-    std::vector<index_t> out;
-    out.reserve(kth.size());
-    for (index_t k : kth) {
-        const index_t p = k < 0 ? k + n : k;
-        if (p < 0 || p >= n)
-            throw value_error(std::string(fn) + ": kth = " + std::to_string(k)
-                              + " (kth(=" + std::to_string(p)
-                              + ")) out of bounds for an axis of size " + std::to_string(n));
-        out.push_back(p);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
+FUSOR_DECL std::vector<index_t>
+normalize_kth(const std::vector<index_t>& kth, index_t n, const char* fn);
 
 // `a < b` on elements (no NaN): the order select_positions selects values by with select_nth.
 struct select_less {
@@ -293,3 +278,7 @@ template <class E>
     }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/partition.ipp>
+#endif

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fusor/algo/sort.hpp>
+#include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
@@ -31,17 +32,7 @@ namespace fusor {
 namespace detail {
 // True when a view's elements lie in row-major order at unit steps (extent-1 axes may have
 // any stride; an empty view qualifies).
-inline bool dense_row_major(const shape_t& shape, const strides_t& strides) {
-    index_t expected = 1;
-    for (std::size_t i = shape.size(); i-- > 0;) {
-        if (shape[i] == 0)
-            return true;
-        if (shape[i] != 1 && strides[i] != expected)
-            return false;
-        expected *= shape[i];
-    }
-    return true;
-}
+FUSOR_DECL bool dense_row_major(const shape_t& shape, const strides_t& strides);
 
 // True when `flat_values` reads `e` where it is (a tensor or a dense view); otherwise it
 // evaluates `e` once into a buffer it owns.
@@ -91,11 +82,7 @@ private:
 
 // A 1-d operand's extent; `value_error` (NumPy's "object too deep/of too small depth for
 // desired array") for any other rank.
-inline index_t extent_of_1d(const shape_t& s, const char* what) {
-    if (s.rank() != 1)
-        throw value_error(std::string(what) + " must be 1-d, got shape " + to_string(s));
-    return s[0];
-}
+FUSOR_DECL index_t extent_of_1d(const shape_t& s, const char* what);
 
 // Binary search of `x` in the ascending `n` values `at(0) ... at(n - 1)` under NumPy's order
 // (NaN last): the first position whose value is not before `x` (left) or is after `x` (right).
@@ -487,3 +474,7 @@ template <std::size_t N, class T, bool I, bool V, bool C>
 struct std::tuple_element<N, fusor::unique_result<T, I, V, C>> {
     using type = std::conditional_t<N == 0, fusor::tensor<T>, fusor::tensor<std::int64_t>>;
 };
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/algo/searching.ipp>
+#endif

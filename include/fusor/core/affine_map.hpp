@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/error.hpp>
@@ -61,212 +62,45 @@ struct affine_map {
 /// `transpose(e, axes)`: view axis j is operand axis `axes[j]`; no axes reverses them (as
 /// numpy.transpose). Throws `value_error` when `axes` has the wrong length or is not a
 /// permutation, `axis_error` for an axis out of range.
-inline affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
-    const index_t r = in.rank();
-    shape_t axes = axes_in;
-    if (axes.empty())
-        for (index_t i = r - 1; i >= 0; --i)
-            axes.push_back(i);
-    if (axes.rank() != r)
-        throw value_error("axes don't match array: " + std::to_string(axes.size())
-                          + " axes for tensor of rank " + std::to_string(r));
-    std::vector<bool> seen(static_cast<std::size_t>(r), false);
-    for (index_t& a : axes) {
-        a = normalize_axis(a, r);
-        if (seen[static_cast<std::size_t>(a)])
-            throw value_error("repeated axis in transpose: axes " + to_string(axes_in)
-                              + " are not a permutation");
-        seen[static_cast<std::size_t>(a)] = true;
-    }
-    shape_t out;
-    for (index_t a : axes)
-        out.push_back(in[static_cast<std::size_t>(a)]);
-    affine_map m(in, out, "transpose(axes=" + to_string(axes) + ")");
-    for (std::size_t j = 0; j < axes.size(); ++j)
-        m.at(static_cast<std::size_t>(axes[j]), j) = 1;
-    return m;
-}
+FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in);
 
 /// `swapaxes(e, axis1, axis2)` as numpy.swapaxes: the transpose exchanging two axes.
 /// Throws `axis_error` for an axis out of range.
-inline affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axis2) {
-    const index_t r = in.rank();
-    const index_t a = normalize_axis(axis1, r), b = normalize_axis(axis2, r);
-    shape_t perm;
-    for (index_t k = 0; k < r; ++k)
-        perm.push_back(k == a ? b : k == b ? a : k);
-    affine_map m = transpose_map(in, perm);
-    m.label = "swapaxes(" + std::to_string(a) + ", " + std::to_string(b) + ")";
-    return m;
-}
+FUSOR_DECL affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axis2);
 
 /// `moveaxis(e, source, destination)` as numpy.moveaxis: operand axis `source[i]` becomes view
 /// axis `destination[i]`; the other axes keep their order. Throws `axis_error` for an axis
 /// out of range, `value_error` for a repeated axis or lists of different lengths.
-inline affine_map
-moveaxis_map(const shape_t& in, const shape_t& source, const shape_t& destination) {
-    const index_t r = in.rank();
-    if (source.size() != destination.size())
-        throw value_error("moveaxis: `source` and `destination` arguments must have the same "
-                          "number of elements, got "
-                          + to_string(source) + " and " + to_string(destination));
-    auto normalized = [r](const shape_t& axes, const char* what) {
-        shape_t out;
-        for (index_t a : axes) {
-            const index_t n = normalize_axis(a, r);
-            if (std::find(out.begin(), out.end(), n) != out.end())
-                throw value_error(std::string("moveaxis: repeated axis in `") + what + "` argument "
-                                  + to_string(axes));
-            out.push_back(n);
-        }
-        return out;
-    };
-    const shape_t src = normalized(source, "source"), dst = normalized(destination, "destination");
-    // NumPy's construction: the axes not moved, in order, then each moved axis inserted at its
-    // destination in increasing destination order.
-    std::vector<std::pair<index_t, index_t>> moves;
-    for (std::size_t i = 0; i < src.size(); ++i)
-        moves.emplace_back(dst[i], src[i]);
-    std::sort(moves.begin(), moves.end());
-    shape_t order;
-    for (index_t k = 0; k < r; ++k)
-        if (std::find(src.begin(), src.end(), k) == src.end())
-            order.push_back(k);
-    for (const auto& [d, s] : moves)
-        order.insert(order.begin() + d, s);
-    affine_map m = transpose_map(in, order);
-    m.label = "moveaxis(" + to_string(src) + " -> " + to_string(dst) + ")";
-    return m;
-}
+FUSOR_DECL affine_map moveaxis_map(const shape_t& in,
+                                   const shape_t& source,
+                                   const shape_t& destination);
 
 /// `expand_dims(e, axes)` as numpy.expand_dims: extent-1 axes inserted so that they sit at
 /// `axes` of the result (normalised against the result's rank: (2, 3) with -1 → (2, 3, 1)).
 /// Throws `axis_error` for an axis out of range, `value_error` for a repeated axis.
-inline affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
-    const index_t r = in.rank() + axes.rank();
-    std::vector<bool> inserted(static_cast<std::size_t>(r), false);
-    for (index_t a : axes) {
-        const auto k = static_cast<std::size_t>(normalize_axis(a, r));
-        if (inserted[k])
-            throw value_error("expand_dims: repeated axis in " + to_string(axes));
-        inserted[k] = true;
-    }
-    shape_t out;
-    std::size_t next = 0;
-    for (std::size_t k = 0; k < inserted.size(); ++k)
-        out.push_back(inserted[k] ? 1 : in[next++]);
-    affine_map m(in, out, "expand_dims(axes=" + to_string(axes) + ")");
-    next = 0;
-    for (std::size_t k = 0; k < inserted.size(); ++k)
-        if (!inserted[k])
-            m.at(next++, k) = 1;
-    return m;
-}
+FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes);
 
 /// `squeeze(e)` drops every extent-1 axis, `squeeze(e, axes)` the given ones (as
 /// numpy.squeeze): (1, 3, 1) → (3,). Throws `axis_error` for an axis out of range,
 /// `value_error` for a repeated axis or one whose extent is not 1.
-inline affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes) {
-    std::vector<bool> dropped(in.size(), false);
-    if (axes) {
-        for (index_t a : normalize_axes(*axes, in.rank())) {
-            const auto k = static_cast<std::size_t>(a);
-            if (in[k] != 1)
-                throw value_error("cannot select an axis to squeeze out which has size not equal "
-                                  "to one (axis "
-                                  + std::to_string(a) + " of shape " + to_string(in) + ")");
-            dropped[k] = true;
-        }
-    } else {
-        for (std::size_t k = 0; k < in.size(); ++k)
-            dropped[k] = in[k] == 1;
-    }
-    shape_t out;
-    for (std::size_t k = 0; k < in.size(); ++k)
-        if (!dropped[k])
-            out.push_back(in[k]);
-    affine_map m(in, out, axes ? "squeeze(axes=" + to_string(*axes) + ")" : "squeeze");
-    std::size_t j = 0;
-    for (std::size_t k = 0; k < in.size(); ++k)
-        if (!dropped[k])
-            m.at(k, j++) = 1;
-    return m;
-}
+FUSOR_DECL affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes);
 
 /// `diagonal(e, offset, axis1, axis2)` as numpy.diagonal: both axes are removed and the
 /// diagonal is appended as the last axis, of length `max(0, min(n1 - max(0, -offset),
 /// n2 - max(0, offset)))`. Throws `value_error` for rank < 2 or equal axes, `axis_error` for
 /// an axis out of range.
-inline affine_map diagonal_map(const shape_t& in, index_t offset, index_t axis1, index_t axis2) {
-    const index_t r = in.rank();
-    if (r < 2)
-        throw value_error("diagonal requires a tensor of at least two dimensions, got rank "
-                          + std::to_string(r));
-    const index_t a1 = normalize_axis(axis1, r), a2 = normalize_axis(axis2, r);
-    if (a1 == a2)
-        throw value_error("axis1 and axis2 cannot be the same (both are axis " + std::to_string(a1)
-                          + ")");
-    const index_t off1 = offset < 0 ? -offset : 0, off2 = offset > 0 ? offset : 0;
-    const index_t n1 = in[static_cast<std::size_t>(a1)] - off1;
-    const index_t n2 = in[static_cast<std::size_t>(a2)] - off2;
-    const index_t len = std::max<index_t>(0, std::min(n1, n2));
-    shape_t out;
-    for (index_t k = 0; k < r; ++k)
-        if (k != a1 && k != a2)
-            out.push_back(in[static_cast<std::size_t>(k)]);
-    out.push_back(len);
-    affine_map m(in,
-                 out,
-                 "diagonal(offset=" + std::to_string(offset) + ", axis1=" + std::to_string(a1)
-                     + ", axis2=" + std::to_string(a2) + ")");
-    std::size_t j = 0;
-    for (index_t k = 0; k < r; ++k)
-        if (k != a1 && k != a2)
-            m.at(static_cast<std::size_t>(k), j++) = 1;
-    const std::size_t last = out.size() - 1;
-    m.at(static_cast<std::size_t>(a1), last) = 1;
-    m.at(static_cast<std::size_t>(a2), last) = 1;
-    // An empty diagonal keeps offset 0 so that no stored offset points past the operand.
-    m.offset[static_cast<std::size_t>(a1)] = len > 0 ? off1 : 0;
-    m.offset[static_cast<std::size_t>(a2)] = len > 0 ? off2 : 0;
-    return m;
-}
+FUSOR_DECL affine_map diagonal_map(const shape_t& in, index_t offset, index_t axis1, index_t axis2);
 
 /// `flip(e, axes)` as numpy.flip: view index i on a flipped axis of extent n reads operand
 /// index n - 1 - i (stride negated, offset n - 1); shape unchanged. No axes: every axis.
 /// Throws `axis_error` for an axis out of range, `value_error` for a repeated one.
-inline affine_map flip_map(const shape_t& in, const std::optional<shape_t>& axes_in) {
-    shape_t axes;
-    if (axes_in)
-        axes = normalize_axes(*axes_in, in.rank());
-    else
-        for (index_t k = 0; k < in.rank(); ++k)
-            axes.push_back(k);
-    affine_map m(in, in, "flip(axes=" + to_string(axes) + ")");
-    for (std::size_t k = 0; k < in.size(); ++k)
-        m.at(k, k) = 1;
-    for (index_t a : axes) {
-        const auto k = static_cast<std::size_t>(a);
-        m.at(k, k) = -1;
-        m.offset[k] = in[k] > 0 ? in[k] - 1 : 0; // empty: no offset past the operand
-    }
-    return m;
-}
+FUSOR_DECL affine_map flip_map(const shape_t& in, const std::optional<shape_t>& axes_in);
 
 /// `broadcast_to(e, shape)` as numpy.broadcast_to: the operand's axes align on the right of
 /// `shape`; an extent-1 axis stretched to n gets stride 0, new leading axes get stride 0.
 /// Throws `broadcast_error` naming both shapes when the operand does not broadcast to `shape`
 /// (it may not have more axes than `shape`, even of extent 1: NumPy's rule).
-inline affine_map broadcast_map(const shape_t& in, const shape_t& to) {
-    if (!broadcasts_to(in, to, false))
-        throw broadcast_error("cannot broadcast a tensor of shape " + to_string(in) + " to shape "
-                              + to_string(to));
-    affine_map m(in, to, "broadcast_to(shape=" + to_string(to) + ")");
-    const std::size_t lead = to.size() - in.size();
-    for (std::size_t k = 0; k < in.size(); ++k)
-        m.at(k, lead + k) = (in[k] == to[lead + k]) ? 1 : 0;
-    return m;
-}
+FUSOR_DECL affine_map broadcast_map(const shape_t& in, const shape_t& to);
 
 struct all_t; // the `all` object: a whole axis in view(...), the reduction elsewhere
 
@@ -278,76 +112,10 @@ using view_index = std::variant<index_t, slice, newaxis_t, ellipsis_t>;
 /// throws `index_error`), `newaxis` inserts an extent-1 axis, `ellipsis` stands for all the
 /// axes not named, trailing axes not named are kept whole. Too many indices or two
 /// ellipses throw `value_error`.
-inline affine_map view_map(const shape_t& in, const std::vector<view_index>& idx) {
-    std::size_t consumed = 0, ellipses = 0;
-    for (const view_index& v : idx) {
-        if (std::holds_alternative<index_t>(v) || std::holds_alternative<slice>(v))
-            ++consumed;
-        ellipses += std::holds_alternative<ellipsis_t>(v);
-    }
-    if (ellipses > 1)
-        throw value_error("an index can only have a single ellipsis");
-    if (consumed > in.size())
-        throw value_error("too many indices for tensor: tensor is " + std::to_string(in.size())
-                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
-    // Expand: the ellipsis (or the end) stands for the unnamed axes as whole slices.
-    std::vector<view_index> full;
-    bool expanded = false;
-    for (const view_index& v : idx) {
-        if (std::holds_alternative<ellipsis_t>(v)) {
-            for (std::size_t k = 0; k < in.size() - consumed; ++k)
-                full.emplace_back(slice(none, none));
-            expanded = true;
-        } else {
-            full.push_back(v);
-        }
-    }
-    if (!expanded)
-        for (std::size_t k = 0; k < in.size() - consumed; ++k)
-            full.emplace_back(slice(none, none));
-
-    shape_t out;
-    struct axis_rule {
-        std::size_t in_axis;
-        index_t start, step;
-        bool keeps; // a slice keeps its axis; an integer does not
-    };
-    std::vector<axis_rule> rules;
-    std::vector<bool> out_is_newaxis;
-    std::size_t in_axis = 0;
-    for (const view_index& v : full) {
-        if (const auto* i = std::get_if<index_t>(&v)) {
-            const index_t n = in[in_axis];
-            const index_t k = *i < 0 ? *i + n : *i;
-            if (k < 0 || k >= n)
-                throw index_error("index " + std::to_string(*i) + " is out of bounds for axis "
-                                  + std::to_string(in_axis) + " with size " + std::to_string(n));
-            rules.push_back({in_axis++, k, 0, false});
-        } else if (const auto* s = std::get_if<slice>(&v)) {
-            const auto r = s->resolve(in[in_axis]);
-            // An empty slice starts at 0 so that no stored offset points past the operand.
-            rules.push_back({in_axis++, r.length > 0 ? r.start : 0, r.step, true});
-            out.push_back(r.length);
-            out_is_newaxis.push_back(false);
-        } else { // newaxis
-            out.push_back(1);
-            out_is_newaxis.push_back(true);
-        }
-    }
-    affine_map m(in, out, "view");
-    std::size_t out_axis = 0;
-    std::size_t rule = 0;
-    for (const view_index& v : full) {
-        if (std::holds_alternative<newaxis_t>(v)) {
-            ++out_axis;
-            continue;
-        }
-        const axis_rule& a = rules[rule++];
-        m.offset[a.in_axis] = a.start;
-        if (a.keeps)
-            m.at(a.in_axis, out_axis++) = a.step;
-    }
-    return m;
-}
+FUSOR_DECL affine_map view_map(const shape_t& in, const std::vector<view_index>& idx);
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/affine_map.ipp>
+#endif

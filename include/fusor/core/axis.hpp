@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
@@ -11,23 +12,14 @@ namespace fusor {
 
 /// Maps `axis` in `[-rank, rank)` to `[0, rank)`, as NumPy's `normalize_axis_index`.
 /// Throws `axis_error`: `axis 3 is out of bounds for tensor of rank 2`.
-inline index_t normalize_axis(index_t axis, index_t rank) {
-    if (axis < -rank || axis >= rank)
-        throw axis_error("axis " + std::to_string(axis) + " is out of bounds for tensor of rank "
-                         + std::to_string(rank));
-    return axis < 0 ? axis + rank : axis;
-}
+FUSOR_DECL index_t normalize_axis(index_t axis, index_t rank);
 
 /// Normalises a list of axes and sorts it; a repeated axis throws `value_error`
 /// (`duplicate value in 'axis'`, as NumPy).
-inline shape_t normalize_axes(const shape_t& axes, index_t rank) {
-    shape_t out;
-    for (index_t a : axes)
-        out.push_back(normalize_axis(a, rank));
-    std::sort(out.begin(), out.end());
-    if (std::adjacent_find(out.begin(), out.end()) != out.end())
-        throw value_error("duplicate value in 'axis'");
-    return out;
-}
+FUSOR_DECL shape_t normalize_axes(const shape_t& axes, index_t rank);
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/axis.ipp>
+#endif

@@ -5,18 +5,14 @@
 #include <initializer_list>
 #include <string>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
 namespace fusor {
 
 namespace detail {
-inline std::string shapes_message(std::initializer_list<const shape_t*> shapes) {
-    std::string msg = "operands could not be broadcast together with shapes";
-    for (const shape_t* s : shapes)
-        msg += " " + to_compact_string(*s);
-    return msg;
-}
+FUSOR_DECL std::string shapes_message(std::initializer_list<const shape_t*> shapes);
 } // namespace detail
 
 /// The broadcast shape of several shapes, as `numpy.broadcast_shapes`: align on the right,
@@ -24,52 +20,18 @@ inline std::string shapes_message(std::initializer_list<const shape_t*> shapes) 
 /// 0 broadcasts only with 1, to 0).
 /// Throws `broadcast_error` naming every shape: `operands could not be broadcast together
 /// with shapes (3,4) (2,)`.
-inline shape_t broadcast_shapes(std::initializer_list<const shape_t*> shapes) {
-    std::size_t rank = 0;
-    for (const shape_t* s : shapes)
-        rank = std::max(rank, s->size());
-    shape_t out(rank, 1);
-    for (const shape_t* s : shapes) {
-        const std::size_t lead = rank - s->size();
-        for (std::size_t i = 0; i < s->size(); ++i) {
-            const index_t e = (*s)[i];
-            index_t& o = out[lead + i];
-            if (e == o || e == 1)
-                continue;
-            if (o == 1)
-                o = e;
-            else
-                throw broadcast_error(detail::shapes_message(shapes));
-        }
-    }
-    return out;
-}
+FUSOR_DECL shape_t broadcast_shapes(std::initializer_list<const shape_t*> shapes);
 
 /// Two-shape convenience form of `broadcast_shapes`.
-inline shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
-    return broadcast_shapes({&a, &b});
-}
+FUSOR_DECL shape_t broadcast_shapes(const shape_t& a, const shape_t& b);
 
 /// True when `from` broadcasts to exactly `to` (NumPy's rule for `broadcast_to` and for
 /// writing into a destination): `from` may have extra leading extent-1 axes when
 /// `allow_leading_ones` (plain assignment), but never when it is false (compound assignment).
-inline bool broadcasts_to(const shape_t& from, const shape_t& to, bool allow_leading_ones) {
-    std::size_t lead_from = 0;
-    if (from.size() > to.size()) {
-        if (!allow_leading_ones)
-            return false;
-        lead_from = from.size() - to.size();
-        for (std::size_t i = 0; i < lead_from; ++i)
-            if (from[i] != 1)
-                return false;
-    }
-    const std::size_t lead_to = to.size() - (from.size() - lead_from);
-    for (std::size_t i = lead_from; i < from.size(); ++i) {
-        const index_t f = from[i], t = to[lead_to + i - lead_from];
-        if (f != t && f != 1)
-            return false;
-    }
-    return true;
-}
+FUSOR_DECL bool broadcasts_to(const shape_t& from, const shape_t& to, bool allow_leading_ones);
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/broadcast.ipp>
+#endif

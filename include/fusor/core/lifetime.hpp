@@ -71,16 +71,7 @@ struct lifetime_stamp {
 };
 
 /// The stamp a leaf or view of a tensor with `token` takes now.
-inline lifetime_stamp stamp_of(const std::shared_ptr<storage_token>& token, bool follows_shape) {
-    lifetime_stamp s;
-    if (!token)
-        return s;
-    s.token = token;
-    s.buffer_epoch = token->buffer_epoch;
-    s.shape_epoch = token->shape_epoch;
-    s.follows_shape = follows_shape;
-    return s;
-}
+FUSOR_DECL lifetime_stamp stamp_of(const std::shared_ptr<storage_token>& token, bool follows_shape);
 
 /// The stamp of a view over `v`'s elements `[0, needed)`.
 template <class T, class A>
@@ -108,19 +99,13 @@ struct lifetime_stamp {
 /// view of the expression from the left (counting from 1), a `dtype` (may be empty) `kind`
 /// ("tensor" or "view"). The words are joined only when it throws: checked mode runs this for
 /// every leaf of every evaluation (joining them first was a quarter of a small evaluation).
-inline void check_stamp([[maybe_unused]] const lifetime_stamp& stamp,
-                        [[maybe_unused]] int position,
-                        [[maybe_unused]] std::string_view dtype,
-                        [[maybe_unused]] std::string_view kind) {
-#if FUSOR_CHECKED
-    std::string p = stamp.problem();
-    if (!p.empty())
-        throw lifetime_error("fusor: operand " + std::to_string(position) + " of the expression (a "
-                             + (dtype.empty() ? "" : std::string(dtype) + " ") + std::string(kind)
-                             + "; tensors and views counted from the left) " + p
-                             + " after the expression was built: an expression refers to its "
-                               "operands, it does not copy them (see 'auto' in docs/semantics.md)");
-#endif
-}
+FUSOR_DECL void check_stamp([[maybe_unused]] const lifetime_stamp& stamp,
+                            [[maybe_unused]] int position,
+                            [[maybe_unused]] std::string_view dtype,
+                            [[maybe_unused]] std::string_view kind);
 
 } // namespace fusor::detail
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/lifetime.ipp>
+#endif

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <string>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
@@ -34,23 +35,11 @@ inline constexpr bool threads_enabled = FUSOR_THREADS_OPENMP != 0;
 /// thread). The default is OpenMP's (OMP_NUM_THREADS, else one per core). Results do not
 /// depend on it. Without the threading option every loop is single-threaded and this only
 /// records the cap. Throws `value_error` for n < 1. (As torch.set_num_threads.)
-inline void set_num_threads(int n) {
-    if (n < 1)
-        throw value_error("set_num_threads: the thread count must be at least 1, got "
-                          + std::to_string(n));
-    detail::thread_cap.store(n, std::memory_order_relaxed);
-}
+FUSOR_DECL void set_num_threads(int n);
 
 /// The most threads a loop may use now: the cap of `set_num_threads`, else OpenMP's default;
 /// 1 without the threading option.
-inline int num_threads() {
-#if FUSOR_THREADS_OPENMP
-    const int cap = detail::thread_cap.load(std::memory_order_relaxed);
-    return cap > 0 ? cap : omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
+FUSOR_DECL int num_threads();
 
 /// Loops over fewer elements than this run on the calling thread: below it, starting and
 /// joining threads (several microseconds here) costs more than it saves: bench_elementwise's
@@ -63,3 +52,7 @@ inline constexpr index_t parallel_threshold = index_t{1} << 16;
 inline constexpr index_t parallel_grain = index_t{1} << 15;
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/parallel.ipp>
+#endif

@@ -12,6 +12,8 @@
 // instruction. Elsewhere a volatile round trip does the same at the cost of a store and a load.
 #pragma once
 
+#include <fusor/config.hpp>
+
 /// 1 when the compile target has fused multiply-add instructions (FMA3, AVX-512): g++ then
 /// fuses a multiply and an add into one instruction (contraction, on by default), and may fuse
 /// them differently in two loops over the same expression, giving the last bit differently.
@@ -42,11 +44,11 @@ inline T opaque(T x) noexcept {
 /// made it or the one that uses it (no FMA contraction across it). `float` and `double` only
 /// (other types do not convert: the call is ambiguous); scalar, never throws. Used wherever
 /// NumPy's C code rounds a product before adding it: `rounded(a * b) + c`.
-[[nodiscard]] inline float rounded(float x) noexcept {
-    return rounding::opaque(x);
-}
-[[nodiscard]] inline double rounded(double x) noexcept {
-    return rounding::opaque(x);
-}
+[[nodiscard]] FUSOR_DECL float rounded(float x) noexcept;
+[[nodiscard]] FUSOR_DECL double rounded(double x) noexcept;
 
 } // namespace fusor::detail
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/rounding.ipp>
+#endif

@@ -1,6 +1,8 @@
 // fusor/core/shape.hpp: index_t, shape_t and row-major strides.
 #pragma once
 
+#include <fusor/config.hpp>
+
 // g++ 12 reports a false -Wstringop-overread (and -overflow) inside boost::container's
 // memcpy/memmove when it inlines a small_vector copy or a growing push_back at -O1 and above
 // (GCC bug 105329's family); the copies are bounded by the source's size.
@@ -113,95 +115,41 @@ private:
 using strides_t = shape_t;
 
 /// Number of elements of a shape (1 for the 0-d shape `()`).
-inline index_t shape_size(const shape_t& s) {
-    index_t n = 1;
-    for (index_t e : s)
-        n *= e;
-    return n;
-}
+FUSOR_DECL index_t shape_size(const shape_t& s);
 
 /// Row-major (C order) strides of a contiguous tensor of shape `s`, in elements.
-inline strides_t row_major_strides(const shape_t& s) {
-    strides_t st(s.size());
-    index_t acc = 1;
-    for (index_t i = s.rank() - 1; i >= 0; --i) {
-        st[static_cast<std::size_t>(i)] = acc;
-        acc *= s[static_cast<std::size_t>(i)];
-    }
-    return st;
-}
+FUSOR_DECL strides_t row_major_strides(const shape_t& s);
 
 /// The elements a strided layout touches, relative to its first element's address: from `first`
 /// (at or below 0) to `last` (at or above 0), both included. Every extent at least 1.
 struct element_span {
     index_t first = 0, last = 0;
 };
-inline element_span span_of(const shape_t& shape, const strides_t& strides) {
-    element_span s;
-    for (std::size_t j = 0; j < shape.size(); ++j) {
-        const index_t step = (shape[j] - 1) * strides[j];
-        (step < 0 ? s.first : s.last) += step;
-    }
-    return s;
-}
+FUSOR_DECL element_span span_of(const shape_t& shape, const strides_t& strides);
 
 /// The bytes [lo, hi) that `shape` elements of `itemsize` bytes at `strides` from `address`
 /// touch (the overlap tests between a destination and what an expression reads). An empty
 /// shape or a null address touches nothing: {nullptr, nullptr}.
-inline std::pair<const char*, const char*> bytes_touched(const void* address,
-                                                         const shape_t& shape,
-                                                         const strides_t& strides,
-                                                         index_t itemsize) {
-    if (!address || shape_size(shape) == 0)
-        return {nullptr, nullptr};
-    const element_span s = span_of(shape, strides);
-    const char* base = static_cast<const char*>(address);
-    return {base + s.first * itemsize, base + (s.last + 1) * itemsize};
-}
+FUSOR_DECL std::pair<const char*, const char*> bytes_touched(const void* address,
+                                                             const shape_t& shape,
+                                                             const strides_t& strides,
+                                                             index_t itemsize);
 
 /// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
 /// checked without building them.
-inline bool is_row_major(const shape_t& shape, const strides_t& strides) {
-    if (shape.size() != strides.size())
-        return false;
-    index_t acc = 1;
-    for (std::size_t i = shape.size(); i-- > 0;) {
-        if (strides[i] != acc)
-            return false;
-        acc *= shape[i];
-    }
-    return true;
-}
+FUSOR_DECL bool is_row_major(const shape_t& shape, const strides_t& strides);
 
 /// `(3, 4)`, `(2,)`, `()` as Python prints tuples.
-inline std::string to_string(const shape_t& s) {
-    std::string out = "(";
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i)
-            out += ", ";
-        out += std::to_string(s[i]);
-    }
-    if (s.size() == 1)
-        out += ",";
-    return out + ")";
-}
+FUSOR_DECL std::string to_string(const shape_t& s);
 
 /// NumPy's compact form used in its error messages: `(3,4)`, `(2,)`, `()`.
-inline std::string to_compact_string(const shape_t& s) {
-    std::string out = "(";
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i)
-            out += ",";
-        out += std::to_string(s[i]);
-    }
-    if (s.size() == 1)
-        out += ",";
-    return out + ")";
-}
+FUSOR_DECL std::string to_compact_string(const shape_t& s);
 
 /// Prints a shape (or strides) as a Python tuple: `(3, 4)`, `(2,)`, `()`.
-inline std::ostream& operator<<(std::ostream& os, const shape_t& s) {
-    return os << to_string(s);
-}
+FUSOR_DECL std::ostream& operator<<(std::ostream& os, const shape_t& s);
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/core/shape.ipp>
+#endif

@@ -164,32 +164,7 @@ struct tile_callbacks {
 // The tiled kernel over one block of the two innermost levels: tiles of tile_rows x tile_cols;
 // operands off unit stride are staged per tile and read at offset r * tile_cols of their
 // buffer in row r, the others at their own offsets.
-inline void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
-    const std::size_t L = p.extents.size(), ops = p.operand_count;
-    // Per operand, read once per block: the strides of the two levels, and whether it is staged
-    // (off unit stride: read from its tile buffer, row r at r * tile_cols).
-    shape_t outer(ops), inner(ops), tile(ops), row(ops);
-    boost::container::small_vector<char, 8> staged(ops, 0);
-    for (std::size_t k = 0; k < ops; ++k) {
-        outer[k] = p.stride(k, L - 2);
-        inner[k] = p.stride(k, L - 1);
-        staged[k] = k > 0 && p.operands[k].kind != operand_plan::role::scalar && inner[k] != 1;
-    }
-    for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
-        const index_t rn = std::min(tile_rows, b.rows - r0);
-        for (index_t c0 = 0; c0 < b.cols; c0 += tile_cols) {
-            const index_t cn = std::min(tile_cols, b.cols - c0);
-            for (std::size_t k = 0; k < ops; ++k)
-                tile[k] = b.offsets[k] + r0 * outer[k] + c0 * inner[k];
-            cb.stage(cb.context, tile.data(), rn, cn);
-            for (index_t r = 0; r < rn; ++r) {
-                for (std::size_t k = 0; k < ops; ++k)
-                    row[k] = staged[k] ? r * tile_cols : tile[k] + r * outer[k];
-                cb.row(cb.context, row.data(), cn);
-            }
-        }
-    }
-}
+FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb);
 
 // The contiguous kernel with tensor leaf I of `ev` held in a register.
 template <int I, class D, class Ev>
@@ -225,14 +200,7 @@ void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
 
 // The depth-first ordinal, among the tensor operands, of operand `k` (a flat tree's operands
 // after the destination are its leaves and scalars, depth-first).
-inline int tensor_ordinal(const loop_plan& p, int k) {
-    int ordinal = 0;
-    for (int j = 1; j < k; ++j) {
-        const auto role = p.operands[static_cast<std::size_t>(j)].kind;
-        ordinal += role == operand_plan::role::tensor || role == operand_plan::role::view;
-    }
-    return ordinal;
-}
+FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k);
 } // namespace detail
 
 namespace detail {
@@ -354,17 +322,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
 namespace detail {
 // A flat plan's row `r` of `cols` elements as the inner-loop trace hook records it: every
 // operand's offset in the expanded plan `traced` (nothing without the hook).
-inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
-#ifdef FUSOR_TRACE_INNER_LOOP
-    shape_t offsets(traced->operand_count, 0);
-    if (traced->levels() == 2)
-        for (std::size_t k = 0; k < offsets.size(); ++k)
-            offsets[k] = r * traced->stride(k, 0);
-    FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), cols);
-#else
-    (void)traced, (void)r, (void)cols;
-#endif
-}
+FUSOR_DECL void trace_flat_row(const loop_plan* traced, index_t r, index_t cols);
 } // namespace detail
 
 /// Runs a flat plan whose `inline_loop` is set: the contiguous kernel over `f.cols` elements,
@@ -1393,3 +1351,7 @@ evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache
 }
 
 } // namespace fusor::exec
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/exec/execute.ipp>
+#endif

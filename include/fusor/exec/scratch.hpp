@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include <fusor/config.hpp>
+
 namespace fusor::exec {
 
 namespace detail {
@@ -17,10 +19,7 @@ struct scratch_pool {
     std::vector<std::size_t> sizes;
     std::size_t used = 0;
 };
-inline scratch_pool& thread_scratch_pool() {
-    thread_local scratch_pool pool;
-    return pool;
-}
+FUSOR_DECL scratch_pool& thread_scratch_pool();
 } // namespace detail
 
 /// The buffers of one evaluation, or of one thread of it: `make<T>(n)` gives room for `n`
@@ -55,3 +54,7 @@ private:
 };
 
 } // namespace fusor::exec
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/exec/scratch.ipp>
+#endif

@@ -15,6 +15,7 @@
 #include <boost/hana/at.hpp>
 #include <boost/hana/tuple.hpp>
 
+#include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/rebuild.hpp>
@@ -194,11 +195,10 @@ struct segment_filler : child_rebuilder<segment_filler> {
 struct byte_range {
     std::uintptr_t lo = 0, hi = 0;
 };
-inline byte_range
-range_of(const void* data, const shape_t& shape, const strides_t& strides, std::size_t itemsize) {
-    const auto [lo, hi] = bytes_touched(data, shape, strides, static_cast<index_t>(itemsize));
-    return {reinterpret_cast<std::uintptr_t>(lo), reinterpret_cast<std::uintptr_t>(hi)};
-}
+FUSOR_DECL byte_range range_of(const void* data,
+                               const shape_t& shape,
+                               const strides_t& strides,
+                               std::size_t itemsize);
 
 // Whether anything the tree reads (its leaves, its segments' sources) overlaps `dest`.
 struct overlap_finder {
@@ -294,3 +294,7 @@ void fill_segments(const segment_list<T>& segments, tensor<T>& out) {
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/exec/segmented_eval.ipp>
+#endif

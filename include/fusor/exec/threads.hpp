@@ -12,6 +12,7 @@
 #include <new>
 #include <type_traits>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/parallel.hpp>
 #include <fusor/core/shape.hpp>
@@ -27,15 +28,7 @@ using team_member_fn = void (*)(void* context, int thread, int team) noexcept;
 // goes through this function, so the compiler outlines one parallel region for the program
 // instead of one per expression type (with -fopenmp that outlining was a third of the compile
 // time of a TU with many expressions).
-inline void run_team(int threads, void* context, team_member_fn member) noexcept {
-#if FUSOR_THREADS_OPENMP
-#pragma omp parallel num_threads(threads)
-    member(context, omp_get_thread_num(), omp_get_num_threads());
-#else
-    (void)threads;
-    member(context, 0, 1);
-#endif
-}
+FUSOR_DECL void run_team(int threads, void* context, team_member_fn member) noexcept;
 } // namespace detail
 
 namespace exec {
@@ -60,39 +53,11 @@ struct chunk_loop {
 // What each thread of the team runs: its contiguous run of chunks, with its own state. It
 // must not throw (an exception cannot leave an OpenMP region): the first one is kept for the
 // calling thread.
-inline void run_chunk_share(void* erased, int thread, int team) noexcept {
-    auto& c = *static_cast<chunk_loop*>(erased);
-    const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
-    if (first == last)
-        return;
-    void* storage = nullptr;
-    bool made = false;
-    try {
-        storage = ::operator new (c.local_size, std::align_val_t{c.local_align});
-        c.make_local(c.context, storage);
-        made = true;
-        for (index_t k = first; k < last; ++k)
-            c.run(c.context, storage, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
-    } catch (...) {
-        if (!c.failed.exchange(true))
-            c.failure = std::current_exception();
-    }
-    if (made)
-        c.destroy_local(storage);
-    if (storage)
-        ::operator delete (storage, std::align_val_t{c.local_align});
-}
+FUSOR_DECL void run_chunk_share(void* erased, int thread, int team) noexcept;
 
 // Runs `c` on up to `threads` threads (on the calling thread alone when there is one chunk or
 // one thread) and rethrows the first exception any chunk threw, after every thread stopped.
-inline void run_chunk_loop(int threads, chunk_loop& c) {
-    if (threads > 1 && c.chunks > 1)
-        fusor::detail::run_team(threads, &c, &run_chunk_share);
-    else
-        run_chunk_share(&c, 0, 1);
-    if (c.failure) // the region's end is a barrier: every write above is visible
-        std::rethrow_exception(c.failure);
-}
+FUSOR_DECL void run_chunk_loop(int threads, chunk_loop& c);
 
 // The per-type parts of a chunk loop: static member functions rather than lambdas converted to
 // function pointers, which an unoptimised build compiles as three functions each.
@@ -156,3 +121,7 @@ void parallel_chunks(
 
 } // namespace exec
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/exec/threads.ipp>
+#endif

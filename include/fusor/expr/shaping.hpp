@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/config.hpp>
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -20,79 +21,20 @@ namespace fusor {
 
 namespace detail {
 // `value_error` unless `in` has at least `rank` axes (numpy.flipud and fliplr's check).
-inline void require_rank(const shape_t& in, index_t rank, const char* what) {
-    if (in.rank() < rank)
-        throw value_error(std::string(what) + ": Input must be >= " + std::to_string(rank)
-                          + "-d, got shape " + to_string(in));
-}
+FUSOR_DECL void require_rank(const shape_t& in, index_t rank, const char* what);
 
 // The identity map of `in`, labelled for explain.
-inline affine_map identity_map(const shape_t& in, std::string label) {
-    affine_map m(in, in, std::move(label));
-    for (std::size_t k = 0; k < in.size(); ++k)
-        m.at(k, k) = 1;
-    return m;
-}
+FUSOR_DECL affine_map identity_map(const shape_t& in, std::string label);
 
 // `rot90(e, k, axes)` as one map, numpy.rot90's cases: k = 0 the identity, k = 2 both axes
 // flipped, k = 1 `transpose(flip(e, a1), swap(a0, a1))`, k = 3 `flip(transpose(...), a1)`.
 // A transpose is a permutation of coef's columns; flipping operand axis a (extent n) negates
 // its row and offsets it by n - 1 (0 when n is 0: no offset past the operand, as flip_map).
-inline affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axes) {
-    const index_t r = in.rank();
-    if (axes.size() != 2)
-        throw value_error("rot90: len(axes) must be 2, got " + to_string(axes));
-    const index_t a0 = axes[0], a1 = axes[1];
-    if (a0 == a1 || (a0 - a1 == r) || (a1 - a0 == r))
-        throw value_error("rot90: Axes must be different, got axes " + to_string(axes)
-                          + " for a tensor of rank " + std::to_string(r));
-    if (a0 >= r || a0 < -r || a1 >= r || a1 < -r)
-        throw value_error("rot90: Axes=" + to_compact_string(axes)
-                          + " out of range for array of ndim=" + std::to_string(r));
-    const auto n0 = static_cast<std::size_t>(a0 < 0 ? a0 + r : a0);
-    const auto n1 = static_cast<std::size_t>(a1 < 0 ? a1 + r : a1);
-    const index_t turns = ((k % 4) + 4) % 4;
-    const std::string label = "rot90(k=" + std::to_string(k) + ", axes=" + to_string(axes) + ")";
-    if (turns == 0)
-        return identity_map(in, label);
-    if (turns == 2) {
-        affine_map m = flip_map(in, shape_t{a0, a1});
-        m.label = label;
-        return m;
-    }
-    shape_t perm;
-    for (index_t j = 0; j < r; ++j)
-        perm.push_back(j);
-    std::swap(perm[n0], perm[n1]);
-    affine_map m = transpose_map(in, perm);
-    m.label = label;
-    // k = 1: operand axis a1 (view axis a0) is read backwards; k = 3: operand axis a0 (view
-    // axis a1).
-    const std::size_t in_axis = turns == 1 ? n1 : n0, out_axis = turns == 1 ? n0 : n1;
-    m.at(in_axis, out_axis) = -1;
-    m.offset[in_axis] = in[in_axis] > 0 ? in[in_axis] - 1 : 0;
-    return m;
-}
+FUSOR_DECL affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axes);
 
 // The extent-1 axes atleast_<rank> inserts (numpy.atleast_1d/2d/3d): none when `in` already
 // has `rank` axes or more.
-inline affine_map atleast_map(const shape_t& in, index_t rank) {
-    shape_t axes;
-    if (in.rank() < rank) {
-        if (in.rank() == 0)
-            for (index_t k = 0; k < rank; ++k)
-                axes.push_back(k);
-        else if (rank == 2) // (n,) → (1, n)
-            axes = {0};
-        else if (in.rank() == 1) // (n,) → (1, n, 1)
-            axes = {0, 2};
-        else // (m, n) → (m, n, 1)
-            axes = {2};
-    }
-    affine_map m = expand_dims_map(in, axes);
-    m.label = "atleast_" + std::to_string(rank) + "d";
-    return m;
-}
+FUSOR_DECL affine_map atleast_map(const shape_t& in, index_t rank);
 } // namespace detail
 
 /// `flipud(e)` as numpy.flipud: axis 0 reversed, `flip(e, 0)`: shape unchanged, (3, 4) → (3, 4)
@@ -183,3 +125,7 @@ template <class E>
     }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/expr/shaping.ipp>
+#endif

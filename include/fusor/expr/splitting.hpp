@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/affine_map.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
@@ -44,32 +45,7 @@ struct split_spec {
 /// range ones clamp: parts may be empty). `equal` (numpy.split) refuses an unequal division.
 /// Throws `value_error` for `sections <= 0` ("number sections must be larger than 0") and, when
 /// `equal`, "array split does not result in an equal division".
-inline std::vector<slice> split_slices(const split_spec& spec, index_t n, bool equal) {
-    std::vector<slice> out;
-    if (!spec.by_sections) {
-        index_t prev = 0;
-        for (index_t i : spec.indices) {
-            out.emplace_back(prev, i);
-            prev = i;
-        }
-        out.emplace_back(prev, none);
-        return out;
-    }
-    const index_t k = spec.sections;
-    if (k <= 0)
-        throw value_error("number sections must be larger than 0, got " + std::to_string(k));
-    if (equal && n % k != 0)
-        throw value_error("array split does not result in an equal division: an axis of extent "
-                          + std::to_string(n) + " into " + std::to_string(k) + " sections");
-    const index_t each = n / k, extras = n % k;
-    index_t start = 0;
-    for (index_t j = 0; j < k; ++j) {
-        const index_t len = each + (j < extras ? 1 : 0);
-        out.emplace_back(start, start + len);
-        start += len;
-    }
-    return out;
-}
+FUSOR_DECL std::vector<slice> split_slices(const split_spec& spec, index_t n, bool equal);
 
 /// The parts of `e` along `axis`, one view per slice: an rvalue tensor is moved into storage
 /// the views share; an rvalue expression is kept and copied into each part.
@@ -103,11 +79,7 @@ auto split_views(E&& e, const split_spec& spec, index_t axis_in, bool equal) {
 }
 
 // `value_error` unless `e` has at least `rank` axes (numpy.hsplit/vsplit/dsplit).
-inline void require_split_rank(const shape_t& s, index_t rank, const char* what) {
-    if (s.rank() < rank)
-        throw value_error(std::string(what) + " only works on arrays of " + std::to_string(rank)
-                          + " or more dimensions, got shape " + to_string(s));
-}
+FUSOR_DECL void require_split_rank(const shape_t& s, index_t rank, const char* what);
 
 } // namespace detail
 
@@ -165,3 +137,7 @@ auto dsplit(E&& e, const detail::split_spec& sections_or_indices) {
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/expr/splitting.ipp>
+#endif

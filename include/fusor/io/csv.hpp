@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -54,31 +55,15 @@ struct csv_options {
 
 namespace detail::csv {
 
-inline bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
-}
+FUSOR_DECL bool is_space(char c);
 
-inline std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
+FUSOR_DECL std::string_view trim(std::string_view s);
 
 [[noreturn]] inline void fail(const std::string& where, const std::string& why) {
     throw io_error(where + ": " + why);
 }
 
-inline std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail(path, "cannot open the file for reading");
-    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad())
-        fail(path, "read error");
-    return text;
-}
+FUSOR_DECL std::string read_file(const std::string& path);
 
 // One line that holds data: its 1-based number in the file and its text, the comment removed.
 struct data_line {
@@ -87,60 +72,15 @@ struct data_line {
 };
 
 // The lines after the first `skip` that hold data: "#..." comments removed, blank ones dropped.
-inline std::vector<data_line> data_lines(std::string_view text, index_t skip) {
-    std::vector<data_line> out;
-    index_t number = 0;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-        if (++number <= skip)
-            continue;
-        line = line.substr(0, line.find('#'));
-        if (!trim(line).empty())
-            out.push_back({number, line});
-    }
-    return out;
-}
+FUSOR_DECL std::vector<data_line> data_lines(std::string_view text, index_t skip);
 
 // The cells of a line, trimmed, into `cells` (reused from line to line).
-inline void split(std::string_view line, char delimiter, std::vector<std::string_view>& cells) {
-    cells.clear();
-    for (;;) {
-        const std::size_t d = line.find(delimiter);
-        cells.push_back(trim(line.substr(0, d)));
-        if (d == std::string_view::npos)
-            return;
-        line.remove_prefix(d + 1);
-    }
-}
+FUSOR_DECL void split(std::string_view line, char delimiter, std::vector<std::string_view>& cells);
 
 // The value of a decimal text std::from_chars found out of double's range: +-inf when its
 // magnitude is above 1 (overflow), +-0 when below (underflow), as strtod and NumPy give. Only the
 // decimal exponent of the first non-zero digit matters: doubles cover 1e-308 to 1e308.
-inline double out_of_range_value(std::string_view s) {
-    const bool negative = s.front() == '-';
-    if (negative || s.front() == '+')
-        s.remove_prefix(1);
-    const std::size_t e = s.find_first_of("eE");
-    const std::string_view mantissa = s.substr(0, e);
-    std::int64_t exponent = 0;
-    if (e != std::string_view::npos) {
-        std::string_view x = s.substr(e + 1);
-        const bool minus = !x.empty() && x.front() == '-';
-        if (!x.empty() && (x.front() == '-' || x.front() == '+'))
-            x.remove_prefix(1);
-        for (char c : x) // saturates: only the sign of the total matters
-            exponent = std::min<std::int64_t>(exponent * 10 + (c - '0'), 1'000'000'000);
-        exponent = minus ? -exponent : exponent;
-    }
-    const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
-    const std::size_t first = mantissa.find_first_not_of("0.");
-    const std::int64_t lead = first < point ? static_cast<std::int64_t>(point - first) - 1
-                                            : -static_cast<std::int64_t>(first - point);
-    const double magnitude = exponent + lead > 0 ? std::numeric_limits<double>::infinity() : 0.0;
-    return negative ? -magnitude : magnitude;
-}
+FUSOR_DECL double out_of_range_value(std::string_view s);
 
 // A float cell as numpy.loadtxt reads it: an optional sign, then decimal digits with an optional
 // point and exponent ("1", "-2.5", ".5", "5.", "1e-3", "1E+300"), or nan, inf or infinity in any
@@ -266,15 +206,8 @@ index_t for_each_row(const std::string& path,
 }
 
 // A column index as the user wrote it (negative counts from the end), checked against a row.
-inline std::size_t
-resolve_column(index_t column, std::size_t width, const std::string& path, index_t line) {
-    const index_t w = static_cast<index_t>(width);
-    if (column < -w || column >= w)
-        fail(path + ":" + std::to_string(line),
-             "column " + std::to_string(column) + " does not exist: the row has "
-                 + std::to_string(width) + " cells");
-    return static_cast<std::size_t>(column < 0 ? column + w : column);
-}
+FUSOR_DECL std::size_t
+resolve_column(index_t column, std::size_t width, const std::string& path, index_t line);
 
 // The text numpy.savetxt writes for one element. Floats as its default fmt '%.18e' gives them:
 // "1.000000000000000056e-01", "-0.000000000000000000e+00", "nan" (never "-nan"), "inf", "-inf";
@@ -383,24 +316,8 @@ tensor<T> load_csv(const std::string& path, const csv_options& options = {}) {
 /// ```cpp
 /// std::vector<std::string> species = fusor::load_csv_column("iris.csv", 4, {.skip_header = 1});
 /// ```
-inline std::vector<std::string>
-load_csv_column(const std::string& path, index_t column, const csv_options& options = {}) {
-    namespace csv = detail::csv;
-    if (!options.usecols.empty())
-        throw value_error("load_csv_column: the column is the second argument; usecols must be "
-                          "empty");
-    const std::string text = csv::read_file(path);
-    const std::vector<csv::data_line> lines = csv::data_lines(text, options.skip_header);
-    std::vector<std::string> out;
-    out.reserve(lines.size());
-    std::size_t c = 0;
-    csv::for_each_row(path, lines, options.delimiter, [&](index_t line, const auto& row) {
-        if (out.empty())
-            c = csv::resolve_column(column, row.size(), path, line);
-        out.emplace_back(row[c]);
-    });
-    return out;
-}
+FUSOR_DECL std::vector<std::string>
+load_csv_column(const std::string& path, index_t column, const csv_options& options = {});
 
 /// Writes `e` (a tensor, a view or any expression, evaluated first) as delimited text, as
 /// `numpy.savetxt(path, e, delimiter=',')`: a 2-d `(rows, cols)` array one row per line, a 1-d
@@ -452,3 +369,7 @@ void save_csv(const std::string& path, const E& e, char delimiter = ',') {
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/io/csv.ipp>
+#endif

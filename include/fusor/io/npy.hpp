@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -54,25 +55,7 @@ struct header {
 
 /// The header as NumPy's `_write_array_header` writes it, version 1.0 (2.0 when the dict is
 /// longer than 65535 bytes), padded so that the data starts at a multiple of 64 bytes.
-inline std::string format_header(const header& h) {
-    std::string dict = "{'descr': '" + h.descr + "', 'fortran_order': "
-                       + (h.fortran_order ? "True" : "False") + ", 'shape': (";
-    for (std::size_t k = 0; k < h.shape.size(); ++k)
-        dict += (k ? ", " : "") + std::to_string(h.shape[k]);
-    dict += h.shape.size() == 1 ? ",), }" : "), }";
-    const bool v2 = dict.size() + 1 + 10 > 65535;
-    const std::size_t preamble = v2 ? 12 : 10; // magic, version, length field
-    const std::size_t total = (preamble + dict.size() + 1 + 63) / 64 * 64;
-    dict.append(total - preamble - dict.size() - 1, ' ');
-    dict += '\n';
-    std::string out(magic);
-    out += static_cast<char>(v2 ? 2 : 1);
-    out += '\0';
-    const std::size_t n = dict.size();
-    for (std::size_t b = 0; b < (v2 ? 4u : 2u); ++b)
-        out += static_cast<char>((n >> (8 * b)) & 0xff);
-    return out + dict;
-}
+FUSOR_DECL std::string format_header(const header& h);
 
 namespace detail {
 [[noreturn]] inline void fail(const std::string& path, const std::string& why) {
@@ -218,9 +201,7 @@ T byteswapped(T v) {
 
 /// Parses the dict literal of a .npy header (the text between the length field and the data).
 /// Throws `io_error` naming `path` and what is wrong.
-inline header parse_header(std::string_view text, const std::string& path) {
-    return detail::dict_parser(text, path).parse();
-}
+FUSOR_DECL header parse_header(std::string_view text, const std::string& path);
 
 } // namespace npy
 
@@ -404,3 +385,7 @@ tensor<T> load_npy(const std::string& path) {
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/io/npy.ipp>
+#endif

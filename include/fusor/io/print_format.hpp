@@ -24,6 +24,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <fusor/config.hpp>
+
 namespace fusor::detail {
 
 // A finite value >= 0 in decimal scientific notation: digits[0] . digits[1..] × 10^exp.
@@ -35,15 +37,7 @@ struct sci_decimal {
 };
 
 // Reads what std::to_chars writes with chars_format::scientific: `d[.ddd]e±XX`.
-inline sci_decimal parse_scientific(const char* first, const char* last) {
-    sci_decimal d;
-    const char* e = std::find(first, last, 'e');
-    for (const char* p = first; p != e; ++p)
-        if (*p != '.')
-            d.digits += *p;
-    std::from_chars(e + 1 + (e[1] == '+' ? 1 : 0), last, d.exp); // from_chars refuses '+'
-    return d;
-}
+FUSOR_DECL sci_decimal parse_scientific(const char* first, const char* last);
 
 // The shortest digits that read back as `a` in T (Dragon4's unique mode without cut-off).
 template <class T>
@@ -68,22 +62,7 @@ struct positional_parts {
     std::string fraction;
 };
 
-inline positional_parts to_positional(const sci_decimal& d) {
-    positional_parts p;
-    if (d.exp >= 0) {
-        const auto whole = static_cast<std::size_t>(d.exp) + 1;
-        if (d.digits.size() <= whole) {
-            p.integer = d.digits + std::string(whole - d.digits.size(), '0');
-        } else {
-            p.integer = d.digits.substr(0, whole);
-            p.fraction = d.digits.substr(whole);
-        }
-    } else {
-        p.integer = "0";
-        p.fraction = std::string(static_cast<std::size_t>(-d.exp - 1), '0') + d.digits;
-    }
-    return p;
-}
+FUSOR_DECL positional_parts to_positional(const sci_decimal& d);
 
 // Dragon4 positional, unique digits, at most `precision` digits after the point, trailing
 // zeros trimmed (trim='.'): 0.5 -> `0` `5`, 1.0 -> `1` ``, 2/3 at 8 -> `0` `66666667`.
@@ -130,29 +109,10 @@ sci_decimal scientific_maxprec(T a, int precision) {
 
 // Exact decimal expansion of a finite long double > 0 (at most ~800 significant digits for the
 // values used here; 1200 leaves room), trailing zeros removed.
-inline sci_decimal exact_digits(long double v) {
-    std::string buf(1300, '\0');
-    const auto r =
-        std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::scientific, 1200);
-    sci_decimal d = parse_scientific(buf.data(), r.ptr);
-    while (d.digits.size() > 1 && d.digits.back() == '0')
-        d.digits.pop_back();
-    return d;
-}
+FUSOR_DECL sci_decimal exact_digits(long double v);
 
 // -1, 0, 1 as a < b, a == b, a > b, for two positive values with a non-zero first digit.
-inline int compare_decimal(const sci_decimal& a, const sci_decimal& b) {
-    if (a.exp != b.exp)
-        return a.exp < b.exp ? -1 : 1;
-    const std::size_t n = std::max(a.digits.size(), b.digits.size());
-    for (std::size_t i = 0; i < n; ++i) {
-        const char x = i < a.digits.size() ? a.digits[i] : '0';
-        const char y = i < b.digits.size() ? b.digits[i] : '0';
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
+FUSOR_DECL int compare_decimal(const sci_decimal& a, const sci_decimal& b);
 
 // Dragon4 with min_digits m (unique mode) generates digits past the unique ones up to m and
 // then rounds the last by its margins: down when only the truncated number still reads back
@@ -212,16 +172,9 @@ sci_decimal scientific_exact(T a, int frac) {
 }
 
 // `e+05`, `e-100`: the exponent with at least `width` digits.
-inline std::string exponent_text(int exp, int width) {
-    std::string digits = std::to_string(exp < 0 ? -exp : exp);
-    if (static_cast<int>(digits.size()) < width)
-        digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
-    return std::string("e") + (exp < 0 ? '-' : '+') + digits;
-}
+FUSOR_DECL std::string exponent_text(int exp, int width);
 
-inline std::string spaces(int n) {
-    return std::string(static_cast<std::size_t>(std::max(n, 0)), ' ');
-}
+FUSOR_DECL std::string spaces(int n);
 
 // NumPy's FloatingFormat with floatmode='maxprec', sign='-', legacy=False: one format for all
 // the elements of an array (the shown ones when summarised), fixed-point or exponential.
@@ -396,3 +349,7 @@ std::string scalar_str(T v) {
 }
 
 } // namespace fusor::detail
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/io/print_format.ipp>
+#endif

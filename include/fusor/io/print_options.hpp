@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
@@ -33,23 +34,10 @@ struct print_options {
 namespace detail {
 // The process-wide options, behind a mutex: setting them while another thread prints is not a
 // data race (a print reads them once, at its start).
-inline std::mutex& print_options_mutex() {
-    static std::mutex m;
-    return m;
-}
-inline print_options& global_print_options() {
-    static print_options o;
-    return o;
-}
+FUSOR_DECL std::mutex& print_options_mutex();
+FUSOR_DECL print_options& global_print_options();
 // NumPy raises ValueError for a negative precision; a negative edgeitems has no meaning.
-inline void check_print_options(const print_options& o, const char* who) {
-    if (o.precision < 0)
-        throw value_error(std::string(who) + ": precision must be >= 0, not "
-                          + std::to_string(o.precision));
-    if (o.edgeitems < 0)
-        throw value_error(std::string(who) + ": edgeitems must be >= 0, not "
-                          + std::to_string(o.edgeitems));
-}
+FUSOR_DECL void check_print_options(const print_options& o, const char* who);
 } // namespace detail
 
 /// Sets the options every later `os << t` uses, as `numpy.set_printoptions(precision=…,
@@ -60,19 +48,16 @@ inline void check_print_options(const print_options& o, const char* who) {
 /// `edgeitems`. A negative `threshold` summarises every tensor, as in NumPy.
 ///
 /// Example: `auto o = fusor::get_print_options(); o.precision = 4; fusor::set_print_options(o);`
-inline void set_print_options(const print_options& o) {
-    detail::check_print_options(o, "set_print_options");
-    const std::lock_guard<std::mutex> lock(detail::print_options_mutex());
-    detail::global_print_options() = o;
-}
+FUSOR_DECL void set_print_options(const print_options& o);
 
 /// The options `os << t` uses now, as `numpy.get_printoptions()`; initially NumPy's defaults
 /// (`precision` 8, `threshold` 1000, `edgeitems` 3, `linewidth` 75, `suppress` false).
 ///
 /// Example: `fusor::get_print_options().precision == 8`.
-inline print_options get_print_options() {
-    const std::lock_guard<std::mutex> lock(detail::print_options_mutex());
-    return detail::global_print_options();
-}
+FUSOR_DECL print_options get_print_options();
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/io/print_options.ipp>
+#endif

@@ -104,10 +104,7 @@ inline constexpr auto powers_of_ten = [] {
         table[n] = table[n - 1] * 10.0;
     return table;
 }();
-inline double power_of_ten(std::int64_t n) {
-    return n <= max_finite_power_of_ten ? powers_of_ten[static_cast<std::size_t>(n)]
-                                        : std::numeric_limits<double>::infinity();
-}
+FUSOR_DECL double power_of_ten(std::int64_t n);
 } // namespace detail
 
 /// numpy.round (numpy.around) with `decimals`: `x` rounded to `decimals` digits after the point
@@ -204,3 +201,7 @@ struct abs {
 };
 
 } // namespace fusor::ops
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/ops/math.ipp>
+#endif

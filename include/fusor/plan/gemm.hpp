@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <fusor/config.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/expr/elementwise.hpp>
@@ -74,42 +75,14 @@ using gemm_axes = boost::container::small_vector<gemm_axis, 4>;
 
 // Merges consecutive axes of one role into one when every operand that moves along them walks
 // them as one (outer stride == inner stride * inner extent); true when at most one is left.
-inline bool merge_into_one(gemm_axes& axes) {
-    while (axes.size() > 1) {
-        const gemm_axis& x = axes[axes.size() - 2];
-        const gemm_axis& y = axes.back();
-        auto joins = [&](index_t sx, index_t sy) {
-            return sx == sy * y.n;
-        };
-        if (!joins(x.a, y.a) || !joins(x.b, y.b) || !joins(x.c, y.c))
-            return false;
-        const gemm_axis merged{x.n * y.n, y.a, y.b, y.c};
-        axes.pop_back();
-        axes.back() = merged;
-    }
-    return true;
-}
+FUSOR_DECL bool merge_into_one(gemm_axes& axes);
 
 // A (rows × cols) matrix with strides (sr, sc) as the BLAS reads it: row-major (`sc == 1`, rows
 // `ld` apart) or column-major (`transposed`: `sr == 1`, columns `ld` apart). False otherwise.
-inline bool
-as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transposed, index_t& ld) {
-    if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols)) {
-        transposed = false;
-        ld = rows == 1 ? cols : sr;
-        return ld >= 1;
-    }
-    if ((rows == 1 || sr == 1) && (cols == 1 || sc >= rows)) {
-        transposed = true;
-        ld = cols == 1 ? rows : sc;
-        return ld >= 1;
-    }
-    return false;
-}
+FUSOR_DECL bool
+as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transposed, index_t& ld);
 
-inline bool fits_int(index_t v) {
-    return v >= 0 && v <= INT_MAX;
-}
+FUSOR_DECL bool fits_int(index_t v);
 } // namespace gemm_detail
 
 namespace gemm_detail {
@@ -120,103 +93,20 @@ namespace gemm_detail {
 struct product_axes {
     gemm_axes rows, cols, sums, batch;
 };
-inline bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
-    const operand_plan &C = p.operands[0], &A = p.operands[ia], &B = p.operands[ib];
-    auto& [rows, cols, sums, batch] = x;
-    for (std::size_t j = 0; j < p.iter_shape.size(); ++j) {
-        const gemm_axis x{p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
-        if (x.n == 1)
-            continue;
-        if (x.a < 0 || x.b < 0)
-            return false;
-        if (x.c == 0) {
-            if (x.a == 0 || x.b == 0)
-                return false; // a summed axis one operand does not move along: not a product
-            sums.push_back(x);
-        } else if (x.a != 0 && x.b == 0) {
-            rows.push_back(x);
-        } else if (x.a == 0 && x.b != 0) {
-            cols.push_back(x);
-        } else if (x.a != 0 && x.b != 0) {
-            batch.push_back(x);
-        } else {
-            return false; // the result varies where neither operand does
-        }
-    }
-    return true;
-}
+FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x);
 
 // The batch loops of `x` into `g`.
-inline void set_batch(const product_axes& x, gemm_plan& g) {
-    for (const gemm_axis& b : x.batch) {
-        g.batch.push_back(b.n);
-        g.batch_a.push_back(b.a);
-        g.batch_b.push_back(b.b);
-        g.batch_c.push_back(b.c);
-    }
-}
+FUSOR_DECL void set_batch(const product_axes& x, gemm_plan& g);
 
 // Whether loop `p` is `C = A B` with A operand `ia` and B operand `ib` (C the accumulator,
 // operand 0) as the BLAS takes it, and if so its matrix product, not yet `direct`.
-inline bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
-    product_axes x;
-    if (!classify_axes(p, ia, ib, x))
-        return false;
-    auto& [rows, cols, sums, batch] = x;
-    if (!merge_into_one(rows) || !merge_into_one(cols) || !merge_into_one(sums))
-        return false;
-    g.m = rows.empty() ? 1 : rows[0].n;
-    g.n = cols.empty() ? 1 : cols[0].n;
-    g.k = sums.empty() ? 1 : sums[0].n;
-    // Nothing summed (an outer product, `"i,j->ij"`) never gets here: it is planned as the
-    // element-wise loop of its terms (reduce_kernel::single_term).
-    if (g.m < 2 || g.k < 2 || g.m * g.n * g.k < gemm_min_work)
-        return false;
-    const index_t ak = sums[0].a, bk = sums[0].b;
-    if (cols.empty()) { // B is a vector: y = A x, the BLAS's gemv
-        if (!as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda) || bk < 1 || rows[0].c < 1)
-            return false;
-        g.gemv = true;
-        g.ldb = bk;
-        g.ldc = rows[0].c;
-    } else {
-        if (g.n < 2 || !as_blas_matrix(g.m, g.k, rows[0].a, ak, g.trans_a, g.lda)
-            || !as_blas_matrix(g.k, g.n, bk, cols[0].b, g.trans_b, g.ldb) || cols[0].c != 1
-            || rows[0].c < g.n)
-            return false;
-        g.ldc = rows[0].c;
-    }
-    for (const index_t v : {g.m, g.n, g.k, g.lda, g.ldb, g.ldc})
-        if (!fits_int(v))
-            return false;
-    set_batch(x, g);
-    return true;
-}
+FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g);
 
 // Whether loop `p` is `C = A B` (A operand `ia`, B operand `ib`) as fusor's small product
 // takes it: at most one row, one column and one summed axis (rows and columns merged where
 // their strides allow), any strides of at least 0. One summed axis, not several merged: each
 // accumulator then takes its terms in the order of that axis, as the row kernel does.
-inline bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
-    product_axes x;
-    if (!classify_axes(p, ia, ib, x) || x.sums.size() > 1 || !merge_into_one(x.rows)
-        || !merge_into_one(x.cols))
-        return false;
-    const gemm_axis none{};
-    const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
-                    &k = x.sums.empty() ? none : x.sums[0];
-    g.m = r.n;
-    g.n = c.n;
-    g.k = k.n;
-    g.a_m = r.a;
-    g.a_k = k.a;
-    g.b_k = k.b;
-    g.b_n = c.b;
-    g.c_m = r.c;
-    g.c_n = c.c;
-    set_batch(x, g);
-    return true;
-}
+FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g);
 } // namespace gemm_detail
 
 /// Decides whether reduction loop `p` (planned, operands 1 and 2 the two factors, operand 0 the
@@ -271,20 +161,10 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
 /// order, and that is a product with fewer than `gemm_min_work` multiply-adds (the BLAS's larger
 /// ones are choose_gemm's). The kernel runs the same steps in the same order without the loop
 /// nest's driver, which costs more than a 4 x 4 product's arithmetic.
-inline bool choose_small_gemm(loop_plan& p) {
-    const bool one_at_a_time = p.reduction == reduce_kernel::row
-                               || p.reduction == reduce_kernel::two_rows
-                               || (p.reduction == reduce_kernel::pairwise && p.reduce_count < 8);
-    if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1 || !one_at_a_time)
-        return false;
-    // A is operand 1: the kernel takes any strides, so the other order adds nothing.
-    gemm_plan g;
-    if (!gemm_detail::as_small_product(p, 1, 2, g) || g.m * g.n * g.k >= gemm_min_work)
-        return false;
-    p.gemm = std::move(g);
-    p.reduction = reduce_kernel::small_gemm;
-    p.kernel = inner_kernel::strided; // no splat buffers: the kernel reads the matrices itself
-    return true;
-}
+FUSOR_DECL bool choose_small_gemm(loop_plan& p);
 
 } // namespace fusor::planning
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/gemm.ipp>
+#endif

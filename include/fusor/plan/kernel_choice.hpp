@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/traverse.hpp>
@@ -254,37 +255,8 @@ inline constexpr elementwise_facts elementwise_facts_of = {
 ///    tensors, exactly one of them standing still in the inner loop, and no vector math keeps
 ///    that one in a register and runs the plain contiguous loop (measured on W5: the splat
 ///    buffer's extra load stream cost 10-30 % of a store-bound loop).
-inline void choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e) {
-    if (p.empty || p.extents.empty() || p.alias_copy)
-        return;
-    if (facts.vector_math) {
-        // Every layout computes its math functions through SLEEF, so an element gets the same
-        // bits whichever loop computes it: a strided loop gathers each block of its operands off
-        // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
-        // stage for locality; a math function costs more than the strided reads they save).
-        if (p.kernel == inner_kernel::tiled)
-            p.kernel = inner_kernel::strided;
-        facts.vector_functions(e, p.vector_functions);
-    }
-    if (facts.scalar_math)
-        p.scalar_math = true;
-    if (facts.held_candidates) {
-        if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
-            return;
-        int still = 0, at = -1;
-        const std::size_t inner = p.extents.size() - 1;
-        for (std::size_t k = 1; k < p.operands.size(); ++k) {
-            const operand_plan& o = p.operands[k];
-            if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
-                && o.strides[inner] == 0) {
-                ++still;
-                at = static_cast<int>(k);
-            }
-        }
-        if (still == 1)
-            p.held_operand = at;
-    }
-}
+FUSOR_DECL void
+choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 
 /// Test hook: when false, the planner never chooses math_in_registers nor
 /// reduce_kernel::pairwise_simd, so tests can compare the register forms' results with the
@@ -318,32 +290,10 @@ inline constexpr index_t stride2_register_min_elements = 16384;
 /// multiply and an add (`facts.contractible`): g++ fused `a * a + b * a` one way in that loop
 /// and the other way in the blocked form's, so such expressions keep the gather buffer, as do
 /// loops under stride2_register_min_elements.
-inline void choose_math_in_registers(loop_plan& p,
-                                     const elementwise_facts& facts,
-                                     std::string_view destination_dtype,
-                                     index_t destination_inner_stride) {
-#if FUSOR_MATH_IN_REGISTERS
-    if (facts.register_candidate)
-        p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
-                              && destination_dtype == facts.dtype && destination_inner_stride == 1;
-#if FUSOR_STRIDE2_IN_REGISTERS
-    if (p.math_in_registers && p.kernel == inner_kernel::strided && !p.extents.empty()) {
-        const std::size_t inner = p.extents.size() - 1;
-        bool pairs = true;
-        for (std::size_t k = 1; k < p.operands.size(); ++k) {
-            const index_t s = p.stride(k, inner);
-            pairs = pairs && (s == 0 || s == 1 || s == 2);
-        }
-        index_t elements = 1;
-        for (const index_t e : p.extents)
-            elements *= e;
-        p.stride2_in_registers =
-            pairs && !facts.contractible && elements >= stride2_register_min_elements;
-    }
-#endif
-#endif
-    (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
-}
+FUSOR_DECL void choose_math_in_registers(loop_plan& p,
+                                         const elementwise_facts& facts,
+                                         std::string_view destination_dtype,
+                                         index_t destination_inner_stride);
 
 /// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take
 /// its terms a 512-bit register at a time (reduce_kernel::pairwise_simd): a float32 `sum` or
@@ -503,3 +453,7 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
 
 } // namespace planning
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/kernel_choice.ipp>
+#endif

@@ -427,6 +427,16 @@ struct loop_plan {
     /// reduce_kernel::gemm: the matrix product the BLAS runs.
     gemm_plan gemm;
 
+    // Declared here, defaulted in loop_plan.ipp: with a dozen containers among its members, a
+    // loop_plan's copy, move and destructor are 6 KB of code, compiled once under
+    // FUSOR_SEPARATE_COMPILATION instead of in every translation unit.
+    loop_plan();
+    loop_plan(const loop_plan&);
+    loop_plan(loop_plan&&);
+    loop_plan& operator=(const loop_plan&);
+    loop_plan& operator=(loop_plan&&);
+    ~loop_plan();
+
     index_t levels() const { return extents.rank(); }
     /// Stride of operand `k` at loop level `level` (1 in a flat plan).
     index_t stride(std::size_t k, std::size_t level) const {
@@ -518,3 +528,7 @@ struct plan_notes {
 };
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/loop_plan.ipp>
+#endif

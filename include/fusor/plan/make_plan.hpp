@@ -59,12 +59,10 @@ struct destination_ref {
 };
 
 /// The layout of a fresh contiguous result of `shape`, elements of `dtype` (`itemsize` bytes).
-inline destination_layout contiguous_destination(std::string_view dtype,
-                                                 index_t itemsize,
-                                                 const shape_t& shape,
-                                                 const void* address = nullptr) {
-    return {shape, row_major_strides(shape), address, dtype, itemsize};
-}
+FUSOR_DECL destination_layout contiguous_destination(std::string_view dtype,
+                                                     index_t itemsize,
+                                                     const shape_t& shape,
+                                                     const void* address = nullptr);
 /// The layout of a fresh contiguous result of `shape`, elements of type `T`.
 template <class T>
 destination_layout contiguous_destination(const shape_t& shape, const void* address = nullptr) {
@@ -80,68 +78,21 @@ struct index_transform {
     boost::container::small_vector<index_t, 36> m;
     shape_t off;
 
-    static index_transform identity(std::size_t n) {
-        index_transform t{n, n, {}, shape_t(n, 0)};
-        t.m.assign(n * n, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            t.m[i * n + i] = 1;
-        return t;
-    }
+    static index_transform identity(std::size_t n);
     // Leaf strides over the iteration space: Σ_k strides[k] * m[k][j]; base offset likewise.
-    strides_t strides_of(const strides_t& st) const {
-        strides_t out(cols, 0);
-        for (std::size_t k = 0; k < rows; ++k)
-            for (std::size_t j = 0; j < cols; ++j)
-                out[j] += st[k] * m[k * cols + j];
-        return out;
-    }
-    index_t offset_of(const strides_t& st) const {
-        index_t o = 0;
-        for (std::size_t k = 0; k < rows; ++k)
-            o += st[k] * off[k];
-        return o;
-    }
+    strides_t strides_of(const strides_t& st) const;
+    index_t offset_of(const strides_t& st) const;
 };
 
 // A child of shape `child` broadcast into a parent of shape `parent`: axes align on the right;
 // a stretched axis (child extent 1, parent extent > 1) and an extra leading child axis read
 // index 0 always, a zero row.
-inline index_transform
-broadcast_into(const index_transform& t, const shape_t& parent, const shape_t& child) {
-    const std::size_t rp = parent.size(), rc = child.size();
-    index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
-    c.m.assign(rc * t.cols, 0);
-    for (std::size_t k = 0; k < rc; ++k) {
-        if (rc - k > rp)
-            continue; // extra leading extent-1 axis of the child
-        const std::size_t p = k + rp - rc;
-        if (child[k] == 1 && parent[p] != 1)
-            continue; // stretched: stride 0
-        for (std::size_t j = 0; j < t.cols; ++j)
-            c.m[k * t.cols + j] = t.m[p * t.cols + j];
-        c.off[k] = t.off[p];
-    }
-    return c;
-}
+FUSOR_DECL index_transform broadcast_into(const index_transform& t,
+                                          const shape_t& parent,
+                                          const shape_t& child);
 
 // Through a view: child index = M * view index + off_M, view index = T x + off_T.
-inline index_transform through_view(const affine_map& v, const index_transform& t) {
-    const std::size_t rc = v.in_shape.size(), rv = v.out_shape.size();
-    index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
-    c.m.assign(rc * t.cols, 0);
-    for (std::size_t k = 0; k < rc; ++k) {
-        c.off[k] = v.offset[k];
-        for (std::size_t i = 0; i < rv; ++i) {
-            const index_t a = v.at(k, i);
-            if (a == 0)
-                continue;
-            c.off[k] += a * t.off[i];
-            for (std::size_t j = 0; j < t.cols; ++j)
-                c.m[k * t.cols + j] += a * t.m[i * t.cols + j];
-        }
-    }
-    return c;
-}
+FUSOR_DECL index_transform through_view(const affine_map& v, const index_transform& t);
 
 template <class T>
 std::string scalar_text(T v) {
@@ -163,30 +114,12 @@ inline constexpr char node_type_id = 0;
 // address, strides over the iteration space, offset, scalar value, temporary): the second one
 // reads the first's temporary. Node types fix the operations; views and reshapes are already
 // in the operands' strides.
-inline bool same_loop(const loop_plan& a, const loop_plan& b) {
-    if (a.expression != b.expression || a.reducer != b.reducer || a.iter_shape != b.iter_shape
-        || a.reduced_axes != b.reduced_axes || a.operands.size() != b.operands.size())
-        return false;
-    for (std::size_t k = 1; k < a.operands.size(); ++k) {
-        const operand_plan &x = a.operands[k], &y = b.operands[k];
-        if (x.kind != y.kind || x.dtype != y.dtype || x.address != y.address
-            || x.iter_strides != y.iter_strides || x.offset != y.offset
-            || x.scalar_bits != y.scalar_bits || x.temporary != y.temporary)
-            return false;
-    }
-    return true;
-}
+FUSOR_DECL bool same_loop(const loop_plan& a, const loop_plan& b);
 
 // Explain's names, shared by a plan and its nested plans: the same tensor gets the same name.
 struct naming {
     std::vector<const void*> tensors;
-    std::string tensor_name(const void* address) {
-        for (std::size_t i = 0; i < tensors.size(); ++i)
-            if (tensors[i] == address)
-                return "t" + std::to_string(i);
-        tensors.push_back(address);
-        return "t" + std::to_string(tensors.size() - 1);
-    }
+    std::string tensor_name(const void* address);
 };
 
 // What one evaluation's plans share: the temporaries materialised so far (so an equal loop
@@ -237,22 +170,14 @@ void plan_subexpression(loop_plan& p,
 
 // explain's label of a reduction node: `sum(axes=(1,))`, `max(all axes, keepdims)`. Not a
 // template: compiled once, not once per reduction type.
-inline std::string
-reduction_label(std::string_view name, bool flat, const shape_t& axes, bool keepdims) {
-    std::string s = std::string(name) + "(";
-    s += flat ? std::string("all axes") : "axes=" + to_string(axes);
-    if (keepdims)
-        s += ", keepdims";
-    return s + ")";
-}
+FUSOR_DECL std::string
+reduction_label(std::string_view name, bool flat, const shape_t& axes, bool keepdims);
 template <class R, class C>
 std::string reduction_label(const reduction<R, C>& r) {
     return reduction_label(R::name, r.flat, r.axes, r.keepdims);
 }
 
-inline std::string temporary_name(int temporary) {
-    return "tmp" + std::to_string(temporary);
-}
+FUSOR_DECL std::string temporary_name(int temporary);
 
 // The top-down walk. Operands are appended in depth-first, left-to-right order; exec/ builds
 // its evaluators in the same order (exec/evaluator.hpp). With `notes`, the same walk also
@@ -265,18 +190,7 @@ struct tree_walker {
 
     // The same tensor read twice in one loop (e.g. through two views) gets primes, so every
     // operand of the loop has its own name.
-    std::string leaf_name(const void* address) {
-        std::string name = state.names->tensor_name(address);
-        int reads = 0;
-        for (const void* a : seen_here)
-            reads += a == address;
-        seen_here.push_back(address);
-        if (reads > 0 && reads < 3)
-            name += std::string(static_cast<std::size_t>(reads), '\'');
-        else if (reads >= 3) // three primes are hard to count: t0'4, t0'5, ...
-            name += "'" + std::to_string(reads + 1);
-        return name;
-    }
+    std::string leaf_name(const void* address);
 
     template <class N>
     FUSOR_FORWARD tree_line line_of(const N& n, int depth) const {
@@ -285,20 +199,9 @@ struct tree_walker {
     }
     // line_of's work, for any node type.
     static tree_line
-    make_line(std::string_view dtype, index_t itemsize, const shape_t& shape, int depth) {
-        tree_line line;
-        line.depth = depth;
-        line.dtype = std::string(dtype);
-        line.itemsize = itemsize;
-        line.shape = shape;
-        return line;
-    }
+    make_line(std::string_view dtype, index_t itemsize, const shape_t& shape, int depth);
 
-    void push_operand(operand_plan o, std::string name) {
-        plan.operands.push_back(std::move(o));
-        if (notes)
-            notes->names.push_back(std::move(name));
-    }
+    void push_operand(operand_plan o, std::string name);
 
     // A materialisation boundary: plans the loop computing `n` into a contiguous temporary `d`
     // (or finds the same loop planned earlier in this evaluation: then its result is reused)
@@ -381,11 +284,7 @@ struct tree_walker {
     }
 
     // An operation's tree line (explain only). Not a template.
-    void push_operation_line(tree_line line, std::string_view name, std::string_view symbol) {
-        line.what = std::string(name);
-        line.symbol = std::string(symbol);
-        notes->tree.push_back(std::move(line));
-    }
+    void push_operation_line(tree_line line, std::string_view name, std::string_view symbol);
 
     template <class N>
     void visit(const N& n, const index_transform& t, int depth) {
@@ -512,17 +411,7 @@ struct tree_walker {
     }
 };
 
-inline operand_plan destination_operand(const destination_layout& d, strides_t iter_strides) {
-    operand_plan o;
-    o.kind = operand_plan::role::destination;
-    o.dtype = d.dtype;
-    o.shape = d.shape;
-    o.iter_strides = std::move(iter_strides);
-    o.address = d.address;
-    o.base = d.address;
-    o.itemsize = d.itemsize;
-    return o;
-}
+FUSOR_DECL operand_plan destination_operand(const destination_layout& d, strides_t iter_strides);
 
 // A reduction as the root of its loop: iterate over the operand's shape; the accumulator
 // (operand 0, contiguous over the result) has stride 0 on every reduced axis; arg-reductions
@@ -530,45 +419,15 @@ inline operand_plan destination_operand(const destination_layout& d, strides_t i
 // The start of a reduction's plan, whatever its type: the iteration space (the child's
 // shape), the summed axes and count, and operand 0, the accumulators (one per result element,
 // row-major, at stride 0 along the summed axes). Not a template: compiled once.
-inline void begin_reduction_plan(loop_plan& p,
-                                 const shape_t& iter_shape,
-                                 const shape_t& axes,
-                                 index_t count,
-                                 const destination_layout& d) {
-    p.iter_shape = iter_shape;
-    p.reduced_axes = axes;
-    p.reduce_count = count;
-    shape_t kept; // result shape without keepdims' 1s, in order
-    boost::container::small_vector<bool, 8> reduced(p.iter_shape.size(), false);
-    for (index_t a : axes)
-        reduced[static_cast<std::size_t>(a)] = true;
-    for (std::size_t k = 0; k < p.iter_shape.size(); ++k)
-        if (!reduced[k])
-            kept.push_back(p.iter_shape[k]);
-    const strides_t kept_strides = row_major_strides(kept);
-    strides_t acc(p.iter_shape.size(), 0);
-    for (std::size_t k = 0, j = 0; k < p.iter_shape.size(); ++k)
-        if (!reduced[k])
-            acc[k] = kept_strides[j++];
-    p.operands.push_back(destination_operand(d, acc));
-}
+FUSOR_DECL void begin_reduction_plan(loop_plan& p,
+                                     const shape_t& iter_shape,
+                                     const shape_t& axes,
+                                     index_t count,
+                                     const destination_layout& d);
 
 // A reduction's finalize loop: over the result, the destination at its strides, the
 // accumulators row-major (one per result element, in row-major order). Not a template.
-inline std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d) {
-    auto f = std::make_shared<loop_plan>();
-    f->iter_shape = d.shape;
-    f->operands.push_back(destination_operand(d, d.strides));
-    // The evaluator passes the destination; the finalize loop does not record where it is.
-    f->operands[0].address = f->operands[0].base = nullptr;
-    operand_plan acc_operand;
-    acc_operand.kind = operand_plan::role::temporary;
-    acc_operand.shape = d.shape;
-    acc_operand.iter_strides = row_major_strides(d.shape);
-    f->operands.push_back(std::move(acc_operand));
-    order_and_coalesce(*f);
-    return f;
-}
+FUSOR_DECL std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d);
 
 template <class R, class C>
 void plan_reduction(loop_plan& p,
@@ -614,41 +473,14 @@ void plan_reduction(loop_plan& p,
 }
 
 // Byte range [lo, hi) an operand touches over the iteration space.
-inline std::pair<const char*, const char*> byte_range(const operand_plan& o, const shape_t& iter) {
-    const element_span s = span_of(iter, o.iter_strides);
-    const char* base = static_cast<const char*>(o.address) + o.offset * o.itemsize;
-    return {base + s.first * o.itemsize, base + (s.last + 1) * o.itemsize};
-}
+FUSOR_DECL std::pair<const char*, const char*> byte_range(const operand_plan& o,
+                                                          const shape_t& iter);
 
 // NumPy's overlap rule: the result must be as if the right side were evaluated first. An
 // operand that overlaps the destination forces a copy, unless it reads exactly the element
 // being written (same address and strides: `c = c + 1` needs no copy, `c = transpose(c)` does).
 // Returns the operands that force the copy, empty when none does.
-inline boost::container::small_vector<int, 4> destination_overlaps(const loop_plan& p) {
-    boost::container::small_vector<int, 4> found;
-    const operand_plan& d = p.operands[0];
-    if (!d.address || shape_size(p.iter_shape) == 0)
-        return found;
-    const auto [dlo, dhi] = byte_range(d, p.iter_shape);
-    for (std::size_t k = 1; k < p.operands.size(); ++k) {
-        const operand_plan& o = p.operands[k];
-        // An operand planned over no memory (explain's filled segments, the row blocks' buffer:
-        // plan/row_blocks.hpp) overlaps nothing.
-        if ((o.kind != operand_plan::role::tensor && o.kind != operand_plan::role::view)
-            || !o.address)
-            continue;
-        const auto [lo, hi] = byte_range(o, p.iter_shape);
-        if (hi <= dlo || dhi <= lo)
-            continue;
-        const bool same_walk =
-            o.itemsize == d.itemsize && o.iter_strides == d.iter_strides
-            && static_cast<const char*>(o.address) + o.offset * o.itemsize
-                   == static_cast<const char*>(d.address) + d.offset * d.itemsize;
-        if (!same_walk)
-            found.push_back(static_cast<int>(k));
-    }
-    return found;
-}
+FUSOR_DECL boost::container::small_vector<int, 4> destination_overlaps(const loop_plan& p);
 
 // Plans a subexpression into a given destination, type-erased: what plan_alias_copy calls to
 // plan the right side (a function pointer, so that plan_alias_copy is compiled once).
@@ -682,87 +514,36 @@ struct walk_start {
 // false reuse), as the right side computed into the contiguous temporary `temp` (planned by
 // `right`) and a loop copying it into `d` through `t`. `right_line`: the right side's tree
 // line (read only with notes). Not a template: compiled once, not once per expression type.
-inline void plan_alias_copy(loop_plan& p,
-                            const destination_layout& d,
-                            const index_transform& t,
-                            evaluation_state& state,
-                            plan_notes* notes,
-                            const walk_start& start,
-                            boost::container::small_vector<int, 4> overlapping,
-                            const destination_layout& temp,
-                            tree_line right_line,
-                            subplanner right) {
-    if (state.names)
-        state.names->tensors.resize(start.tensors);
-    state.materialised.resize(start.materialised);
-    state.temporaries = start.temporaries;
-    loop_plan copy;
-    copy.expression = p.expression;
-    copy.iter_shape = d.shape;
-    copy.alias_copy = true;
-    copy.operands.push_back(destination_operand(d, d.strides));
-    if (notes)
-        *notes = plan_notes{{}, {"out"}, {}};
-    tree_walker w{copy, state, notes};
-    plan_notes sub_notes;
-    auto sub = std::make_shared<loop_plan>();
-    right.run(right.expression, *sub, temp, state, notes ? &sub_notes : nullptr);
-    const std::size_t b = w.add_boundary(
-        std::move(sub), temp, boundary_plan::reason::alias_copy, std::move(sub_notes));
-    copy.boundaries[b].overlapping = std::move(overlapping);
-    w.push_temporary_operand(
-        temp.dtype, temp.itemsize, std::move(right_line), temp.shape, t, b, "right side");
-    p = std::move(copy);
-}
+FUSOR_DECL void plan_alias_copy(loop_plan& p,
+                                const destination_layout& d,
+                                const index_transform& t,
+                                evaluation_state& state,
+                                plan_notes* notes,
+                                const walk_start& start,
+                                boost::container::small_vector<int, 4> overlapping,
+                                const destination_layout& temp,
+                                tree_line right_line,
+                                subplanner right);
 
 // plan_elementwise before the walk: the loop's iteration space and destination operand. Not a
 // template, as what follows the walk.
-inline walk_start begin_elementwise(loop_plan& p,
-                                    const char* expression,
-                                    const destination_layout& d,
-                                    evaluation_state& state,
-                                    plan_notes* notes) {
-    // Walking only appends: remember how far, to plan again from here if needed.
-    const walk_start start{state.names ? state.names->tensors.size() : 0,
-                           state.materialised.size(),
-                           state.temporaries};
-    p.expression = expression;
-    p.iter_shape = d.shape;
-    p.operands.push_back(destination_operand(d, d.strides));
-    if (notes)
-        notes->names.push_back("out");
-    return start;
-}
+FUSOR_DECL walk_start begin_elementwise(loop_plan& p,
+                                        const char* expression,
+                                        const destination_layout& d,
+                                        evaluation_state& state,
+                                        plan_notes* notes);
 
 // plan_elementwise after the walk (`t`: the expression's shape `shape` broadcast into `d`;
 // `facts`: elementwise_facts_of its type; `right`: plans it alone, for the aliasing copy).
-inline void finish_elementwise(loop_plan& p,
-                               const destination_layout& d,
-                               const index_transform& t,
-                               evaluation_state& state,
-                               plan_notes* notes,
-                               const walk_start& start,
-                               const shape_t& shape,
-                               const elementwise_facts& facts,
-                               subplanner right) {
-    if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
-        plan_alias_copy(p,
-                        d,
-                        t,
-                        state,
-                        notes,
-                        start,
-                        std::move(overlapping),
-                        contiguous_destination(facts.dtype, facts.itemsize, shape),
-                        notes ? tree_walker::make_line(facts.dtype, facts.itemsize, shape, 0)
-                              : tree_line{},
-                        right);
-    }
-    order_and_coalesce(p);
-    choose_elementwise_kernel(p, facts, right.expression);
-    choose_math_in_registers(
-        p, facts, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
-}
+FUSOR_DECL void finish_elementwise(loop_plan& p,
+                                   const destination_layout& d,
+                                   const index_transform& t,
+                                   evaluation_state& state,
+                                   plan_notes* notes,
+                                   const walk_start& start,
+                                   const shape_t& shape,
+                                   const elementwise_facts& facts,
+                                   subplanner right);
 
 // An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
@@ -1132,3 +913,7 @@ loop_plan make_plan(const E& e, const destination_layout& d, plan_notes& notes) 
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/make_plan.ipp>
+#endif

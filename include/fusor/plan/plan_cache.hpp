@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/parallel.hpp>
 #include <fusor/core/traverse.hpp>
@@ -111,15 +112,7 @@ struct key_builder {
 
 // key_of after the tree's words: the destination's (`overlaps`: whether it overlaps what the
 // expression reads). Not a template.
-inline void add_destination(plan_key& k, const destination_ref& d, bool overlaps) {
-    k.add_pointer(d.dtype.data()); // one expression type may be assigned to several dtypes
-    k.add_int(d.itemsize);
-    k.add_shape(d.shape);
-    k.add_shape(d.strides);
-    k.add_pointer(overlaps ? d.address : nullptr);
-    k.add_int(num_threads());
-    k.add_int(math_in_registers_enabled + 2 * small_gemm_enabled); // test hooks (kernel_choice.hpp)
-}
+FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
 
 template <class E>
 plan_key key_of(const E& e, const destination_ref& d) {
@@ -164,22 +157,12 @@ std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
 // Points the plan's destination at `address`: a cached plan was made for an earlier
 // destination of the same shape and strides that overlapped nothing, like this one, so that is
 // the only field that differs from what make_plan would build now.
-inline void retarget(loop_plan& p, const void* address) {
-    p.operands[0].address = address;
-    p.operands[0].base = address;
-}
+FUSOR_DECL void retarget(loop_plan& p, const void* address);
 
 // cached_plan's lookup: makes the slot's entry on first use; true (and the plan retargeted at
 // `address`) when it holds the plan for `key`. Not a template.
-inline bool
-find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const void* address) {
-    if (!slot)
-        slot = std::make_unique<plan_cache_entry>();
-    if (!holds_key(slot, key))
-        return false;
-    retarget(slot->plan, address);
-    return true;
-}
+FUSOR_DECL bool
+find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const void* address);
 
 /// The plan for evaluating `e` into `d` whose key is `key` (`key_of(e, d)`): this thread's last
 /// plan for `E` when it was made for the same key (`hit` true), else a new one, which replaces
@@ -210,3 +193,7 @@ bool plan_is_cached(const E& e, const destination_ref& d) {
 }
 
 } // namespace fusor::planning
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/plan_cache.ipp>
+#endif

@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/parallel.hpp>
@@ -187,12 +188,7 @@ constexpr bool row_block_candidate() {
 
 /// The axis of child shape `c` that follows axis `a` of its element-wise parent of shape `p`
 /// (right-aligned broadcasting), or -1 when the child has none or broadcasts along it.
-inline int child_row_axis(const shape_t& p, int a, const shape_t& c) {
-    if (a < 0)
-        return -1;
-    const int k = a - static_cast<int>(p.size()) + static_cast<int>(c.size());
-    return k >= 0 && c[static_cast<std::size_t>(k)] == p[static_cast<std::size_t>(a)] ? k : -1;
-}
+FUSOR_DECL int child_row_axis(const shape_t& p, int a, const shape_t& c);
 
 /// The axis of reduction `n`'s operand that is its result's axis `a` (-1 when `a` is -1).
 template <class N>
@@ -349,16 +345,7 @@ auto lower_rows(const N& n, int root_axis, index_t r0, index_t len, const void* 
 /// (the evaluation of a small softmax asks it every time): an expression of shape `node_shape`
 /// into a destination of shape `shape` of at least two rows, `row_block_min_elements`
 /// elements, and rows of at most `row_block_elements`.
-inline bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape) {
-    if (shape.size() < 2 || node_shape.size() > shape.size())
-        return false;
-    const index_t rows = shape[0];
-    const index_t size = shape_size(shape);
-    if (rows < 2 || size < row_block_min_elements)
-        return false;
-    const index_t row = size / rows;
-    return row >= 1 && row <= row_block_elements;
-}
+FUSOR_DECL bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape);
 
 } // namespace planning
 
@@ -483,3 +470,7 @@ bool row_blocks_are_cached(const N& n, const destination_ref& d) {
 } // namespace planning
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/row_blocks.ipp>
+#endif

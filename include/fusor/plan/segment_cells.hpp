@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <fusor/config.hpp>
 #include <fusor/core/dtype.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
@@ -145,25 +146,11 @@ struct segment_collector {
 
 // Axis k of a node of rank r, right-aligned in a space of rank R, is axis k + R - r; it is cut
 // there only when it is not broadcast (its extent is the space's).
-inline bool aligned_axis(const shape_t& node, std::size_t k, const shape_t& space, std::size_t& j) {
-    j = k + space.size() - node.size();
-    return node[k] == space[j];
-}
+FUSOR_DECL bool
+aligned_axis(const shape_t& node, std::size_t k, const shape_t& space, std::size_t& j);
 
 // The index of the segment of `s` that holds position `at` of the space.
-inline std::size_t segment_at(const segment_source& s, const shape_t& space, const shape_t& at) {
-    for (std::size_t i = 0; i < s.starts.size(); ++i) {
-        bool inside = true;
-        for (std::size_t k = 0; k < s.shape.size() && inside; ++k) {
-            std::size_t j = 0;
-            const index_t p = aligned_axis(s.shape, k, space, j) ? at[j] : 0;
-            inside = s.starts[i][k] <= p && p < s.starts[i][k] + s.extents[i][k];
-        }
-        if (inside)
-            return i;
-    }
-    return s.starts.size(); // not reached: a list's boxes cover its space
-}
+FUSOR_DECL std::size_t segment_at(const segment_source& s, const shape_t& space, const shape_t& at);
 
 } // namespace planning
 
@@ -253,3 +240,7 @@ segment_cells plan_segment_cells(const N& n, const shape_t& dest_shape, bool des
 }
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/segment_cells.ipp>
+#endif

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include <fusor/config.hpp>
 #include <fusor/core/parallel.hpp>
 #include <fusor/plan/loop_plan.hpp>
 
@@ -18,67 +19,10 @@ inline constexpr index_t split_inner_width = 1024;
 /// outermost loop reduces is cut along its innermost loop when that one is kept (chunks of the
 /// outermost would update the same accumulators), else not at all: the split never changes the
 /// order in which an accumulator sees its terms.
-inline void split_for_threads(loop_plan& p) {
-    using why = loop_plan::serial_reason;
-    p.threads = 1;
-    p.chunk = 0;
-    p.split_inner = false;
-    p.serial = why::small;
-    if (p.empty || p.extents.empty())
-        return;
-    index_t total = 1, per_outer = 1;
-    for (std::size_t l = 0; l < p.extents.size(); ++l) {
-        total *= p.extents[l];
-        if (l > 0)
-            per_outer *= p.extents[l];
-    }
-    if (total < parallel_threshold)
-        return;
-    if (!threads_enabled) {
-        p.serial = why::no_openmp;
-        return;
-    }
-    if (num_threads() <= 1) {
-        p.serial = why::one_thread;
-        return;
-    }
-    if (!p.reducer.empty() && p.operands[0].strides[0] == 0) {
-        // The outermost loop reduces: cut the innermost loop instead when it is kept, in
-        // chunks at least `split_inner_width` wide (each chunk's inner loops stay long enough
-        // to vectorise, and its accumulators share no cache line with another chunk's).
-        const std::size_t last = p.extents.size() - 1;
-        if (last == 0 || p.operands[0].strides[last] == 0 || p.kernel == inner_kernel::tiled) {
-            p.serial = why::reduce_order;
-            return;
-        }
-        const index_t inner = p.extents[last], per_column = total / inner;
-        const index_t chunk =
-            std::max(split_inner_width, (parallel_grain + per_column - 1) / per_column);
-        const index_t chunks = (inner + chunk - 1) / chunk;
-        const int threads = static_cast<int>(std::min<index_t>(num_threads(), chunks));
-        if (threads <= 1) {
-            p.serial = why::one_chunk;
-            return;
-        }
-        p.threads = threads;
-        p.chunk = chunk;
-        p.split_inner = true;
-        p.serial = why::none;
-        return;
-    }
-    index_t chunk = std::max<index_t>(1, (parallel_grain + per_outer - 1) / per_outer);
-    // A tiled loop nest of two levels splits its tile rows: whole tiles per chunk.
-    if (p.kernel == inner_kernel::tiled && p.extents.size() == 2)
-        chunk = (chunk + tile_rows - 1) / tile_rows * tile_rows;
-    const index_t chunks = (p.extents[0] + chunk - 1) / chunk;
-    const int threads = static_cast<int>(std::min<index_t>(num_threads(), chunks));
-    if (threads <= 1) {
-        p.serial = why::one_chunk;
-        return;
-    }
-    p.threads = threads;
-    p.chunk = chunk;
-    p.serial = why::none;
-}
+FUSOR_DECL void split_for_threads(loop_plan& p);
 
 } // namespace fusor::planning
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/plan/split.ipp>
+#endif

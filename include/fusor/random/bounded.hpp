@@ -7,33 +7,17 @@
 #include <cstdint>
 #include <limits>
 
+#include <fusor/config.hpp>
 #include <fusor/random/pcg64.hpp>
 
 namespace fusor::random::detail {
 
 // The smallest all-ones mask covering `max`.
-inline std::uint64_t covering_mask(std::uint64_t max) {
-    for (unsigned shift = 1; shift < 64; shift *= 2)
-        max |= max >> shift;
-    return max;
-}
+FUSOR_DECL std::uint64_t covering_mask(std::uint64_t max);
 
 // A uniform integer in [0, max] by masked rejection, 32-bit draws when max fits (NumPy's
 // random_interval: the draws shuffle and permutation use).
-inline std::uint64_t random_interval(pcg64& g, std::uint64_t max) {
-    if (max == 0)
-        return 0;
-    const std::uint64_t mask = covering_mask(max);
-    std::uint64_t value;
-    if (max <= 0xFFFFFFFFu) {
-        while ((value = (g.next_uint32() & mask)) > max) {
-        }
-    } else {
-        while ((value = (g.next_uint64() & mask)) > max) {
-        }
-    }
-    return value;
-}
+FUSOR_DECL std::uint64_t random_interval(pcg64& g, std::uint64_t max);
 
 // 8- and 16-bit draws cut from one 32-bit draw, lowest bits first; the buffer lives for one
 // fill (NumPy's buffered_uint8/16 with bcnt and buf).
@@ -125,36 +109,14 @@ void bounded_fill(pcg64& g, U off, U rng, U* out, std::int64_t n) {
 
 // Bools: off when the range is empty, else one bit of a 32-bit draw per value, lowest first
 // (NumPy's buffered_bounded_bool).
-inline void bounded_fill_bool(pcg64& g, bool off, bool rng, bool* out, std::int64_t n) {
-    std::uint32_t bits = 0;
-    int left = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-        if (!rng) {
-            out[i] = off;
-            continue;
-        }
-        if (left == 0) {
-            bits = g.next_uint32();
-            left = 31;
-        } else {
-            bits >>= 1;
-            --left;
-        }
-        out[i] = (bits & 1u) != 0;
-    }
-}
+FUSOR_DECL void bounded_fill_bool(pcg64& g, bool off, bool rng, bool* out, std::int64_t n);
 
 // NumPy's random_bounded_uint64 for one value in [0, max] (choice's Floyd sampling and the
 // integer shuffles): a 32-bit Lemire draw when max fits.
-inline std::uint64_t bounded_uint64(pcg64& g, std::uint64_t max) {
-    small_draw_buffer unused;
-    if (max == 0)
-        return 0;
-    if (max <= 0xFFFFFFFFu)
-        return bounded_lemire<std::uint32_t>(g, static_cast<std::uint32_t>(max), unused);
-    if (max == std::numeric_limits<std::uint64_t>::max())
-        return g.next_uint64();
-    return bounded_lemire<std::uint64_t>(g, max, unused);
-}
+FUSOR_DECL std::uint64_t bounded_uint64(pcg64& g, std::uint64_t max);
 
 } // namespace fusor::random::detail
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/random/bounded.ipp>
+#endif

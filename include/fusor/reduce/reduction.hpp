@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -81,19 +82,7 @@ reduce_options parse_options(O... o) {
 // argmax, ...) accept one integer axis 0 or -1 and reduce nothing, so that form is normalised
 // against rank 1 there when `lenient`; a list naming any axis throws `axis_error`, as do
 // numpy.mean/var/std (not lenient) even for one integer.
-inline shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient) {
-    if (!axes) {
-        shape_t all_axes;
-        for (index_t i = 0; i < rank; ++i)
-            all_axes.push_back(i);
-        return all_axes;
-    }
-    if (rank == 0) {
-        normalize_axes(*axes, lenient ? 1 : 0);
-        return {};
-    }
-    return normalize_axes(*axes, rank);
-}
+FUSOR_DECL shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient);
 
 // r.shape_ from r.child's shape and r.axes (sorted): the kept extents, and 1 for each reduced
 // axis with keepdims.
@@ -256,3 +245,7 @@ struct all_t : reduction_fn<reducers::all> {};
 inline constexpr all_t all{};
 
 } // namespace fusor
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/reduce/reduction.ipp>
+#endif

@@ -1,0 +1,60 @@
+// fusor/exec/execute.ipp: the definitions of execute.hpp's non-template functions,
+// included at its end (header-only, the default) or compiled once by fusor/src.hpp
+// (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
+#pragma once
+
+#include <fusor/exec/execute.hpp>
+
+namespace fusor::exec {
+namespace detail {
+
+FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
+    const std::size_t L = p.extents.size(), ops = p.operand_count;
+    // Per operand, read once per block: the strides of the two levels, and whether it is staged
+    // (off unit stride: read from its tile buffer, row r at r * tile_cols).
+    shape_t outer(ops), inner(ops), tile(ops), row(ops);
+    boost::container::small_vector<char, 8> staged(ops, 0);
+    for (std::size_t k = 0; k < ops; ++k) {
+        outer[k] = p.stride(k, L - 2);
+        inner[k] = p.stride(k, L - 1);
+        staged[k] = k > 0 && p.operands[k].kind != operand_plan::role::scalar && inner[k] != 1;
+    }
+    for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
+        const index_t rn = std::min(tile_rows, b.rows - r0);
+        for (index_t c0 = 0; c0 < b.cols; c0 += tile_cols) {
+            const index_t cn = std::min(tile_cols, b.cols - c0);
+            for (std::size_t k = 0; k < ops; ++k)
+                tile[k] = b.offsets[k] + r0 * outer[k] + c0 * inner[k];
+            cb.stage(cb.context, tile.data(), rn, cn);
+            for (index_t r = 0; r < rn; ++r) {
+                for (std::size_t k = 0; k < ops; ++k)
+                    row[k] = staged[k] ? r * tile_cols : tile[k] + r * outer[k];
+                cb.row(cb.context, row.data(), cn);
+            }
+        }
+    }
+}
+
+FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k) {
+    int ordinal = 0;
+    for (int j = 1; j < k; ++j) {
+        const auto role = p.operands[static_cast<std::size_t>(j)].kind;
+        ordinal += role == operand_plan::role::tensor || role == operand_plan::role::view;
+    }
+    return ordinal;
+}
+
+FUSOR_DECL void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+    shape_t offsets(traced->operand_count, 0);
+    if (traced->levels() == 2)
+        for (std::size_t k = 0; k < offsets.size(); ++k)
+            offsets[k] = r * traced->stride(k, 0);
+    FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), cols);
+#else
+    (void)traced, (void)r, (void)cols;
+#endif
+}
+
+} // namespace detail
+} // namespace fusor::exec

@@ -1,0 +1,62 @@
+// fusor/exec/threads.ipp: the definitions of threads.hpp's non-template functions,
+// included at its end (header-only, the default) or compiled once by fusor/src.hpp
+// (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
+#pragma once
+
+#include <fusor/exec/threads.hpp>
+
+namespace fusor {
+namespace detail {
+
+FUSOR_DECL void run_team(int threads, void* context, team_member_fn member) noexcept {
+#if FUSOR_THREADS_OPENMP
+#pragma omp parallel num_threads(threads)
+    member(context, omp_get_thread_num(), omp_get_num_threads());
+#else
+    (void)threads;
+    member(context, 0, 1);
+#endif
+}
+
+} // namespace detail
+} // namespace fusor
+
+namespace fusor {
+namespace exec {
+namespace detail {
+
+FUSOR_DECL void run_chunk_share(void* erased, int thread, int team) noexcept {
+    auto& c = *static_cast<chunk_loop*>(erased);
+    const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
+    if (first == last)
+        return;
+    void* storage = nullptr;
+    bool made = false;
+    try {
+        storage = ::operator new (c.local_size, std::align_val_t{c.local_align});
+        c.make_local(c.context, storage);
+        made = true;
+        for (index_t k = first; k < last; ++k)
+            c.run(c.context, storage, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
+    } catch (...) {
+        if (!c.failed.exchange(true))
+            c.failure = std::current_exception();
+    }
+    if (made)
+        c.destroy_local(storage);
+    if (storage)
+        ::operator delete (storage, std::align_val_t{c.local_align});
+}
+
+FUSOR_DECL void run_chunk_loop(int threads, chunk_loop& c) {
+    if (threads > 1 && c.chunks > 1)
+        fusor::detail::run_team(threads, &c, &run_chunk_share);
+    else
+        run_chunk_share(&c, 0, 1);
+    if (c.failure) // the region's end is a barrier: every write above is visible
+        std::rethrow_exception(c.failure);
+}
+
+} // namespace detail
+} // namespace exec
+} // namespace fusor

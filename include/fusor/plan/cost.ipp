@@ -1,0 +1,128 @@
+// fusor/plan/cost.ipp: the definitions of cost.hpp's non-template functions,
+// included at its end (header-only, the default) or compiled once by fusor/src.hpp
+// (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
+#pragma once
+
+#include <fusor/plan/cost.hpp>
+
+namespace fusor {
+namespace planning {
+
+FUSOR_DECL index_t elements_touched(const operand_plan& o, const shape_t& iter) {
+    index_t n = 1;
+    for (std::size_t j = 0; j < iter.size(); ++j)
+        if (o.iter_strides[j] != 0)
+            n *= iter[j];
+    return n;
+}
+
+FUSOR_DECL double op_ns(const tree_line& l) {
+    std::string_view name = l.what;
+    name = name.substr(0, name.find('('));
+    const bool wide = l.itemsize >= 8;
+    double add = 0;
+    for (const op_cost& c : measured_op_costs) {
+        if (c.name == name)
+            return wide ? c.ns_float64 : c.ns_float32;
+        if (c.name == "add")
+            add = wide ? c.ns_float64 : c.ns_float32;
+    }
+    return add;
+}
+
+FUSOR_DECL void fused_compute(const loop_plan& p, const plan_notes& n, traffic& t) {
+    for (std::size_t k = 0; k < p.boundaries.size() && k < n.boundaries.size(); ++k)
+        if (!p.boundaries[k].reused)
+            fused_compute(*p.boundaries[k].plan, n.boundaries[k], t);
+    if (p.empty)
+        return;
+    const double elements = static_cast<double>(shape_size(p.iter_shape));
+    for (const tree_line& l : n.tree)
+        if (l.kind == node_kind::operation || l.kind == node_kind::reduction)
+            t.compute_ns += elements * op_ns(l);
+}
+
+FUSOR_DECL void fused_traffic(const loop_plan& p, traffic& t) {
+    for (const boundary_plan& b : p.boundaries)
+        if (!b.reused) {
+            fused_traffic(*b.plan, t);
+            t.temporaries += 1;
+            t.temporary_bytes += b.bytes;
+        }
+    t.loops += 1;
+    if (p.empty)
+        return;
+    for (std::size_t k = 0; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        const index_t bytes = elements_touched(o, p.iter_shape) * o.itemsize;
+        if (k == 0)
+            t.bytes_written += bytes;
+        else if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view
+                 || o.kind == operand_plan::role::temporary)
+            t.bytes_read += bytes;
+    }
+}
+
+FUSOR_DECL index_t line_bytes(const tree_line& l) {
+    return shape_size(l.shape) * l.itemsize;
+}
+
+FUSOR_DECL void
+eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffic& t) {
+    for (std::size_t k = 0; k < p.boundaries.size(); ++k)
+        eager_traffic(*p.boundaries[k].plan, n.boundaries[k], true, t);
+    const auto& tree = n.tree;
+    if (tree.empty())
+        return;
+    const bool root_computes = tree[0].kind == node_kind::operation
+                               || tree[0].kind == node_kind::reduction
+                               || tree[0].kind == node_kind::temporary;
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+        const tree_line& l = tree[i];
+        const bool copy_root = i == 0 && !root_computes;
+        if (l.kind != node_kind::operation && l.kind != node_kind::reduction
+            && !(i == 0 && (l.kind == node_kind::temporary || copy_root)))
+            continue;
+        t.loops += 1;
+        t.bytes_written += line_bytes(l);
+        if ((i != 0 || as_temporary) && !copy_root) {
+            t.temporaries += 1;
+            t.temporary_bytes += line_bytes(l);
+        }
+        if (l.kind == node_kind::temporary || copy_root) { // a copy: reads an array as large
+            t.bytes_read += l.kind == node_kind::scalar ? 0 : line_bytes(l);
+            continue;
+        }
+        // Its work: an operation once per element of its own shape, a reduction once per
+        // element of its operand (the line below it).
+        if (l.kind == node_kind::operation)
+            t.compute_ns += static_cast<double>(shape_size(l.shape)) * op_ns(l);
+        else if (i + 1 < tree.size())
+            t.compute_ns += static_cast<double>(shape_size(tree[i + 1].shape)) * op_ns(l);
+        // Direct children; a view line stands for the line below it (views are free).
+        for (std::size_t j = i + 1; j < tree.size() && tree[j].depth > l.depth; ++j) {
+            if (tree[j].depth != l.depth + 1)
+                continue;
+            std::size_t c = j;
+            while (tree[c].kind == node_kind::view && c + 1 < tree.size())
+                ++c;
+            if (tree[c].kind != node_kind::scalar)
+                t.bytes_read += line_bytes(tree[c]);
+        }
+    }
+}
+
+} // namespace planning
+} // namespace fusor
+
+namespace fusor {
+
+FUSOR_DECL cost_estimate estimate_cost(const loop_plan& p, const plan_notes& n) {
+    cost_estimate c;
+    planning::fused_traffic(p, c.fused);
+    planning::fused_compute(p, n, c.fused);
+    planning::eager_traffic(p, n, false, c.eager);
+    return c;
+}
+
+} // namespace fusor

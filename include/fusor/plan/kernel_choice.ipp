@@ -1,0 +1,72 @@
+// fusor/plan/kernel_choice.ipp: the definitions of kernel_choice.hpp's non-template functions,
+// included at its end (header-only, the default) or compiled once by fusor/src.hpp
+// (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
+#pragma once
+
+#include <fusor/plan/kernel_choice.hpp>
+
+namespace fusor {
+namespace planning {
+
+FUSOR_DECL void
+choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e) {
+    if (p.empty || p.extents.empty() || p.alias_copy)
+        return;
+    if (facts.vector_math) {
+        // Every layout computes its math functions through SLEEF, so an element gets the same
+        // bits whichever loop computes it: a strided loop gathers each block of its operands off
+        // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
+        // stage for locality; a math function costs more than the strided reads they save).
+        if (p.kernel == inner_kernel::tiled)
+            p.kernel = inner_kernel::strided;
+        facts.vector_functions(e, p.vector_functions);
+    }
+    if (facts.scalar_math)
+        p.scalar_math = true;
+    if (facts.held_candidates) {
+        if (p.kernel != inner_kernel::broadcast || !p.vector_functions.empty())
+            return;
+        int still = 0, at = -1;
+        const std::size_t inner = p.extents.size() - 1;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            const operand_plan& o = p.operands[k];
+            if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view)
+                && o.strides[inner] == 0) {
+                ++still;
+                at = static_cast<int>(k);
+            }
+        }
+        if (still == 1)
+            p.held_operand = at;
+    }
+}
+
+FUSOR_DECL void choose_math_in_registers(loop_plan& p,
+                                         const elementwise_facts& facts,
+                                         std::string_view destination_dtype,
+                                         index_t destination_inner_stride) {
+#if FUSOR_MATH_IN_REGISTERS
+    if (facts.register_candidate)
+        p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
+                              && destination_dtype == facts.dtype && destination_inner_stride == 1;
+#if FUSOR_STRIDE2_IN_REGISTERS
+    if (p.math_in_registers && p.kernel == inner_kernel::strided && !p.extents.empty()) {
+        const std::size_t inner = p.extents.size() - 1;
+        bool pairs = true;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            const index_t s = p.stride(k, inner);
+            pairs = pairs && (s == 0 || s == 1 || s == 2);
+        }
+        index_t elements = 1;
+        for (const index_t e : p.extents)
+            elements *= e;
+        p.stride2_in_registers =
+            pairs && !facts.contractible && elements >= stride2_register_min_elements;
+    }
+#endif
+#endif
+    (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
+}
+
+} // namespace planning
+} // namespace fusor
