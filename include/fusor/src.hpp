@@ -37,7 +37,6 @@
 #include <fusor/core/reshape.ipp>
 #include <fusor/core/rounding.ipp>
 #include <fusor/core/shape.ipp>
-#include <fusor/exec/driver.ipp>
 #include <fusor/exec/execute.ipp>
 #include <fusor/exec/rescaled_blocks.ipp>
 #include <fusor/exec/scratch.ipp>
@@ -45,7 +44,6 @@
 #include <fusor/exec/threads.ipp>
 #include <fusor/explain/explain.ipp>
 #include <fusor/explain/explain_histogram.ipp>
-#include <fusor/expr/elementwise.ipp>
 #include <fusor/expr/shaping.ipp>
 #include <fusor/expr/splitting.ipp>
 #include <fusor/fusor.hpp>
@@ -69,4 +67,3 @@
 #include <fusor/random/generator.ipp>
 #include <fusor/reduce/contraction.ipp>
 #include <fusor/reduce/reduction.ipp>
-#include <fusor/tensor/tensor.ipp>

@@ -3,7 +3,8 @@
 # configures tests/install/subdir_consumer, which vendors the source tree. Then builds and runs
 # the app; any failing step fails the test. MODE=pkg_config installs into a fresh prefix and
 # compiles tests/install/consumer/main.cpp with the compiler and `pkg-config --cflags --libs
-# fusor` alone, as a user without CMake would.
+# fusor` alone, as a user without CMake would, header-only and again under
+# FUSOR_SEPARATE_COMPILATION.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
@@ -40,7 +41,15 @@ elseif(MODE STREQUAL "pkg_config")
     step(${CXX} -O2 "${FUSOR_SOURCE_DIR}/tests/install/consumer/main.cpp" ${flag_list}
          -o "${WORK_DIR}/build/app")
     step("${WORK_DIR}/build/app")
-    message(STATUS "consumer (${MODE}) built and ran")
+    # The same program under FUSOR_SEPARATE_COMPILATION (docs/api.md, "Separate compilation"):
+    # the installed fusor/src.hpp compiled once in a unit of its own, with the same flags.
+    file(WRITE "${WORK_DIR}/build/fusor_src.cpp" "#include <fusor/src.hpp>\n")
+    step(${CXX} -O2 -DFUSOR_SEPARATE_COMPILATION -c "${WORK_DIR}/build/fusor_src.cpp" ${flag_list}
+         -o "${WORK_DIR}/build/fusor_src.o")
+    step(${CXX} -O2 -DFUSOR_SEPARATE_COMPILATION "${FUSOR_SOURCE_DIR}/tests/install/consumer/main.cpp"
+         "${WORK_DIR}/build/fusor_src.o" ${flag_list} -o "${WORK_DIR}/build/app_separate")
+    step("${WORK_DIR}/build/app_separate")
+    message(STATUS "consumer (${MODE}) built and ran, header-only and with separate compilation")
     return()
 else()
     step(${CMAKE_COMMAND} -S "${FUSOR_SOURCE_DIR}/tests/install/subdir_consumer"

@@ -12,7 +12,13 @@ namespace fusor {
 
 /// Maps `axis` in `[-rank, rank)` to `[0, rank)`, as NumPy's `normalize_axis_index`.
 /// Throws `axis_error`: `axis 3 is out of bounds for tensor of rank 2`.
-FUSOR_DECL index_t normalize_axis(index_t axis, index_t rank);
+// Inline in every mode (FUSOR_SEPARATE_COMPILATION included): each reduction built calls it.
+inline index_t normalize_axis(index_t axis, index_t rank) {
+    if (axis < -rank || axis >= rank)
+        throw axis_error("axis " + std::to_string(axis) + " is out of bounds for tensor of rank "
+                         + std::to_string(rank));
+    return axis < 0 ? axis + rank : axis;
+}
 
 /// Normalises a list of axes and sorts it; a repeated axis throws `value_error`
 /// (`duplicate value in 'axis'`, as NumPy).

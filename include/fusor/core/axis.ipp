@@ -7,13 +7,6 @@
 
 namespace fusor {
 
-FUSOR_DECL index_t normalize_axis(index_t axis, index_t rank) {
-    if (axis < -rank || axis >= rank)
-        throw axis_error("axis " + std::to_string(axis) + " is out of bounds for tensor of rank "
-                         + std::to_string(rank));
-    return axis < 0 ? axis + rank : axis;
-}
-
 FUSOR_DECL shape_t normalize_axes(const shape_t& axes, index_t rank) {
     shape_t out;
     for (index_t a : axes)

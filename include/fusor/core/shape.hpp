@@ -114,11 +114,27 @@ private:
 /// Strides share the representation of shapes (elements, may be 0 or negative).
 using strides_t = shape_t;
 
+// shape_size, row_major_strides, bytes_touched and is_row_major stay inline in every mode,
+// FUSOR_SEPARATE_COMPILATION included: each evaluation of a small tensor calls them.
+
 /// Number of elements of a shape (1 for the 0-d shape `()`).
-FUSOR_DECL index_t shape_size(const shape_t& s);
+inline index_t shape_size(const shape_t& s) {
+    index_t n = 1;
+    for (index_t e : s)
+        n *= e;
+    return n;
+}
 
 /// Row-major (C order) strides of a contiguous tensor of shape `s`, in elements.
-FUSOR_DECL strides_t row_major_strides(const shape_t& s);
+inline strides_t row_major_strides(const shape_t& s) {
+    strides_t st(s.size());
+    index_t acc = 1;
+    for (index_t i = s.rank() - 1; i >= 0; --i) {
+        st[static_cast<std::size_t>(i)] = acc;
+        acc *= s[static_cast<std::size_t>(i)];
+    }
+    return st;
+}
 
 /// The elements a strided layout touches, relative to its first element's address: from `first`
 /// (at or below 0) to `last` (at or above 0), both included. Every extent at least 1.
@@ -130,14 +146,30 @@ FUSOR_DECL element_span span_of(const shape_t& shape, const strides_t& strides);
 /// The bytes [lo, hi) that `shape` elements of `itemsize` bytes at `strides` from `address`
 /// touch (the overlap tests between a destination and what an expression reads). An empty
 /// shape or a null address touches nothing: {nullptr, nullptr}.
-FUSOR_DECL std::pair<const char*, const char*> bytes_touched(const void* address,
-                                                             const shape_t& shape,
-                                                             const strides_t& strides,
-                                                             index_t itemsize);
+inline std::pair<const char*, const char*> bytes_touched(const void* address,
+                                                         const shape_t& shape,
+                                                         const strides_t& strides,
+                                                         index_t itemsize) {
+    if (!address || shape_size(shape) == 0)
+        return {nullptr, nullptr};
+    const element_span s = span_of(shape, strides);
+    const char* base = static_cast<const char*>(address);
+    return {base + s.first * itemsize, base + (s.last + 1) * itemsize};
+}
 
 /// True when `strides` are the row-major strides of `shape` (what `row_major_strides` returns),
 /// checked without building them.
-FUSOR_DECL bool is_row_major(const shape_t& shape, const strides_t& strides);
+inline bool is_row_major(const shape_t& shape, const strides_t& strides) {
+    if (shape.size() != strides.size())
+        return false;
+    index_t acc = 1;
+    for (std::size_t i = shape.size(); i-- > 0;) {
+        if (strides[i] != acc)
+            return false;
+        acc *= shape[i];
+    }
+    return true;
+}
 
 /// `(3, 4)`, `(2,)`, `()` as Python prints tuples.
 FUSOR_DECL std::string to_string(const shape_t& s);

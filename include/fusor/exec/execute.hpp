@@ -322,7 +322,19 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
 namespace detail {
 // A flat plan's row `r` of `cols` elements as the inner-loop trace hook records it: every
 // operand's offset in the expanded plan `traced` (nothing without the hook).
-FUSOR_DECL void trace_flat_row(const loop_plan* traced, index_t r, index_t cols);
+// Inline in every mode: the translation unit's trace hook (FUSOR_TRACE_INNER_LOOP), and a call
+// per row where there is none.
+inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
+#ifdef FUSOR_TRACE_INNER_LOOP
+    shape_t offsets(traced->operand_count, 0);
+    if (traced->levels() == 2)
+        for (std::size_t k = 0; k < offsets.size(); ++k)
+            offsets[k] = r * traced->stride(k, 0);
+    FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), cols);
+#else
+    (void)traced, (void)r, (void)cols;
+#endif
+}
 } // namespace detail
 
 /// Runs a flat plan whose `inline_loop` is set: the contiguous kernel over `f.cols` elements,

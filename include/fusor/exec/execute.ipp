@@ -44,17 +44,5 @@ FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k) {
     return ordinal;
 }
 
-FUSOR_DECL void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
-#ifdef FUSOR_TRACE_INNER_LOOP
-    shape_t offsets(traced->operand_count, 0);
-    if (traced->levels() == 2)
-        for (std::size_t k = 0; k < offsets.size(); ++k)
-            offsets[k] = r * traced->stride(k, 0);
-    FUSOR_TRACE_INNER_LOOP(*traced, offsets.data(), cols);
-#else
-    (void)traced, (void)r, (void)cols;
-#endif
-}
-
 } // namespace detail
 } // namespace fusor::exec

@@ -37,8 +37,36 @@ const shape_t* stable_shape(const N& n) {
 // rank, when no other operand stretches one of its axes), or -1 when there is none. Shapes
 // that do not broadcast are left to broadcast_shapes, which names them in its error. Bit i of
 // `exact` is set when shapes[i] equals that child's shape (all bits clear on -1).
-FUSOR_DECL int
-broadcast_result_of(const shape_t* const* shapes, std::size_t count, std::uint64_t& exact);
+// Inline in every mode, FUSOR_SEPARATE_COMPILATION included: every element-wise node built
+// calls it (an out-of-line call cost S1 at 64 elements about a third of its time).
+inline int
+broadcast_result_of(const shape_t* const* shapes, std::size_t count, std::uint64_t& exact) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < count; ++i)
+        if (shapes[i]->size() > shapes[best]->size())
+            best = i;
+    const shape_t& r = *shapes[best];
+    exact = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const shape_t& s = *shapes[i];
+        bool equal = true;
+        if (&s != &r) {
+            const std::size_t lead = r.size() - s.size();
+            equal = lead == 0;
+            for (std::size_t k = 0; k < s.size(); ++k) {
+                if (s[k] == r[lead + k])
+                    continue;
+                if (s[k] != 1) {
+                    exact = 0;
+                    return -1; // r is stretched (or the shapes do not broadcast)
+                }
+                equal = false;
+            }
+        }
+        exact |= std::uint64_t{equal} << i;
+    }
+    return static_cast<int>(best);
+}
 
 // Whether child `c` of an element-wise node, with `same_shape` when its shape is the node's
 // shape, reads every tensor at that shape in row-major order, element for element: a scalar,
@@ -147,7 +175,3 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
 };
 
 } // namespace fusor
-
-#ifndef FUSOR_SEPARATE_COMPILATION
-#include <fusor/expr/elementwise.ipp>
-#endif

@@ -120,7 +120,19 @@ void copy_list(const L& l, T*& out) {
 /// the non-zero extents times `itemsize` fits in `index_t` even when another extent is 0 (so
 /// strides never overflow; `value_error`: "array is too big"). It takes the shape by reference
 /// so that a tensor moves its shape once, into place (a `shape_t` move is ~40 instructions).
-FUSOR_DECL void check_shape(const shape_t& shape, index_t itemsize);
+// Inline in every mode (FUSOR_SEPARATE_COMPILATION included): every tensor made calls it.
+inline void check_shape(const shape_t& shape, index_t itemsize) {
+    index_t bytes = itemsize;
+    for (index_t n : shape) {
+        if (n < 0)
+            throw value_error("negative dimensions are not allowed: shape " + to_string(shape));
+        if (n != 0 && bytes > std::numeric_limits<index_t>::max() / n)
+            throw value_error("array is too big: shape " + to_string(shape) + " of "
+                              + std::to_string(itemsize) + "-byte elements");
+        if (n != 0)
+            bytes *= n;
+    }
+}
 } // namespace detail
 
 /// An owning, contiguous, row-major (C order) n-d array with value semantics: copying copies
@@ -441,7 +453,3 @@ private:
 };
 
 } // namespace fusor
-
-#ifndef FUSOR_SEPARATE_COMPILATION
-#include <fusor/tensor/tensor.ipp>
-#endif
