@@ -63,6 +63,19 @@
 #define FUSOR_INLINE_WHEN_OPTIMIZING inline
 #endif
 
+// g++ at -O1 and -O2 (with -Wall) cannot see that a vector filled lane by lane in a loop has every
+// lane written, and warns -Wmaybe-uninitialized in users' builds (fatal under -Werror). The
+// kernels that fill vectors so sit between these two; zero-initialising the vectors instead would
+// add work to their hot loops.
+#if defined(__GNUC__) && !defined(__clang__)
+#define FUSOR_LANES_FILLED_BEGIN                                                                   \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
+#define FUSOR_LANES_FILLED_END _Pragma("GCC diagnostic pop")
+#else
+#define FUSOR_LANES_FILLED_BEGIN
+#define FUSOR_LANES_FILLED_END
+#endif
+
 // Before an element-wise loop whose destination shares no byte with what it reads, or reads
 // exactly the element it writes (the planner guarantees it: NumPy's overlap rule sends every
 // other overlap through a temporary, plan/make_plan.hpp): no loop-carried dependency, so the

@@ -664,6 +664,7 @@ void pairwise_rows_block(std::size_t ops,
 // 2^24 float64 at 0.57 of a plain loop's speed). Merged at the end with the same compensated add
 // (reducers::detail::add). Every lane keeps its own rounding error, so the result is within ~2 eps
 // of the exact sum (plus an n eps^2 sum|x| term) however many terms there are.
+FUSOR_LANES_FILLED_BEGIN
 template <class Impl, bool Contiguous, class Ev, class Run = whole_run>
 typename Impl::acc_type compensated_terms(const Ev& ev, index_t n, Run run = {}) {
     constexpr index_t L = lane_vectors<double, 8>::width, K = lane_vectors<double, 8>::count;
@@ -706,6 +707,7 @@ typename Impl::acc_type compensated_terms(const Ev& ev, index_t n, Run run = {})
         acc = Impl::absorb(acc, Impl::term(ev.template get<Contiguous>(at + i)));
     return acc;
 }
+FUSOR_LANES_FILLED_END
 
 // One accumulator, in index order: arg-reductions (their (value, index) pairs do not
 // vectorise, and one predictable branch per element beats eight lanes of them) and rows too
@@ -735,6 +737,7 @@ inline constexpr bool vector_lanes =
 // for max: latency-bound, ~10x slower than memory); eight independent chains run at the speed
 // of the loads. `merge` is associative for every reducer, so the result is the sequential one
 // (up to float rounding order in prod and logsumexp, and the sign of a zero max/min).
+FUSOR_LANES_FILLED_BEGIN
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
@@ -777,6 +780,7 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
         lane[0] = Impl::merge(lane[0], lane[j]);
     return lane[0];
 }
+FUSOR_LANES_FILLED_END
 
 // Two rows per pass (unroll-and-jam, which g++ -O3 applies to the hand-written loop): over a
 // block of [reduced, kept] levels at unit stride, rows r and r + 1 go into the row of

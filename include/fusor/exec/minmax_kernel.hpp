@@ -80,6 +80,7 @@ struct minmax_lanes {
     }
 };
 
+FUSOR_LANES_FILLED_BEGIN
 template <class Impl, class T, class Ev>
 typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using lanes = minmax_lanes<T>;
@@ -169,5 +170,6 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         acc = Impl::step(acc, ev.template get<true>(i), i0 + i * si);
     return acc;
 }
+FUSOR_LANES_FILLED_END
 
 } // namespace fusor::exec::detail

@@ -19,6 +19,7 @@ namespace detail {
 // Rows [i, i + R) and columns [j, j + W) of C: R x W accumulators held in registers while k
 // runs, each taking its terms in k order. R and W are constants, so the compiler keeps them in
 // registers; R rows make R independent chains of adds (one row's k steps wait on each other).
+FUSOR_LANES_FILLED_BEGIN
 template <index_t R, index_t W, class Impl, class T, class Acc>
 FUSOR_INLINE void
 small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, index_t j) {
@@ -61,6 +62,7 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
                 ci[r * g.c_m + w] = acc[r][w];
     }
 }
+FUSOR_LANES_FILLED_END
 
 // Rows [i, i + R) of C over all its columns: blocks of 8, then 4, then single columns.
 template <index_t R, class Impl, class T, class Acc>
