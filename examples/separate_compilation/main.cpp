@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     }
     const fusor::tensor<double> z = standardize_columns(x);
     const fusor::tensor<double> means = fusor::mean(z, 0);
-    const fusor::tensor<double> sds = fusor::eval(fusor::sqrt(fusor::mean(fusor::square(z), 0)));
+    const fusor::tensor<double> sds = fusor::std(z, 0);
     bool ok = z.shape() == x.shape();
     for (fusor::index_t j = 0; j < 4; ++j)
         ok = ok && std::abs(means(j)) < 1e-12 && std::abs(sds(j) - 1.0) < 1e-12;
