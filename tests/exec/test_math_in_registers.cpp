@@ -362,11 +362,19 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     const tensor<float> a = reshape(values<float>(rows * n, 6.0, -3.0), {rows, n});
     const tensor<float> b = reshape(values<float>(rows * n, 2.0, 0.5), {rows, n});
     // The planner's rule (planning::sum_in_registers_pays): runs of 32 or more, and a lone run
-    // only from 512 (32 lanes).
+    // only from 512 (32 lanes); but pairwise_rows_per_pass runs or more that pairwise_rows
+    // takes stay with it (planning::rows_at_once_before_registers).
     const auto kernel = [](index_t runs, index_t length) {
-        return planning::sum_in_registers_pays(length, runs) ? std::string("pairwise_simd")
-                                                             : plain_sum_kernel(runs, length);
+        const std::string plain = plain_sum_kernel(runs, length);
+        const bool rows_first = plain == "pairwise_rows"
+                                && planning::rows_at_once_before_registers(length, runs);
+        return planning::sum_in_registers_pays(length, runs) && !rows_first
+                   ? std::string("pairwise_simd")
+                   : plain;
     };
+    CHECK(planning::rows_at_once_before_registers(511, fusor::pairwise_rows_per_pass));
+    CHECK(!planning::rows_at_once_before_registers(512, fusor::pairwise_rows_per_pass));
+    CHECK(!planning::rows_at_once_before_registers(511, fusor::pairwise_rows_per_pass - 1));
     CHECK(planning::sum_in_registers_pays(32, 2));
     CHECK(!planning::sum_in_registers_pays(31, 2));
     CHECK(!planning::sum_in_registers_pays(511, 1));
@@ -410,7 +418,7 @@ TEST_CASE("a float32 sum's terms convert a register at a time, with the plain lo
           * doctest::skip(skip_sums)) {
     for (const fusor::index_t n : {8,   16,  31,  32,  33,  47,   48,   63,   64,   65,    100,
                                    255, 256, 511, 512, 513, 1000, 4095, 4096, 4097, 10000, 70001})
-        for (const fusor::index_t rows : {1, 3})
+        for (const fusor::index_t rows : {1, 3, 9}) // 9: pairwise_rows from 8 runs (AVX-512)
             check_sums(rows, n);
 }
 

@@ -96,8 +96,12 @@ TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 
     const auto a = wavy<float>({6, 256});
     const bool simd =
         kernel_of(fusor::sum(wavy<float>({6, 64}), 1)) == reduce_kernel::pairwise_simd;
-    if (simd) { // AVX-512: float32 sums of runs of 32 or more convert a register at a time
+    if (simd) { // AVX-512: float32 sums of runs of 32 or more convert a register at a time,
+                // unless there are pairwise_rows_per_pass runs or more
         CHECK(kernel_of(fusor::sum(a, 1)) == reduce_kernel::pairwise_simd);
+        CHECK(kernel_of(fusor::sum(wavy<float>({8, 256}), 1)) == reduce_kernel::pairwise_rows);
+        CHECK(kernel_of(fusor::mean(wavy<float>({64, 511}), 1)) == reduce_kernel::pairwise_rows);
+        CHECK(kernel_of(fusor::sum(wavy<float>({64, 512}), 1)) == reduce_kernel::pairwise_simd);
     } else {
         CHECK(kernel_of(fusor::sum(a, 1)) == reduce_kernel::pairwise_rows);
         CHECK(kernel_of(fusor::mean(a, 1)) == reduce_kernel::pairwise_rows);
@@ -120,9 +124,12 @@ TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 
 
 TEST_CASE("pairwise_rows sums have the bits of one run at a time" * doctest::skip(skip_here)) {
     if (kernel_of(fusor::sum(wavy<float>({6, 64}), 1)) == reduce_kernel::pairwise_simd) {
-        // Runs of 8 to 31 still take pairwise_rows there.
+        // Runs of 8 to 31 still take pairwise_rows there, and so do pairwise_rows_per_pass
+        // runs or more of up to 511.
         for (const index_t rows : {2, 3, 8, 9, 17})
-            for (const index_t cols : {8, 9, 15, 16, 31}) {
+            for (const index_t cols : {8, 9, 15, 16, 31, 32, 100, 256, 511}) {
+                if (cols >= 32 && rows < fusor::pairwise_rows_per_pass)
+                    continue;
                 CAPTURE(rows);
                 CAPTURE(cols);
                 check_bits(fusor::sum(wavy<float>({rows, cols}), 1));

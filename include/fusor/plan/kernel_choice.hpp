@@ -317,10 +317,21 @@ inline constexpr index_t sum_register_min_run = 32;
 /// Whether pairwise_simd pays for `runs` runs of `n` elements (the plan's pairwise lanes: 8
 /// below 512 elements, 32 from 512). One chain of 512-bit adds (8 lanes) has a longer latency
 /// than the plain loop's two 256-bit chains (a lone run of 256 products: 48 against 36 ns), so
-/// a lone run under 512 stays plain; several runs overlap and convert at twice the rate
-/// (sum(a, 1) on (64, 256): 1,780 -> 1,400 ns), and 32 lanes are four chains either way.
+/// a lone run under 512 stays plain; a few runs overlap and convert at twice the rate
+/// (sum(a, 1) on (64, 256): 1,780 -> 1,400 ns), and 32 lanes are four chains either way. From
+/// pairwise_rows_per_pass runs of 8 lanes on, pairwise_rows keeps that many chains in flight
+/// where pairwise_simd keeps one per run, and is the faster (rows_at_once_before_registers;
+/// AVX-512, one thread, medians of 3, ns, sum(a, 1): (8, 256) 235 against 198; (64, 256)
+/// 1,702 against 1,349; (1024, 32) 5,192 against 4,683; with 4 runs it is the slower, 131
+/// against 143); the two have the same bits.
 constexpr bool sum_in_registers_pays(index_t n, index_t runs) {
     return n >= sum_register_min_run && (n >= 512 || runs >= 2);
+}
+
+/// Whether pairwise_rows, when it can take `runs` runs of `n` elements, is preferred to
+/// pairwise_simd (above): from pairwise_rows_per_pass runs on.
+constexpr bool rows_at_once_before_registers(index_t n, index_t runs) {
+    return runs >= pairwise_rows_per_pass && n <= pairwise_rows_max_run;
 }
 
 /// Test hook: when false, the planner never chooses reduce_kernel::pairwise_rows, so tests can
@@ -355,14 +366,15 @@ reduce_kernel register_reduce_kernel(
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
-        if (terms_in_registers && contiguous && sum_in_registers_pays(n, runs)
-            && math_in_registers_enabled)
-            return reduce_kernel::pairwise_simd;
+        bool rows_at_once = false;
         if constexpr (rows_at_once_reducer<Impl>)
-            if (contiguous && plain_runs && runs >= 2 && n >= pairwise_rows_min_run
-                && n <= pairwise_rows_max_run && pairwise_rows_enabled)
-                return reduce_kernel::pairwise_rows;
-        return reduce_kernel::pairwise;
+            rows_at_once = contiguous && plain_runs && runs >= 2 && n >= pairwise_rows_min_run
+                           && n <= pairwise_rows_max_run && pairwise_rows_enabled;
+        if (terms_in_registers && contiguous && sum_in_registers_pays(n, runs)
+            && math_in_registers_enabled
+            && !(rows_at_once && rows_at_once_before_registers(n, runs)))
+            return reduce_kernel::pairwise_simd;
+        return rows_at_once ? reduce_kernel::pairwise_rows : reduce_kernel::pairwise;
     } else {
         (void)terms_in_registers, (void)runs, (void)plain_runs;
         if constexpr (vector_minmax<Impl, T>)
