@@ -366,8 +366,8 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     // takes stay with it (planning::rows_at_once_before_registers).
     const auto kernel = [](index_t runs, index_t length) {
         const std::string plain = plain_sum_kernel(runs, length);
-        const bool rows_first = plain == "pairwise_rows"
-                                && planning::rows_at_once_before_registers(length, runs);
+        const bool rows_first =
+            plain == "pairwise_rows" && planning::rows_at_once_before_registers(length, runs);
         return planning::sum_in_registers_pays(length, runs) && !rows_first
                    ? std::string("pairwise_simd")
                    : plain;
