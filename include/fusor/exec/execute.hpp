@@ -569,36 +569,42 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
            + pairwise_terms<Impl, Contiguous, Registers>(ev, begin + half, n - half, run);
 }
 
-// NumPy's 8 lanes and tree (pairwise_block_sum<8>) over R runs of n terms each (8 <= n < 512),
-// `ev[q]` bound to run q's first element, into s[q]: each run's lanes take the same terms in
-// the same order as one run at a time, so the same bits, with R runs' chains of adds in flight
-// (reduce_kernel::pairwise_rows). A run's 8 lanes are vectors of one register (lane_vectors.hpp).
+// NumPy's 8 lanes and tree (pairwise_block_sum<8>) over R runs of n terms each (8 <= n < 512)
+// into s[q]: run q is read by evaluator `ev[q * ev_step]` from its element `q * run_step`
+// (R evaluators each bound to its run: ev_step 1, run_step 0; one evaluator bound to the first
+// of R consecutive runs of a flat operand: ev_step 0, run_step n, no copies of it). Each run's
+// lanes take the same terms in the same order as one run at a time, so the same bits, with R
+// runs' chains of adds in flight (reduce_kernel::pairwise_rows). A run's 8 lanes are vectors of
+// one register (lane_vectors.hpp).
 template <class Impl, index_t R, class Ev>
-FUSOR_INLINE void pairwise_rows_sums(const Ev (&ev)[R], index_t n, double (&s)[R]) {
+FUSOR_INLINE void
+pairwise_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, double (&s)[R]) {
     using lanes = lane_vectors<double, 8>;
     constexpr index_t L = lanes::width, K = lanes::count;
     using vec = typename lanes::vector;
     const auto terms = [&]<index_t... J>(
-        const Ev& e, index_t at, std::integer_sequence<index_t, J...>) FUSOR_INLINE_LAMBDA {
-        return vec{Impl::term(e.template get<true>(at + J))...};
+        index_t q, index_t at, std::integer_sequence<index_t, J...>) FUSOR_INLINE_LAMBDA {
+        const Ev& e = ev[q * ev_step];
+        const index_t from = q * run_step + at;
+        return vec{Impl::term(e.template get<true>(from + J))...};
     };
     using each_lane = std::make_integer_sequence<index_t, L>;
     vec r[R][K];
     for (index_t q = 0; q < R; ++q)
         for (index_t k = 0; k < K; ++k)
-            r[q][k] = terms(ev[q], k * L, each_lane{});
+            r[q][k] = terms(q, k * L, each_lane{});
     const index_t lanes_end = n - n % 8;
     for (index_t i = 8; i < lanes_end; i += 8)
         for (index_t q = 0; q < R; ++q)
             for (index_t k = 0; k < K; ++k)
-                r[q][k] += terms(ev[q], i + k * L, each_lane{});
+                r[q][k] += terms(q, i + k * L, each_lane{});
     for (index_t q = 0; q < R; ++q) {
         double l[8];
         for (index_t j = 0; j < 8; ++j)
             l[j] = r[q][j / L][j % L];
         double t = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
         for (index_t i = lanes_end; i < n; ++i) // the tail
-            t += Impl::term(ev[q].template get<true>(i));
+            t += Impl::term(ev[q * ev_step].template get<true>(q * run_step + i));
         s[q] = t;
     }
 }
@@ -639,7 +645,7 @@ void pairwise_rows_block(std::size_t ops,
             e.row[q].bind(o.data()); // reads the offsets now
         }
         double s[R];
-        pairwise_rows_sums<Impl, R>(e.row, b.cols, s);
+        pairwise_rows_sums<Impl, R>(e.row, 1, 0, b.cols, s);
         for (index_t q = 0; q < R; ++q) {
             typename Impl::acc_type* a = a0 + off[0] + q * row_step[0];
             *a = Impl::absorb(*a, s[q]);
@@ -1022,15 +1028,16 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     index_t row = 0;
     if constexpr (planning::rows_at_once_reducer<impl>) {
         if (f.reduction == reduce_kernel::pairwise_rows) {
+            // Every tensor of the operand is dense and row-major: one evaluator bound to the
+            // pass's first run reads the next runs `f.cols` elements on (8 copies of it per pass
+            // cost sum(a, 1) on (8, 16) a fifth of its time, with a store-forwarding stall).
             constexpr index_t per_pass = pairwise_rows_per_pass;
-            auto e = detail::make_evaluator_rows(ev);
             for (; row + per_pass <= f.rows; row += per_pass) {
                 double s[per_pass];
-                for (index_t q = 0; q < per_pass; ++q) {
+                for (index_t q = 0; q < per_pass; ++q)
                     detail::trace_flat_row(traced, row + q, f.cols);
-                    e.row[q].bind_row(row + q);
-                }
-                detail::pairwise_rows_sums<impl, per_pass>(e.row, f.cols, s);
+                ev.bind_row(row);
+                detail::pairwise_rows_sums<impl, per_pass>(&ev, 0, f.cols, f.cols, s);
                 for (index_t q = 0; q < per_pass; ++q)
                     out[row + q] =
                         convert<D>(impl::finalize(impl::absorb(impl::identity(), s[q]), f.cols));

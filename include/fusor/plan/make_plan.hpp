@@ -748,8 +748,15 @@ struct overlap_check {
     template <class N>
     bool on_leaf(const N& n) const {
         using T = typename N::value_type;
-        const auto [a, b] = bytes_touched(n.data, n.shape(), n.strides(), sizeof(T));
-        return a && a < hi && lo < b;
+        if constexpr (std::is_same_v<N, leaf<T, false, true>>) {
+            // A leaf over an lvalue tensor: row-major, its bytes one range (no walk of strides).
+            const char* a = reinterpret_cast<const char*>(n.data);
+            const char* b = a + n.size() * static_cast<index_t>(sizeof(T));
+            return a && a != b && a < hi && lo < b;
+        } else {
+            const auto [a, b] = bytes_touched(n.data, n.shape(), n.strides(), sizeof(T));
+            return a && a < hi && lo < b;
+        }
     }
     template <class N>
     bool on_scalar(const N&) const {
