@@ -14,11 +14,17 @@
 //        the first row from the last; NumPy: np.roll(x, 1, 0) - x). roll is a lazy segmented
 //        node: two cells (row 0, rows 1..4095), one fused loop each, no temporary. Target:
 //        fused >= 2x NumPy.
+//   W23_into  the same into an existing (4096, 4096) result (fused: `out = roll(x, 1, 0) - x`;
+//        hand: the loop above into an existing buffer; NumPy: np.subtract(np.roll(x, 1, 0), x,
+//        out=out)). With a fresh result both fusor and NumPy pay the kernel's page faults for
+//        it once (NumPy's subtraction reuses roll's temporary), and those faults are half of
+//        fusor's time; into an existing result what is left is what fusion saves: NumPy's
+//        temporary (its allocation, faults and the copy) and its second pass.
 //   W24  sum(concatenate({a, b}, 0), 1) of two (2048, 4096) float32 (hand: the row sums of a,
 //        then of b, in double as fusor sums float32; NumPy: np.concatenate([a, b]).sum(1)):
 //        one reduction per part, read in place. Target: fused >= 2x NumPy.
-// Every way allocates its result, as NumPy does. Bytes: the inputs read once (for W21 the
-// gathered elements, not the whole array) and the output written once.
+// Every way allocates its result, as NumPy does, except W23_into. Bytes: the inputs read once (for
+// W21 the gathered elements, not the whole array) and the output written once.
 //
 //   build/release/bench/bench_toolbox --benchmark_repetitions=3
 //   --benchmark_report_aggregates_only=true
@@ -157,6 +163,31 @@ void roll_workload() {
         .submit();
 }
 
+void roll_into_workload() {
+    const index_t rows = 4096, cols = 4096, n = rows * cols;
+    static const auto x = bench::random_tensor<float>({rows, cols}, 25);
+    static fusor::tensor<float> fused_out(fusor::shape_t{rows, cols});
+    static std::unique_ptr<float[]> hand_out(new float[static_cast<std::size_t>(n)]());
+    bench::workload<float>("W23_roll_minus_x_into_4096x4096", 2 * n * 4, n, 0.0)
+        .add(
+            "fused", [] { fused_out = fusor::roll(x, 1, 0) - x; }, [] { return fused_out.data(); })
+        .add(
+            "hand",
+            [rows, cols] {
+                const float* in = x.data();
+                float* out = hand_out.get();
+                for (index_t i = 0; i < rows; ++i) {
+                    const float* prev = in + ((i + rows - 1) % rows) * cols;
+                    const float* row = in + i * cols;
+                    float* o = out + i * cols;
+                    for (index_t j = 0; j < cols; ++j)
+                        o[j] = prev[j] - row[j];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
 void concatenate_sum_workload() {
     const index_t rows = 2048, cols = 4096, part = rows * cols;
     static const auto a = bench::random_tensor<float>({rows, cols}, 26);
@@ -196,6 +227,7 @@ int main(int argc, char** argv) {
         take_workload();
         concatenate_workload();
         roll_workload();
+        roll_into_workload();
         concatenate_sum_workload();
     });
 }
