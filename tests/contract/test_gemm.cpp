@@ -13,6 +13,7 @@
 #include <fusor/fusor.hpp>
 
 #include "filled.hpp"
+#include <nlohmann/json.hpp>
 
 using namespace fusor;
 
@@ -116,6 +117,42 @@ TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop
     CHECK(kernel_of(explain(einsum("ijk,ik->ij", md, vd))) == "dgemv");
     CHECK(explain(einsum("ijk,ik->ij", md, vd)).text().find("6 calls (batch loops)")
           != std::string::npos);
+}
+
+TEST_CASE("a float32 matrix-vector product over more than gemv_blas_max_bytes runs fusor's loop"
+          * doctest::skip(!FUSOR_BLAS_GEMM)) {
+    // 65 matrices of (256, 256) float32: 17 MiB, over the 16 MiB the BLAS's gemv keeps.
+    const index_t batch = planning::gemv_blas_max_bytes / (256 * 256 * 4) + 1;
+    const auto a = filled<float>({batch, 256, 256}, 10), x = filled<float>({batch, 256}, 11);
+    const auto e = explain(einsum("ijk,ik->ij", a, x));
+    CHECK(kernel_of(e) == "loop");
+    CHECK(nlohmann::json::parse(e.json())["loops"].back()["runs"] == "float_lanes");
+    check_matvec(eval(einsum("ijk,ik->ij", a, x)), a, x);
+    // One matrix fewer (16 MiB, not over it) and float64 of any size stay the BLAS's.
+    const auto under = view(a, slice(0, batch - 1));
+    CHECK(kernel_of(explain(einsum("ijk,ik->ij", under, view(x, slice(0, batch - 1))))) == "sgemv");
+    const auto ad = filled<double>({batch, 256, 256}, 12), xd = filled<double>({batch, 256}, 13);
+    CHECK(kernel_of(explain(einsum("ijk,ik->ij", ad, xd))) == "dgemv");
+}
+
+TEST_CASE("float32 contraction runs of 64 terms or more take float_lanes, shorter ones pairwise") {
+    const auto runs = [](const explanation& e) {
+        return nlohmann::json::parse(e.json())["loops"].back()["runs"].get<std::string>();
+    };
+    for (const index_t k : {8, 63, 64, 65, 100, 511, 512, 800}) { // 5 * 800 < gemm_min_work
+        CAPTURE(k);
+        const auto a = filled<float>({1, 5, k}, 14), x = filled<float>({1, k}, 15);
+        const auto e = explain(einsum("ijk,ik->ij", a, x)); // 5 dots of k terms: not a gemv
+        CHECK(runs(e) == (k >= fusor::float_lane_min_run ? "float_lanes" : "pairwise"));
+        if (k >= fusor::float_lane_min_run)
+            CHECK(e.text().find("vectors: 32 float32 lanes of up to 16 products, then 32 float64 "
+                                "lanes (")
+                  != std::string::npos);
+        check_matvec(eval(einsum("ijk,ik->ij", a, x)), a, x);
+    }
+    // float64 keeps its compensated lanes.
+    const auto d = filled<double>({3, 100}, 16);
+    CHECK(runs(explain(einsum("ij,ij->i", d, d))) == "compensated");
 }
 
 TEST_CASE("the BLAS's gemv gives the matrix-vector product within the dot-product bound") {

@@ -108,17 +108,29 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
 namespace {
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
-const std::set<std::string> every_kernel = {"contiguous",    "blocked",
-                                            "registers",     "broadcast",
-                                            "held",          "tiled",
-                                            "collapsed",     "strided",
-                                            "pairwise",      "pairwise_rows",
-                                            "pairwise_simd", "compensated",
-                                            "lanes",         "sequential",
-                                            "minmax_simd",   "rescaled_blocks",
-                                            "row",           "two_rows",
-                                            "rescaled_rows", "gemm",
-                                            "small_gemm",    "registers_stride2"};
+const std::set<std::string> every_kernel = {"contiguous",
+                                            "blocked",
+                                            "registers",
+                                            "broadcast",
+                                            "held",
+                                            "tiled",
+                                            "collapsed",
+                                            "strided",
+                                            "pairwise",
+                                            "pairwise_rows",
+                                            "float_lanes",
+                                            "pairwise_simd",
+                                            "compensated",
+                                            "lanes",
+                                            "sequential",
+                                            "minmax_simd",
+                                            "rescaled_blocks",
+                                            "row",
+                                            "two_rows",
+                                            "rescaled_rows",
+                                            "gemm",
+                                            "small_gemm",
+                                            "registers_stride2"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -241,6 +253,11 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(matmul(transpose(at), transpose(a)) * 2.0f); },
          [&] {
              out = matmul(transpose(at), transpose(a)) * 2.0f;
+         }},
+        // Row dots of 128 float32 terms (no BLAS call: not a matrix product): float_lanes.
+        {[&] { return explain(einsum("ij,ij->i", a, a)); },
+         [&] {
+             out = einsum("ij,ij->i", a, a);
          }},
         // A product too small for the BLAS (8 x 8 x 32): fusor's own, with or without a BLAS.
         {[&] {

@@ -503,24 +503,51 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
 // A contraction's float32 run (`float_lanes`): 32 float lanes, each adding at most
 // `float_lane_depth` products before its partial sum joins a double lane, so the adds run at
 // float32's SIMD width while every term is summed in float with at most 15 others (NumPy's
-// einsum adds all of them in float). The double lanes are then added as a balanced tree.
+// einsum adds all of them in float). The double lanes are then added as a balanced tree
+// (d[j] += d[j + w] for w = 16, 8 ... 1).
+//
+// Lane j is element j % width of vector j / width (lane_vectors, one register each): as plain
+// arrays g++ 12 kept the 32 double lanes on the stack and ran the tree as a loop of loads and
+// stores that waited on each other, a third of a 64-term dot's time (einsum "ijk,ik->ij" over
+// (64, 64, 64)). The same adds of the same lanes in the same order: the same bits.
 inline constexpr index_t float_lane_depth = 16;
 template <bool Contiguous, class Ev, class Run>
 double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
     constexpr index_t L = 32;
-    double d[L] = {};
+    using flanes = lane_vectors<float, L>;
+    using dlanes = lane_vectors<double, L>;
+    constexpr index_t FW = flanes::width, FK = flanes::count, DW = dlanes::width;
+    static_assert(FW == 2 * DW && dlanes::count == 2 * FK);
+    using fvec = typename flanes::vector;
+    using dvec = typename dlanes::vector;
+    using float_lane = std::make_integer_sequence<index_t, FW>;
+    using double_lane = std::make_integer_sequence<index_t, DW>;
+    // The FW products at `at`, as one vector.
+    const auto products = [&]<index_t... J>(index_t at, std::integer_sequence<index_t, J...>)
+        FUSOR_INLINE_LAMBDA {
+        return fvec{ev.template get<Contiguous>(at + J)...};
+    };
+    // f's lanes [0, DW) (H = 0) or [DW, FW) (H = 1), as doubles (exact).
+    const auto half = []<index_t H, index_t... J>(
+        fvec f, std::integral_constant<index_t, H>, std::integer_sequence<index_t, J...>)
+        FUSOR_INLINE_LAMBDA {
+        return __builtin_convertvector(__builtin_shufflevector(f, f, (H * DW + J)...), dvec);
+    };
+    dvec d[2 * FK] = {};
     double tail = 0.0;
     auto consume = [&](index_t at, index_t len) FUSOR_INLINE_LAMBDA {
         const index_t groups_end = len - len % L;
         index_t i = 0;
         while (i < groups_end) {
-            float f[L] = {};
+            fvec f[FK] = {};
             const index_t stop = std::min(groups_end, i + L * float_lane_depth);
             for (; i < stop; i += L)
-                for (index_t j = 0; j < L; ++j)
-                    f[j] += ev.template get<Contiguous>(at + i + j);
-            for (index_t j = 0; j < L; ++j)
-                d[j] += static_cast<double>(f[j]);
+                for (index_t k = 0; k < FK; ++k)
+                    f[k] += products(at + i + k * FW, float_lane{});
+            for (index_t k = 0; k < FK; ++k) {
+                d[2 * k] += half(f[k], std::integral_constant<index_t, 0>{}, double_lane{});
+                d[2 * k + 1] += half(f[k], std::integral_constant<index_t, 1>{}, double_lane{});
+            }
         }
         for (; i < len; ++i)
             tail += static_cast<double>(ev.template get<Contiguous>(at + i));
@@ -533,17 +560,31 @@ double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
             consume(run(begin + start, len), len);
         }
     }
-    for (index_t width = L / 2; width > 0; width /= 2)
-        for (index_t j = 0; j < width; ++j)
-            d[j] += d[j + width];
-    return d[0] + tail;
+    // The tree: whole vectors while w spans them, then within the first vector.
+    for (index_t w = L / 2; w >= DW; w /= 2)
+        for (index_t m = 0; m < w / DW; ++m)
+            d[m] += d[m + w / DW];
+    // Then w = DW / 2 ... 1 within d[0]: lane j < w takes d[0][j] + d[0][j + w] (the lanes
+    // above are not read again).
+    dvec r = d[0];
+    const auto fold =
+        [&r]<index_t W, index_t... J>(std::integral_constant<index_t, W>,
+                                      std::integer_sequence<index_t, J...>) FUSOR_INLINE_LAMBDA {
+        r += __builtin_shufflevector(r, r, ((J + W) % DW)...);
+    };
+    if constexpr (DW >= 8)
+        fold(std::integral_constant<index_t, 4>{}, double_lane{});
+    if constexpr (DW >= 4)
+        fold(std::integral_constant<index_t, 2>{}, double_lane{});
+    fold(std::integral_constant<index_t, 1>{}, double_lane{});
+    return r[0] + tail;
 }
 
 template <class Impl, bool Contiguous, bool Registers = false, class Ev, class Run = whole_run>
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
     static_assert(!Registers || (Contiguous && std::is_same_v<Run, whole_run>));
     if constexpr (requires { requires Impl::float_lanes; })
-        if (n >= 64)
+        if (n >= float_lane_min_run) // reduce_kernel::float_lanes
             return float_lane_sum<Contiguous>(ev, begin, n, run);
     if (n < 8) {
         const index_t at = run(begin, n);
@@ -951,6 +992,22 @@ void two_rows_block(const loop_plan& p, evaluator_pair<Ev>& e, Acc* a0, const bl
     two_rows_columns<Impl, where::memory>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
 
+// Whether execute_reduction hands plan `p`'s pairwise runs to its kernel a block of rows at a
+// time (depth 2) instead of one run per call: plain pairwise sums (not compensated) of
+// contiguous runs, under an outer level, with the threads splitting the outer levels.
+template <class Impl>
+inline constexpr bool plain_pairwise_reducer =
+    planning::pairwise_reducer<
+        Impl> && !std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>;
+template <class Impl>
+bool pairwise_runs_by_blocks(const loop_plan& p) {
+    if constexpr (plain_pairwise_reducer<Impl>)
+        return (p.reduction == reduce_kernel::pairwise || p.reduction == reduce_kernel::float_lanes)
+               && p.kernel == inner_kernel::contiguous && p.extents.size() >= 2 && !p.split_inner;
+    else
+        return false;
+}
+
 template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {
     using impl = typename reduction<R, C>::impl;
@@ -977,6 +1034,7 @@ FUSOR_INLINE void register_reduce(
     reduce_kernel k, typename Impl::acc_type* a, const Ev& ev, index_t n, index_t i0, index_t si) {
     switch (k) {
     case reduce_kernel::pairwise:
+    case reduce_kernel::float_lanes:
     case reduce_kernel::compensated:
         if constexpr (planning::pairwise_reducer<Impl>) {
             if constexpr (std::is_same_v<typename Impl::acc_type,
@@ -1286,6 +1344,27 @@ void execute_reduction(const reduction<R, C>& r,
             };
             run_loop_nest(p, 2, pair, kernel);
         }
+    } else if (detail::pairwise_runs_by_blocks<impl>(p)) {
+        // Pairwise sums of contiguous runs, a block of rows of them per call of the kernel: the
+        // same runs in the same order as one run per call (below), without the driver's call
+        // between two of them (einsum "ijk,ik->ij" over (64, 64, 64): 4,096 runs of 64).
+        if constexpr (detail::plain_pairwise_reducer<impl>) {
+            const std::size_t ops = p.operand_count;
+            shape_t row_step(ops);
+            for (std::size_t k = 0; k < ops; ++k)
+                row_step[k] = p.stride(k, levels - 2);
+            auto kernel = [&row_step, ops, a0](Ev& ev, const block& b) {
+                shape_t off(b.offsets, b.offsets + ops); // inline storage
+                for (index_t r = 0; r < b.rows; ++r) {
+                    ev.bind(off.data());
+                    acc_t* a = a0 + off[0];
+                    *a = impl::absorb(*a, detail::pairwise_terms<impl, true>(ev, 0, b.cols));
+                    for (std::size_t k = 0; k < ops; ++k)
+                        off[k] += row_step[k];
+                }
+            };
+            run_loop_nest(p, 2, ev, kernel);
+        }
     } else {
         // One inner loop; which accumulation it runs is the plan's (plan/kernel_choice.hpp).
         auto run = [&]<bool Contiguous>() {
@@ -1300,6 +1379,7 @@ void execute_reduction(const reduction<R, C>& r,
                 // SIMD max/min kernel ~20 % slower (W7_max_axis1, A/B 26-27 -> 21-22 GB/s).
                 switch (p.reduction) {
                 case reduce_kernel::pairwise:
+                case reduce_kernel::float_lanes:
                 case reduce_kernel::compensated:
                     if constexpr (planning::pairwise_reducer<impl>) {
                         if constexpr (std::is_same_v<acc_t, reducers::detail::compensated_sum>)

@@ -373,6 +373,8 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::pairwise_rows) // within explain's 100 columns
             return "8 float64 lanes per run, " + std::to_string(pairwise_rows_per_pass)
                    + " runs per pass (" + regs + ")";
+        if (p.reduction == reduce_kernel::float_lanes) // within explain's 100 columns
+            return "32 float32 lanes of up to 16 products, then 32 float64 lanes (" + regs + ")";
         if (p.reduction == reduce_kernel::pairwise_simd)
             return "float64 lanes 8 to a register, 16 float32 terms converted per load (" + regs
                    + ")";

@@ -34,6 +34,16 @@ namespace fusor::planning {
 /// costs a few hundred nanoseconds before its first multiply, more than a 16³ product.
 inline constexpr index_t gemm_min_work = 16 * 16 * 16;
 
+/// A float32 matrix-vector product (`y = A x`, einsum "ijk,ik->ij") whose matrix, all batches
+/// together, has more bytes than this runs fusor's loop (reduce_kernel::float_lanes, one row
+/// at a time) instead of the BLAS's gemv. Such an A is read from memory, and gemv kernels read
+/// several of its rows at once, more streams than the prefetchers follow: einsum "ijk,ik->ij"
+/// over (256, 256, 256) float32 (64 MiB), one thread, took 7.3 ms through OpenBLAS's sgemv
+/// (Eigen's gemv 6.0) and 2.6-2.9 through fusor's loop (NumPy 2.9); over (128, 128, 128)
+/// (8 MiB, in the last-level cache when called again) the BLAS's 0.16 ms beat fusor's 0.35
+/// (Zen 4 EPYC with 32 MiB of L3; docs/performance.md, "Matrix-vector products").
+inline constexpr index_t gemv_blas_max_bytes = index_t{16} << 20;
+
 /// True in a build with a BLAS (FUSOR_BLAS_GEMM).
 inline constexpr bool blas_available = FUSOR_BLAS_GEMM != 0;
 
@@ -130,6 +140,13 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
         g.swapped = true;
     }
     const operand_plan &A = p.operands[1], &B = p.operands[2];
+    if (g.gemv && (g.swapped ? B : A).itemsize == 4) {
+        index_t bytes = g.m * g.k * 4;
+        for (const index_t e : g.batch)
+            bytes *= e;
+        if (bytes > gemv_blas_max_bytes)
+            return false; // streamed from memory: fusor's loop (gemv_blas_max_bytes)
+    }
     // Straight into the destination when it is laid out as the accumulators (row-major over
     // the result) and of the product's type, and A and B do not overlap it.
     g.direct = d.dtype == A.dtype && is_row_major(d.shape, d.strides);

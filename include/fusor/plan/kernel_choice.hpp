@@ -366,6 +366,9 @@ reduce_kernel register_reduce_kernel(
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
+        if constexpr (requires { requires Impl::float_lanes; })
+            if (n >= float_lane_min_run)
+                return reduce_kernel::float_lanes;
         bool rows_at_once = false;
         if constexpr (rows_at_once_reducer<Impl>)
             rows_at_once = contiguous && plain_runs && runs >= 2 && n >= pairwise_rows_min_run

@@ -147,6 +147,8 @@ enum class reduce_kernel : std::uint8_t {
                      ///< a time (AVX-512: exec/register_sums.hpp)
     pairwise_rows,   ///< pairwise's lanes, tree and bits over `pairwise_rows_per_pass` runs
                      ///< (rows) at a time, their chains of adds interleaved (unroll-and-jam)
+    float_lanes,     ///< a float32 contraction's runs of `float_lane_min_run` terms or more: 32
+                     ///< float lanes of up to 16 products each, then 32 float64 lanes
     compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,           ///< register accumulator: eight interleaved accumulators
     sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
@@ -196,6 +198,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "pairwise_simd";
     case reduce_kernel::pairwise_rows:
         return "pairwise_rows";
+    case reduce_kernel::float_lanes:
+        return "float_lanes";
     case reduce_kernel::compensated:
         return "compensated";
     case reduce_kernel::lanes:
@@ -277,6 +281,12 @@ inline constexpr index_t pairwise_rows_per_pass =
 /// same pairwise_rows_max_run, so the two agree on where NumPy's 8-lane tree ends.
 inline constexpr index_t pairwise_rows_min_run = 8;
 inline constexpr index_t pairwise_rows_max_run = 511;
+
+/// The shortest run of a float32 contraction (einsum, matmul, dot ... outside the BLAS) that
+/// reduce_kernel::float_lanes takes: 32 float lanes, each adding up to 16 products in float
+/// before joining its float64 lane (exec/execute.hpp, float_lane_sum). Shorter runs take the
+/// pairwise loop's 8 float64 lanes.
+inline constexpr index_t float_lane_min_run = 64;
 
 /// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
 /// per register chains each step on the previous one (about 4 cycles here), which held argmax to
