@@ -135,6 +135,18 @@ void concatenate_workload() {
         .submit();
 }
 
+// W23's hand loop: out = roll(in, 1, 0) - in over (rows, cols), row i - 1 minus row i, the
+// first row from the last.
+void hand_roll_minus(const float* in, float* out, index_t rows, index_t cols) {
+    for (index_t i = 0; i < rows; ++i) {
+        const float* prev = in + ((i + rows - 1) % rows) * cols;
+        const float* row = in + i * cols;
+        float* o = out + i * cols;
+        for (index_t j = 0; j < cols; ++j)
+            o[j] = prev[j] - row[j];
+    }
+}
+
 void roll_workload() {
     const index_t rows = 4096, cols = 4096, n = rows * cols;
     static const auto x = bench::random_tensor<float>({rows, cols}, 25);
@@ -149,15 +161,7 @@ void roll_workload() {
             "hand",
             [rows, cols, n] {
                 hand_out.reset(new float[static_cast<std::size_t>(n)]);
-                const float* in = x.data();
-                float* out = hand_out.get();
-                for (index_t i = 0; i < rows; ++i) {
-                    const float* prev = in + ((i + rows - 1) % rows) * cols;
-                    const float* row = in + i * cols;
-                    float* o = out + i * cols;
-                    for (index_t j = 0; j < cols; ++j)
-                        o[j] = prev[j] - row[j];
-                }
+                hand_roll_minus(x.data(), hand_out.get(), rows, cols);
             },
             [] { return hand_out.get(); })
         .submit();
@@ -173,17 +177,7 @@ void roll_into_workload() {
             "fused", [] { fused_out = fusor::roll(x, 1, 0) - x; }, [] { return fused_out.data(); })
         .add(
             "hand",
-            [rows, cols] {
-                const float* in = x.data();
-                float* out = hand_out.get();
-                for (index_t i = 0; i < rows; ++i) {
-                    const float* prev = in + ((i + rows - 1) % rows) * cols;
-                    const float* row = in + i * cols;
-                    float* o = out + i * cols;
-                    for (index_t j = 0; j < cols; ++j)
-                        o[j] = prev[j] - row[j];
-                }
-            },
+            [rows, cols] { hand_roll_minus(x.data(), hand_out.get(), rows, cols); },
             [] { return hand_out.get(); })
         .submit();
 }
