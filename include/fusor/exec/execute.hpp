@@ -992,13 +992,18 @@ void two_rows_block(const loop_plan& p, evaluator_pair<Ev>& e, Acc* a0, const bl
     two_rows_columns<Impl, where::memory>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
 
-// Whether execute_reduction hands plan `p`'s pairwise runs to its kernel a block of rows at a
-// time (depth 2) instead of one run per call: plain pairwise sums (not compensated) of
-// contiguous runs, under an outer level, with the threads splitting the outer levels.
+// A pairwise reducer whose lanes are plain sums (not float64's compensated lanes).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
 template <class Impl>
 inline constexpr bool plain_pairwise_reducer =
-    planning::pairwise_reducer<
-        Impl> && !std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>;
+    planning::pairwise_reducer<Impl>
+    && !std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>;
+// clang-format on
+
+// Whether execute_reduction hands plan `p`'s pairwise runs to its kernel a block of rows at a
+// time (depth 2) instead of one run per call: plain pairwise sums of contiguous runs, under an
+// outer level, with the threads splitting the outer levels.
 template <class Impl>
 bool pairwise_runs_by_blocks(const loop_plan& p) {
     if constexpr (plain_pairwise_reducer<Impl>)

@@ -41,7 +41,8 @@ inline constexpr index_t gemm_min_work = 16 * 16 * 16;
 /// over (256, 256, 256) float32 (64 MiB), one thread, took 7.3 ms through OpenBLAS's sgemv
 /// (Eigen's gemv 6.0) and 2.6-2.9 through fusor's loop (NumPy 2.9); over (128, 128, 128)
 /// (8 MiB, in the last-level cache when called again) the BLAS's 0.16 ms beat fusor's 0.35
-/// (Zen 4 EPYC with 32 MiB of L3; docs/performance.md, "Matrix-vector products").
+/// (Zen 4 EPYC with 32 MiB of L3; docs/performance.md, twenty-third session, "Float32
+/// contractions").
 inline constexpr index_t gemv_blas_max_bytes = index_t{16} << 20;
 
 /// True in a build with a BLAS (FUSOR_BLAS_GEMM).
