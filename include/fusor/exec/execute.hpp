@@ -583,7 +583,7 @@ double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
 template <class Impl, bool Contiguous, bool Registers = false, class Ev, class Run = whole_run>
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
     static_assert(!Registers || (Contiguous && std::is_same_v<Run, whole_run>));
-    if constexpr (requires { requires Impl::float_lanes; })
+    if constexpr (planning::float_lane_reducer<Impl>)
         if (n >= float_lane_min_run) // reduce_kernel::float_lanes
             return float_lane_sum<Contiguous>(ev, begin, n, run);
     if (n < 8) {

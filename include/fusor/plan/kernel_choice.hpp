@@ -334,6 +334,14 @@ constexpr bool rows_at_once_before_registers(index_t n, index_t runs) {
     return runs >= pairwise_rows_per_pass && n <= pairwise_rows_max_run;
 }
 
+/// Whether reducer `Impl` sums a float32 contraction's runs of float_lane_min_run terms or
+/// more in float lanes (reduce_kernel::float_lanes; exec/execute.hpp's pairwise_terms runs
+/// them so under the same test).
+template <class Impl>
+inline constexpr bool float_lane_reducer = requires {
+    requires Impl::float_lanes;
+};
+
 /// Test hook: when false, the planner never chooses reduce_kernel::pairwise_rows, so tests can
 /// compare its sums with one row at a time bit for bit. Not for production use.
 inline thread_local bool pairwise_rows_enabled = true;
@@ -366,7 +374,7 @@ reduce_kernel register_reduce_kernel(
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
-        if constexpr (requires { requires Impl::float_lanes; })
+        if constexpr (float_lane_reducer<Impl>)
             if (n >= float_lane_min_run)
                 return reduce_kernel::float_lanes;
         bool rows_at_once = false;
