@@ -25,9 +25,58 @@ TEST_CASE("value semantics: copies are deep, moves are O(1)") {
     fusor::tensor<int> b = a;
     b(0) = 10;
     CHECK(a(0) == 1);
-    const int* p = b.data();
-    fusor::tensor<int> c = std::move(b);
+    // More elements than fit inline: a move takes the heap buffer itself.
+    fusor::tensor<int> big(shape_t{3, 4});
+    big(2, 3) = 7;
+    const int* p = big.data();
+    fusor::tensor<int> c = std::move(big);
     CHECK(c.data() == p);
+    CHECK(c(2, 3) == 7);
+    CHECK(big.shape() == shape_t{0});
+}
+
+TEST_CASE("small tensors hold their elements inline; moves copy them, assignments reuse them") {
+    static_assert(fusor::tensor<float>::inline_capacity == 8);
+    static_assert(fusor::tensor<double>::inline_capacity == 4);
+    static_assert(fusor::tensor<bool>::inline_capacity == 32);
+    fusor::tensor<double> v = {1.5, -2.0, 3.25}; // 24 bytes: inline
+    fusor::tensor<double> w = std::move(v);
+    CHECK(w.shape() == shape_t{3});
+    CHECK(std::vector<double>(w.begin(), w.end()) == std::vector<double>{1.5, -2.0, 3.25});
+    CHECK(v.shape() == shape_t{0});
+    CHECK(v.size() == 0);
+    // Move-assignment of another size takes the elements (inline into inline, inline over a
+    // heap buffer, a heap buffer over inline ones).
+    fusor::tensor<double> big(shape_t{5});
+    big(4) = 9.0;
+    fusor::tensor<double> x = {7.0};
+    x = std::move(big); // heap into an inline tensor
+    CHECK(x.shape() == shape_t{5});
+    CHECK(x(4) == 9.0);
+    x = std::move(w); // inline over a heap buffer
+    CHECK(std::vector<double>(x.begin(), x.end()) == std::vector<double>{1.5, -2.0, 3.25});
+    // Equal sizes: the storage stays (views of it keep reading it).
+    fusor::tensor<double> y = {4.0, 5.0, 6.0};
+    const double* q = x.data();
+    x = std::move(y);
+    CHECK(x.data() == q);
+    CHECK(x(2) == 6.0);
+    // A 0-d tensor, a result of a full reduction, and its copy.
+    const fusor::tensor<float> a = {1.0f, 2.0f, 3.0f};
+    fusor::tensor<float> s = fusor::eval(fusor::sum(a * a));
+    CHECK(s.rank() == 0);
+    CHECK(s.item() == 14.0f);
+    fusor::tensor<float> t = s;
+    s = 0.0f;
+    CHECK(t.item() == 14.0f);
+    // A moved-from tensor takes a new value again.
+    v = fusor::tensor<double>{8.0, 9.0};
+    CHECK(v(1) == 9.0);
+    std::vector<fusor::tensor<float>> many;
+    for (int i = 0; i < 20; ++i)
+        many.push_back(fusor::full(shape_t{2}, static_cast<float>(i)));
+    for (int i = 0; i < 20; ++i)
+        CHECK(many[static_cast<std::size_t>(i)](1) == static_cast<float>(i));
 }
 
 TEST_CASE("at() checks, item() needs size 1") {

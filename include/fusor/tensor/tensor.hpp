@@ -160,18 +160,25 @@ class tensor {
 
 public:
     using value_type = T;
+    /// Elements held inside the tensor object rather than on the heap (32 bytes' worth: a 0-d
+    /// result, a float64 3-vector); a tensor of more elements allocates its buffer. Moving a
+    /// tensor of up to this many elements copies them (views of it then stay with the
+    /// moved-from object, which holds none: as for any moved-from tensor, reading them is an
+    /// error, a `lifetime_error` in checked mode).
+    static constexpr index_t inline_capacity = static_cast<index_t>(32 / sizeof(T));
 
     tensor() : tensor(shape_t{}) {}
     explicit tensor(shape_t shape)
         : shape_((detail::check_shape(shape, sizeof(T)), std::move(shape))),
-          strides_(row_major_strides(shape_)),
-          data_(detail::allocate_elements<T>(static_cast<std::size_t>(shape_size(shape_)))) {
-        std::fill_n(data_.get(), shape_size(shape_), T{}); // zeros, as make_unique<T[]> gave
+          strides_(row_major_strides(shape_)) {
+        allocate(shape_size(shape_));
+        std::fill_n(data_, shape_size(shape_), T{}); // zeros, as make_unique<T[]> gave
     }
     tensor(shape_t shape, uninitialized_t)
         : shape_((detail::check_shape(shape, sizeof(T)), std::move(shape))),
-          strides_(row_major_strides(shape_)),
-          data_(detail::allocate_elements<T>(static_cast<std::size_t>(shape_size(shape_)))) {}
+          strides_(row_major_strides(shape_)) {
+        allocate(shape_size(shape_));
+    }
 
     tensor(typename detail::nested_list<T, 1>::type l) { from_list<1>(l); }
     tensor(typename detail::nested_list<T, 2>::type l) { from_list<2>(l); }
@@ -190,10 +197,12 @@ public:
     tensor(const tensor& o) : tensor(o.shape_, uninitialized) {
         std::copy(o.data(), o.data() + o.size(), data());
     }
-    /// O(1): takes `o`'s elements; `o` is left empty, of shape `(0,)`.
+    /// O(1): takes `o`'s elements (copies them when they are held inline: at most
+    /// `inline_capacity`); `o` is left empty, of shape `(0,)`.
     tensor(tensor&& o) noexcept
         : shape_(std::exchange(o.shape_, shape_t{0})),
-          strides_(std::exchange(o.strides_, strides_t{1})), data_(std::move(o.data_)) {
+          strides_(std::exchange(o.strides_, strides_t{1})) {
+        take_storage(o);
         o.lose_storage();
     }
     /// Copies `o`'s elements. When the element counts match, into this tensor's own buffer (as
@@ -224,7 +233,7 @@ public:
         }
         shape_ = std::exchange(o.shape_, shape_t{0});
         strides_ = std::exchange(o.strides_, strides_t{1});
-        data_ = std::move(o.data_);
+        take_storage(o);
         o.lose_storage();
 #if FUSOR_CHECKED
         if (token_) {
@@ -319,10 +328,10 @@ public:
         return shape_size(shape_);
     }
     T* data() {
-        return data_.get();
+        return data_;
     }
     const T* data() const {
-        return data_.get();
+        return data_;
     }
 
     /// Unchecked element access.
@@ -417,9 +426,33 @@ private:
         detail::check_shape(s, sizeof(T));
         shape_ = std::move(s);
         strides_ = row_major_strides(shape_);
-        data_ = detail::allocate_elements<T>(static_cast<std::size_t>(shape_size(shape_)));
+        allocate(shape_size(shape_));
         T* out = data();
         detail::copy_list<T, N>(l, out);
+    }
+
+    // Storage for `n` elements: inline when they fit (a 0-d result, a 3-vector of double:
+    // `eval(sum(a * b))` then allocates nothing), else on the heap.
+    void allocate(index_t n) {
+        if (n <= inline_capacity) {
+            data_ = inline_;
+        } else {
+            heap_ = detail::allocate_elements<T>(static_cast<std::size_t>(n));
+            data_ = heap_.get();
+        }
+    }
+    // This tensor's storage becomes `o`'s (this tensor's shape is already `o`'s old one): the
+    // heap buffer is taken, inline elements are copied. `o` is left with none.
+    void take_storage(tensor& o) noexcept {
+        if (o.data_ == o.inline_) {
+            std::copy_n(o.inline_, shape_size(shape_), inline_);
+            heap_.reset();
+            data_ = inline_;
+        } else {
+            heap_ = std::move(o.heap_);
+            data_ = heap_.get();
+        }
+        o.data_ = nullptr;
     }
 
     // A new shape over the same buffer (same number of elements).
@@ -445,7 +478,9 @@ private:
 
     shape_t shape_;
     strides_t strides_;
-    std::unique_ptr<T[]> data_;
+    std::unique_ptr<T[]> heap_; // the elements when there are more than inline_capacity
+    T* data_ = nullptr;         // inline_ or heap_; null once taken by a move
+    alignas(16) T inline_[inline_capacity];
 #if FUSOR_CHECKED
     static std::shared_ptr<detail::storage_token> fresh_token() noexcept {
         try {
