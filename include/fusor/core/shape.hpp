@@ -42,6 +42,15 @@ public:
     // constructor), a memset call for every empty shape made.
     shape_t() noexcept {}
     shape_t(std::initializer_list<index_t> il) : base(il.begin(), il.end()) {}
+    /// `n` zeros. Up to 6 they are one fixed-length store into the inline storage: boost's
+    /// value-initialising constructor took a generic path and a memset call (a third of building
+    /// a 4 x 4 matmul, which makes four).
+    explicit shape_t(size_type n) : base(n, boost::container::default_init) {
+        if (n <= inline_rank)
+            __builtin_memset(base::data(), 0, inline_rank * sizeof(index_t));
+        else
+            std::fill_n(base::data(), n, index_t{0});
+    }
 
     // Copies of up to 6 extents are a few register moves, not a call to memmove: boost's copy
     // of a trivially copyable range calls memmove whatever its length, and evaluating a small

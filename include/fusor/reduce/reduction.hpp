@@ -123,11 +123,13 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
 
 // One integer axis (`sum(a, 1)`, a matrix product's summed axis): no list of axes is made. On
 // a 0-d operand, the list form's rules (an integer axis 0 or -1 reduces nothing, for the ufunc
-// reductions). One return statement, of the named node: g++ then builds it in place.
-template <class Reducer, class E>
-auto make_reduction(E&& e, index_t axis, reduce_options opt) {
-    using N = node_t<E>;
-    reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, false, {}};
+// reductions). One return statement, of the named node: g++ then builds it in place. The child
+// is what `make_child()` returns, built where the node holds it (a matrix product's node,
+// detail::direct_product, made in its place moves no shape; moved in, it moved five).
+template <class Reducer, class F>
+auto make_reduction_in_place(F&& make_child, index_t axis, reduce_options opt) {
+    using N = decltype(make_child());
+    reduction<Reducer, N> r{{}, make_child(), {}, opt.keepdims, false, {}};
     const index_t rank = r.child.shape().rank();
     if (rank > 0) [[likely]]
         r.axes.push_back(normalize_axis(axis, rank));
@@ -137,6 +139,11 @@ auto make_reduction(E&& e, index_t axis, reduce_options opt) {
                               opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
     set_reduced_shape(r);
     return r;
+}
+template <class Reducer, class E>
+auto make_reduction(E&& e, index_t axis, reduce_options opt) {
+    return make_reduction_in_place<Reducer>(
+        [&e] { return as_node(std::forward<E>(e)); }, axis, opt);
 }
 } // namespace detail
 
