@@ -202,11 +202,111 @@ TEST_CASE("explain names the small product, its sizes and its vectors") {
     CHECK(t.find("kernel:  small_gemm: fusor's matrix product 8 x 8 x 8 (m x n x k, under the "
                  "4096 multiply-adds the BLAS takes)")
           != std::string::npos);
-    CHECK(t.find("1 product\n") != std::string::npos);
+    CHECK(t.find("1 product; flat: straight into out (no plan cache, no finalize loop)\n")
+          != std::string::npos);
     CHECK(t.find("float32 products 8 or 4 columns at a time") != std::string::npos);
     const auto d = filled<double>({8, 8}, 32);
     CHECK(explain(matmul(d, d)).text().find("vectors: none (one accumulator at a time)")
           != std::string::npos);
     const auto doc = nlohmann::json::parse(explain(matmul(a, a)).json());
     CHECK(doc.at("loops").at(0).at("runs") == "small_gemm");
+}
+
+namespace {
+// `out = e` (a product of two tensors or views) as the flat product decides it
+// (planning::is_flat_product) against the plan the planner makes for it: when the flat product
+// takes it, the plan is small_gemm's with the same gemm_plan (flat_product set); when the plan
+// is small_gemm without batch loops into a row-major destination apart from both factors, of
+// at most flat_product_max_results elements, the flat product takes it. Either way the result
+// has the bits of the general path's. Returns whether the flat product ran.
+template <class E, class T>
+bool check_flat_product(const E& e, tensor<T>& out, bool reads_out = false) {
+    const destination_layout layout = detail::layout_of(out.view());
+    const destination_ref d{
+        layout.shape, layout.strides, layout.address, layout.dtype, layout.itemsize};
+    gemm_plan g;
+    const bool flat = planning::is_flat_product(e, d, g);
+    const loop_plan p = make_plan(e, d);
+    CHECK(p.flat_product == flat);
+    if (flat) {
+        CHECK(p.reduction == reduce_kernel::small_gemm);
+        CHECK(p.gemm == g);
+    } else if (!reads_out && p.reduction == reduce_kernel::small_gemm && p.gemm.batch.empty()
+               && e.size() <= planning::flat_product_max_results) {
+        FAIL("the planner's small_gemm, not taken by the flat product");
+    }
+    if (reads_out)
+        return flat; // evaluating it changes what it reads
+    trace::clear();
+    out = e;
+    if (flat)
+        CHECK(trace::kernels == std::vector<std::string>{"small_gemm"});
+    const tensor<T> fast = out;
+    planning::flat_plans_enabled = false;
+    out = e;
+    planning::flat_plans_enabled = true;
+    CHECK(same_bits(fast, out));
+    return flat;
+}
+
+template <class T>
+int sweep_flat_products() {
+    int flat = 0;
+    const std::vector<index_t> extents = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17};
+    for (const index_t m : extents)
+        for (const index_t k : extents)
+            for (const index_t n : {index_t{1}, index_t{3}, index_t{4}, index_t{8}, index_t{17}}) {
+                CAPTURE(m);
+                CAPTURE(k);
+                CAPTURE(n);
+                const auto a = filled<T>({m, k}, 41), b = filled<T>({k, n}, 42);
+                const auto at = eval(transpose(a)), bt = eval(transpose(b));
+                const auto wide = filled<T>({k, 2 * n}, 43);
+                const auto x = filled<T>({k}, 44), y = filled<T>({m}, 45);
+                tensor<T> mn(shape_t{m, n}), vn(shape_t{n}), vm(shape_t{m}), vk(shape_t{k});
+                flat += check_flat_product(matmul(a, b), mn);
+                flat += check_flat_product(matmul(transpose(at), b), mn);
+                flat += check_flat_product(matmul(a, transpose(bt)), mn);
+                flat += check_flat_product(matmul(a, view(wide, all, slice(0, 2 * n, 2))), mn);
+                flat += check_flat_product(matmul(x, b), vn);
+                flat += check_flat_product(matmul(a, x), vm);
+                flat += check_flat_product(dot(y, a), vk);
+                // Into one of its own factors: the general path (NumPy's overlap rule).
+                if (m == k && k == n) {
+                    tensor<T> self = a;
+                    CHECK_FALSE(check_flat_product(matmul(self, b), self, true));
+                }
+            }
+    return flat;
+}
+} // namespace
+
+TEST_CASE("a small product of two tensors runs straight into its destination, as the planner's "
+          "small_gemm") {
+    // Most of the sweep is flat (the rest: a run of 8 or more summed terms in registers, more
+    // than 256 results, 4096 or more multiply-adds).
+    CHECK(sweep_flat_products<float>() > 1000);
+    CHECK(sweep_flat_products<double>() > 1000);
+    // The test hooks turn it off.
+    const auto a = filled<float>({4, 4}, 51);
+    tensor<float> out(shape_t{4, 4});
+    const auto d = detail::layout_of(out.view());
+    planning::small_gemm_enabled = false;
+    CHECK_FALSE(make_plan(matmul(a, a), d).flat_product);
+    planning::small_gemm_enabled = true;
+    planning::flat_plans_enabled = false;
+    CHECK_FALSE(make_plan(matmul(a, a), d).flat_product);
+    planning::flat_plans_enabled = true;
+    CHECK(make_plan(matmul(a, a), d).flat_product);
+    // A strided destination, or one of another shape, takes the general path.
+    tensor<float> big(shape_t{4, 8});
+    CHECK_FALSE(
+        make_plan(matmul(a, a), detail::layout_of(view(big, all, slice(0, 8, 2)))).flat_product);
+    // Explain says so, and the JSON carries it.
+    CHECK(nlohmann::json::parse(explain(out, matmul(a, a)).json())
+              .at("loops")
+              .at(0)
+              .at("flat_product")
+          == true);
+    CHECK_FALSE(explain(out, matmul(a, a)).cached);
 }

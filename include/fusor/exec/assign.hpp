@@ -52,7 +52,8 @@ void run_plan(
 // `strides`, shapes already checked. The flat case, the row-broadcast case and the flat
 // reduction are decided into a flat_plan that costs almost nothing to build; when that says
 // the whole evaluation is one loop on this thread, it runs at once (exec::execute_flat,
-// exec::execute_flat_reduction). A tree that stores a shared sub-expression per block of rows
+// exec::execute_flat_reduction); a small matrix product of two tensors runs the same way
+// (exec::execute_flat_product). A tree that stores a shared sub-expression per block of rows
 // runs by blocks (plan/row_blocks.hpp). Any other plan comes from this thread's plan cache when the
 // same expression type was last evaluated over the same operands into the same layout
 // (plan/plan_cache.hpp), else from the planner. Nothing is copied on the way.
@@ -107,6 +108,19 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                             plan_observer(*shown);
                     }
                     exec::execute_flat_reduction(f, n, data, shown.get());
+                    return;
+                }
+            }
+            if constexpr (planning::flat_product_candidate<N>) {
+                gemm_plan g;
+                if (planning::is_flat_product(n, d, g)) {
+                    std::unique_ptr<loop_plan> shown; // observed or traced: as explain shows it
+                    if (plan_observer || exec::tracing) [[unlikely]] {
+                        shown = std::make_unique<loop_plan>(make_plan(n, d));
+                        if (plan_observer)
+                            plan_observer(*shown);
+                    }
+                    exec::execute_flat_product(g, n, data, shown.get());
                     return;
                 }
             }

@@ -1119,6 +1119,28 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     }
 }
 
+/// Runs a flat product (planning::is_flat_product; `g` as the planner's small_gemm): fusor's
+/// small matrix product into accumulators on the stack, each finalized into `out` (row-major
+/// over the result, `g.m` x `g.n`); no plan cache, no evaluator, no finalize loop. The same
+/// steps in the same order as the small_gemm kernel of execute_reduction, so the same bits.
+/// `traced`: the general walk's plan, for the trace hooks only (null when nothing traces).
+template <class R, class C, class D>
+FUSOR_INLINE void execute_flat_product(const gemm_plan& g,
+                                       const reduction<R, C>& r,
+                                       D* out,
+                                       const loop_plan* traced) {
+    using impl = typename reduction<R, C>::impl;
+    using acc_t = typename impl::acc_type;
+    (void)traced;
+    FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(reduce_kernel::small_gemm));
+    const index_t results = g.m * g.n;
+    acc_t acc[planning::flat_product_max_results];
+    std::fill_n(acc, results, impl::identity());
+    run_small_gemm<impl>(g, child<0>(r.child).data, child<1>(r.child).data, acc);
+    for (index_t i = 0; i < results; ++i)
+        out[i] = convert<D>(impl::finalize(acc[i], g.k));
+}
+
 namespace detail {
 // A register accumulator of an additive reducer that reads its runs in blocks (the plan's
 // choice, plan/kernel_choice.hpp): operands standing still in the run read their splat, math

@@ -539,9 +539,9 @@ template <class D, class E>
             }
         }
         x.plan = make_plan(n, d, x.notes);
-        // The flat, row-broadcast and flat-reduction cases are planned afresh every time (it
-        // costs less than a cache look-up).
-        if (!x.plan.flat && !x.plan.flat_rows && !x.plan.flat_reduction)
+        // The flat, row-broadcast, flat-reduction and flat-product cases are planned afresh
+        // every time (it costs less than a cache look-up).
+        if (!x.plan.flat && !x.plan.flat_rows && !x.plan.flat_reduction && !x.plan.flat_product)
             x.cached = planning::plan_is_cached(
                 n, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize});
         return x;

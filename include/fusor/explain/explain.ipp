@@ -213,7 +213,10 @@ FUSOR_DECL std::string small_gemm_text(const loop_plan& p, const plan_notes& n) 
            + "element of " + n.names[1] + " times a row of " + n.names[2]
            + " into a row of accumulators, one term at a time in k order (the steps of the kernel "
              "it replaces), blocks of up to 4 rows x 8 columns held in registers; "
-           + std::to_string(calls) + (calls == 1 ? " product" : " products (batch loops)");
+           + std::to_string(calls) + (calls == 1 ? " product" : " products (batch loops)")
+           + (p.flat_product
+                  ? "; flat: straight into " + n.names[0] + " (no plan cache, no finalize loop)"
+                  : "");
 }
 
 FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
@@ -722,8 +725,9 @@ FUSOR_DECL std::string json_loop(const loop_ref& ref, std::size_t number) {
          }()
          + "]" + ",\"empty\":" + (p.empty ? "true" : "false") + ",\"alias_copy\":"
          + (p.alias_copy ? "true" : "false") + ",\"flat\":" + (p.flat ? "true" : "false")
-         + ",\"flat_rows\":" + (p.flat_rows ? "true" : "false") + ",\"flat_reduction\":"
-         + (p.flat_reduction ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p));
+         + ",\"flat_rows\":" + (p.flat_rows ? "true" : "false")
+         + ",\"flat_reduction\":" + (p.flat_reduction ? "true" : "false") + ",\"flat_product\":"
+         + (p.flat_product ? "true" : "false") + ",\"runs\":" + json_string(runs_of(p));
     if (p.reduction == reduce_kernel::gemm) {
         const gemm_plan& g = p.gemm;
         index_t calls = 1;

@@ -105,6 +105,12 @@ struct product_axes {
     gemm_axes rows, cols, sums, batch;
 };
 FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x);
+// As above, over the iteration space `space` with each operand's strides along its axes.
+FUSOR_DECL bool classify_axes(const shape_t& space,
+                              const strides_t& a,
+                              const strides_t& b,
+                              const strides_t& c,
+                              product_axes& x);
 
 // The batch loops of `x` into `g`.
 FUSOR_DECL void set_batch(const product_axes& x, gemm_plan& g);
@@ -118,6 +124,8 @@ FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, g
 // their strides allow), any strides of at least 0. One summed axis, not several merged: each
 // accumulator then takes its terms in the order of that axis, as the row kernel does.
 FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g);
+// as_small_product's second half, from the classified axes `x` (merges its rows and columns).
+FUSOR_DECL bool small_product_from(product_axes& x, gemm_plan& g);
 } // namespace gemm_detail
 
 /// Decides whether reduction loop `p` (planned, operands 1 and 2 the two factors, operand 0 the
@@ -180,6 +188,34 @@ bool choose_gemm(loop_plan& p, const Destination& d) {
 /// ones are choose_gemm's). The kernel runs the same steps in the same order without the loop
 /// nest's driver, which costs more than a 4 x 4 product's arithmetic.
 FUSOR_DECL bool choose_small_gemm(loop_plan& p);
+
+/// The most result elements a flat product (flat_product_of) has: its accumulators live on the
+/// stack (2 KiB of float64), and the products it is for, a few rows by a few columns, are far
+/// below (`matmul` of 4 x 4: 16).
+inline constexpr index_t flat_product_max_results = 256;
+
+/// The flat product's decision (loop_plan::flat_product; the caller, planning::is_flat_product,
+/// checks the node types, the destination's shape and that it overlaps neither factor): the
+/// contraction over iteration space `space` (rank 1 to 3, no batch axes) summing axis `summed`,
+/// its factors A and B at strides `sa` and `sb` (at least 0), is a product that the planner
+/// gives reduce_kernel::small_gemm, with at most flat_product_max_results result elements. The
+/// planner's choice, mirrored without a plan: the accumulators are row-major over the result (C's
+/// strides, 0 along `summed`); the reduction loop runs the space in order without its extent-1
+/// axes, so its innermost level is the last axis of extent > 1 (none: no loop level, a register
+/// accumulator): a kept one gives the row kernels (`row`, `two_rows`), the summed one a register
+/// accumulator, pairwise for runs under 8 terms unless the reducer sums in `compensated` lanes
+/// (float64 products); choose_small_gemm takes the row kernels and such pairwise runs, below
+/// gemm_min_work multiply-adds (so on one thread: parallel_threshold is larger). On success fills
+/// `g` as choose_small_gemm would (the same classification; tests/contract/ test_small_products.cpp
+/// compares the two over a sweep of shapes and layouts). `destination_row_major`: the destination's
+/// layout, which the flat product writes in order.
+FUSOR_DECL bool flat_product_of(const shape_t& space,
+                                index_t summed,
+                                const strides_t& sa,
+                                const strides_t& sb,
+                                bool destination_row_major,
+                                bool compensated,
+                                gemm_plan& g);
 
 } // namespace fusor::planning
 

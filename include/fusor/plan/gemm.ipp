@@ -44,10 +44,21 @@ FUSOR_DECL bool fits_int(index_t v) {
 }
 
 FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
-    const operand_plan &C = p.operands[0], &A = p.operands[ia], &B = p.operands[ib];
+    return classify_axes(p.iter_shape,
+                         p.operands[ia].iter_strides,
+                         p.operands[ib].iter_strides,
+                         p.operands[0].iter_strides,
+                         x);
+}
+
+FUSOR_DECL bool classify_axes(const shape_t& space,
+                              const strides_t& a,
+                              const strides_t& b,
+                              const strides_t& c,
+                              product_axes& x) {
     auto& [rows, cols, sums, batch] = x;
-    for (std::size_t j = 0; j < p.iter_shape.size(); ++j) {
-        const gemm_axis x{p.iter_shape[j], A.iter_strides[j], B.iter_strides[j], C.iter_strides[j]};
+    for (std::size_t j = 0; j < space.size(); ++j) {
+        const gemm_axis x{space[j], a[j], b[j], c[j]};
         if (x.n == 1)
             continue;
         if (x.a < 0 || x.b < 0)
@@ -115,8 +126,11 @@ FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, g
 
 FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
     product_axes x;
-    if (!classify_axes(p, ia, ib, x) || x.sums.size() > 1 || !merge_into_one(x.rows)
-        || !merge_into_one(x.cols))
+    return classify_axes(p, ia, ib, x) && small_product_from(x, g);
+}
+
+FUSOR_DECL bool small_product_from(product_axes& x, gemm_plan& g) {
+    if (x.sums.size() > 1 || !merge_into_one(x.rows) || !merge_into_one(x.cols))
         return false;
     const gemm_axis none{};
     const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
@@ -153,6 +167,38 @@ FUSOR_DECL bool choose_small_gemm(loop_plan& p) {
     p.reduction = reduce_kernel::small_gemm;
     p.kernel = inner_kernel::strided; // no splat buffers: the kernel reads the matrices itself
     return true;
+}
+
+FUSOR_DECL bool flat_product_of(const shape_t& space,
+                                index_t summed,
+                                const strides_t& sa,
+                                const strides_t& sb,
+                                bool destination_row_major,
+                                bool compensated,
+                                gemm_plan& g) {
+    const std::size_t rank = space.size(), ks = static_cast<std::size_t>(summed);
+    if (!small_gemm_enabled || !destination_row_major || rank == 0 || rank > 3 || ks >= rank
+        || shape_size(space) >= gemm_min_work)
+        return false;
+    strides_t sc(rank); // the accumulators: row-major over the result, still along `summed`
+    index_t results = 1;
+    for (std::size_t j = rank; j-- > 0;) {
+        sc[j] = j == ks ? 0 : results;
+        results *= j == ks ? 1 : space[j];
+    }
+    if (results > flat_product_max_results)
+        return false;
+    std::size_t innermost = rank; // the last axis of extent > 1 (none: a 0-level loop)
+    for (std::size_t j = rank; j-- > 0;)
+        if (space[j] > 1) {
+            innermost = j;
+            break;
+        }
+    if ((innermost == ks || innermost == rank) && (compensated || space[ks] >= 8))
+        return false; // a register run of compensated lanes, or of 8 or more pairwise terms
+    gemm_detail::product_axes x;
+    return gemm_detail::classify_axes(space, sa, sb, sc, x) && x.batch.empty()
+           && gemm_detail::small_product_from(x, g);
 }
 
 } // namespace fusor::planning

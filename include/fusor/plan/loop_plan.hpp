@@ -417,6 +417,12 @@ struct loop_plan {
     /// evaluator runs without the driver and without the plan cache; the plan is the general
     /// walk's, for explain.
     bool flat_reduction = false;
+    /// Flat product: a matrix product small enough for reduce_kernel::small_gemm, of two tensors
+    /// or views into a row-major destination of the result's shape apart from both
+    /// (planning::is_flat_product), which the evaluator runs straight into the destination,
+    /// without the plan cache, the evaluator's set-up or the finalize loop; the plan is the
+    /// general walk's (its kernel is small_gemm), for explain.
+    bool flat_product = false;
     /// Element-wise, broadcast kernel: this operand (a tensor standing still in the inner loop,
     /// the only one) is held in a register and the rest run the plain contiguous loop (MNN's
     /// single-element operand); -1 when none is.
@@ -508,8 +514,8 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.chunk == b.chunk && a.split_inner == b.split_inner && a.serial == b.serial
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
-           && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
-           && a.math_in_registers == b.math_in_registers
+           && a.flat_product == b.flat_product && a.held_operand == b.held_operand
+           && a.vector_functions == b.vector_functions && a.math_in_registers == b.math_in_registers
            && a.stride2_in_registers == b.stride2_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;
 }

@@ -835,6 +835,52 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     return true;
 }
 
+/// True for the node types a flat product can take: product_candidate (a float contraction over
+/// the product of two operands of one type), both operands tensors or views.
+template <class N>
+inline constexpr bool flat_product_candidate = false;
+template <class R, class L0, class L1>
+inline constexpr bool flat_product_candidate<reduction<R, elementwise<ops::multiply, L0, L1>>> =
+    product_candidate<R, elementwise<ops::multiply, L0, L1>>&&
+        tag_of<L0> == node_tag::leaf&& tag_of<L1> == node_tag::leaf;
+
+/// The flat product (loop_plan::flat_product): `r`, a contraction of two tensors or views (a
+/// matmul or dot of matrices and vectors), is a product the planner runs as
+/// reduce_kernel::small_gemm (flat_product_of: no batch axes, under gemm_min_work multiply-adds,
+/// at most flat_product_max_results results), into a row-major destination of exactly the
+/// result's shape that shares no byte with either factor. On success fills `g` as the planner
+/// would (A is the first factor).
+template <class N>
+bool is_flat_product(const N& r, const destination_ref& d, gemm_plan& g) {
+    const auto& a = child<0>(r.child);
+    const auto& b = child<1>(r.child);
+    const shape_t& s = r.child.shape();
+    constexpr bool compensated =
+        std::is_same_v<typename N::impl::acc_type, reducers::detail::compensated_sum>;
+    if (!flat_plans_enabled || r.axes.size() != 1 || d.shape != r.shape() || a.shape() != s
+        || b.shape() != s
+        || !flat_product_of(s,
+                            r.axes[0],
+                            a.strides(),
+                            b.strides(),
+                            is_row_major(d.shape, d.strides),
+                            compensated,
+                            g))
+        return false;
+    // The bytes each factor spans, from its first element (every stride at least 0), against
+    // the destination's m x n elements.
+    const char* lo = static_cast<const char*>(d.address);
+    if (!lo)
+        return true;
+    const char* hi = lo + g.m * g.n * d.itemsize;
+    auto apart = [lo, hi](const auto* first, index_t last) {
+        const char* f = reinterpret_cast<const char*>(first);
+        return hi <= f || reinterpret_cast<const char*>(first + last + 1) <= lo;
+    };
+    return apart(a.data, (g.m - 1) * g.a_m + (g.k - 1) * g.a_k)
+           && apart(b.data, (g.k - 1) * g.b_k + (g.n - 1) * g.b_n);
+}
+
 /// The flat plan expanded into the `loop_plan` the evaluator runs when plan_flat's
 /// `inline_loop` is false, and that the trace and the plan observer see: only what the loop
 /// needs, one level of `size`, every operand at unit stride from its start.
@@ -882,6 +928,14 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             if (flat_plans_enabled && is_flat_reduction(e, d, f)) {
                 plan_subexpression(p, e, d.layout(), state, notes);
                 p.flat_reduction = true;
+                return;
+            }
+        }
+        if constexpr (flat_product_candidate<E>) {
+            gemm_plan g;
+            if (is_flat_product(e, d, g)) {
+                plan_subexpression(p, e, d.layout(), state, notes);
+                p.flat_product = true;
                 return;
             }
         }
