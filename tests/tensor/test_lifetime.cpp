@@ -35,8 +35,9 @@ TEST_CASE("copy- and move-assignment of an equal-size tensor keep its storage") 
     r = e;
     CHECK(r(1) == 12.0);
 
-    // Another size: a new buffer, taken in O(1) from an rvalue; the source is left (0,).
-    tensor<double> big = {1.0, 2.0, 3.0, 4.0};
+    // Another size: a new buffer, taken in O(1) from an rvalue; the source is left (0,). (More
+    // elements than tensor::inline_capacity, so the buffer is on the heap and moves whole.)
+    tensor<double> big = {1.0, 2.0, 3.0, 4.0, 5.0};
     const double* big_storage = big.data();
     a = std::move(big);
     CHECK(a.data() == big_storage);

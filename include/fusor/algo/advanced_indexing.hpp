@@ -216,10 +216,15 @@ struct advanced_index {
     kind k = kind::range;
     index_t integer = 0;
     std::optional<slice> range;
-    const std::int64_t* values = nullptr;      ///< an index array's values, row-major
+    const std::int64_t* values = nullptr;      ///< an index array's values, row-major, in place
     shape_t shape;                             ///< ... and its shape
     std::optional<tensor<std::int64_t>> owned; ///< the values when they had to be converted
     tensor<bool> mask{shape_t{0}};             ///< a mask (a private copy)
+
+    /// The index array's values: the converted copy's, else the operand's own. Asked for when
+    /// read, never stored beside `owned`: a small tensor holds its elements inline, so moving
+    /// this entry (into the list of indices) moves them.
+    const std::int64_t* array_values() const { return owned ? owned->data() : values; }
 };
 
 template <class I>
@@ -262,7 +267,6 @@ advanced_index to_advanced_index(const I& i) {
             } else {
                 // uint64 values cast as NumPy's 'same_kind' cast to intp casts them.
                 a.owned.emplace(i);
-                a.values = a.owned->data();
                 a.shape = a.owned->shape();
             }
         }

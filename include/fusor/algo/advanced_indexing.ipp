@@ -3,6 +3,8 @@
 // (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
 #pragma once
 
+#include <deque>
+
 #include <fusor/algo/advanced_indexing.hpp>
 
 namespace fusor {
@@ -136,8 +138,9 @@ FUSOR_DECL selection select(const shape_t& shape,
         e.basic = std::move(v);
         entries.push_back(std::move(e));
     };
-    std::vector<tensor<std::int64_t>> store; // masks' positions, 0-d masks' and integers' values
-    store.reserve(items.size() + shape.size());
+    // Masks' positions, 0-d masks' and integers' values. A deque: adding one moves none of the
+    // others, whose elements (inline in a small tensor) the entries point at.
+    std::deque<tensor<std::int64_t>> store;
     const auto hold = [&](tensor<std::int64_t> t) -> const tensor<std::int64_t>& {
         store.push_back(std::move(t));
         return store.back();
@@ -174,7 +177,7 @@ FUSOR_DECL selection select(const shape_t& shape,
             break;
         case K::array:
             entries.push_back(
-                {slice(none, none), true, a.values, a.shape, static_cast<index_t>(axis)});
+                {slice(none, none), true, a.array_values(), a.shape, static_cast<index_t>(axis)});
             ++axis;
             break;
         case K::mask:

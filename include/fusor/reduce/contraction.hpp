@@ -117,7 +117,8 @@ auto direct_product(A&& a, B&& b) {
     const auto r = static_cast<std::size_t>(rows + 1 + cols), k = static_cast<std::size_t>(rows);
     return make_reduction_in_place<reducers::contract>(
         [&] {
-            auto la = product_leaf(a, r), lb = product_leaf(b, r);
+            auto la = product_leaf(a, r);
+            auto lb = product_leaf(b, r);
             const shape_t &sa = a.shape(), &sb = b.shape();
             const strides_t &ta = a.strides(), &tb = b.strides();
             shape_t& space = la.shape_store;
