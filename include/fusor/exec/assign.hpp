@@ -48,6 +48,19 @@ void run_plan(
     }
 }
 
+// A flat reduction's or flat product's plan as the general walk makes it (explain's), when the
+// plan observer or the trace wants it; else null (nothing planned).
+template <class N>
+std::unique_ptr<loop_plan> shown_plan(const N& n, const destination_ref& d) {
+    std::unique_ptr<loop_plan> shown;
+    if (plan_observer || exec::tracing) [[unlikely]] {
+        shown = std::make_unique<loop_plan>(make_plan(n, d));
+        if (plan_observer)
+            plan_observer(*shown);
+    }
+    return shown;
+}
+
 // The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
 // `strides`, shapes already checked. The flat case, the row-broadcast case and the flat
 // reduction are decided into a flat_plan that costs almost nothing to build; when that says
@@ -101,26 +114,14 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
             if constexpr (planning::flat_tree<decltype(n.child)>) {
                 flat_plan f;
                 if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
-                    std::unique_ptr<loop_plan> shown; // observed or traced: as explain shows it
-                    if (plan_observer || exec::tracing) [[unlikely]] {
-                        shown = std::make_unique<loop_plan>(make_plan(n, d));
-                        if (plan_observer)
-                            plan_observer(*shown);
-                    }
-                    exec::execute_flat_reduction(f, n, data, shown.get());
+                    exec::execute_flat_reduction(f, n, data, shown_plan(n, d).get());
                     return;
                 }
             }
             if constexpr (planning::flat_product_candidate<N>) {
                 gemm_plan g;
                 if (planning::is_flat_product(n, d, g)) {
-                    std::unique_ptr<loop_plan> shown; // observed or traced: as explain shows it
-                    if (plan_observer || exec::tracing) [[unlikely]] {
-                        shown = std::make_unique<loop_plan>(make_plan(n, d));
-                        if (plan_observer)
-                            plan_observer(*shown);
-                    }
-                    exec::execute_flat_product(g, n, data, shown.get());
+                    exec::execute_flat_product(g, n, data, shown_plan(n, d).get());
                     return;
                 }
             }
