@@ -837,12 +837,15 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
 
 /// True for the node types a flat product can take: product_candidate (a float contraction over
 /// the product of two operands of one type), both operands tensors or views.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
 template <class N>
 inline constexpr bool flat_product_candidate = false;
 template <class R, class L0, class L1>
 inline constexpr bool flat_product_candidate<reduction<R, elementwise<ops::multiply, L0, L1>>> =
-    product_candidate<R, elementwise<ops::multiply, L0, L1>>&&
-        tag_of<L0> == node_tag::leaf&& tag_of<L1> == node_tag::leaf;
+    product_candidate<R, elementwise<ops::multiply, L0, L1>> && tag_of<L0> == node_tag::leaf
+    && tag_of<L1> == node_tag::leaf;
+// clang-format on
 
 /// The flat product (loop_plan::flat_product): `r`, a contraction of two tensors or views (a
 /// matmul or dot of matrices and vectors), is a product the planner runs as
