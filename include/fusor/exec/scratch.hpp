@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -22,10 +23,16 @@ struct scratch_pool {
 FUSOR_DECL scratch_pool& thread_scratch_pool();
 } // namespace detail
 
+/// How scratch buffers are aligned: a cache line. A still operand's splat buffer is written
+/// and read back at once, a 64-byte register at a time; where a register straddled two lines
+/// (malloc's 16-byte alignment) the read could not be forwarded from the store and waited for
+/// it: (512, 16) float32 `(x - m) / s`, m and s of shape (512, 1), took 9.6 us instead of 2.3.
+inline constexpr std::size_t scratch_alignment = 64;
+
 /// The buffers of one evaluation, or of one thread of it: `make<T>(n)` gives room for `n`
-/// elements of `T` (16-byte aligned, uninitialised) until this object is destroyed. Scratch
-/// objects on one thread live in stack order (an evaluation's boundaries are evaluated, with
-/// their own scratch, while it builds), so the pool is a stack: destroying one gives back
+/// elements of `T` (scratch_alignment-aligned, uninitialised) until this object is destroyed.
+/// Scratch objects on one thread live in stack order (an evaluation's boundaries are evaluated,
+/// with their own scratch, while it builds), so the pool is a stack: destroying one gives back
 /// everything it took.
 class scratch {
 public:
@@ -42,10 +49,12 @@ public:
             pool_.sizes.push_back(0);
         }
         if (pool_.sizes[pool_.used] < bytes) {
-            pool_.blocks[pool_.used] = std::make_unique_for_overwrite<unsigned char[]>(bytes);
+            pool_.blocks[pool_.used] =
+                std::make_unique_for_overwrite<unsigned char[]>(bytes + scratch_alignment - 1);
             pool_.sizes[pool_.used] = bytes;
         }
-        return reinterpret_cast<T*>(pool_.blocks[pool_.used++].get());
+        const auto at = reinterpret_cast<std::uintptr_t>(pool_.blocks[pool_.used++].get());
+        return reinterpret_cast<T*>((at + scratch_alignment - 1) & ~(scratch_alignment - 1));
     }
 
 private:
