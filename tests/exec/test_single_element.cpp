@@ -108,3 +108,33 @@ TEST_CASE("split across threads: the same bits for 1 and 2 threads") {
         REQUIRE(two.data()[i] == one.data()[i]);
     }
 }
+
+// The broadcast, held and blocked-reduction kernels step the rows of a two-level block inside
+// one call (exec/execute.hpp, blocked_rows and contiguous_rows): every row gets its own still
+// values, over short rows, three levels (the outer one the driver's odometer) and one-row
+// blocks, and a sum over each row adds that row's terms.
+TEST_CASE("short rows, several levels: every row reads its own still values") {
+    for (const shape_t& s : {shape_t{9, 3}, shape_t{8, 16}, shape_t{5, 7, 16}, shape_t{1, 33}}) {
+        shape_t col = s;
+        col.back() = 1;
+        const auto x = counting<float>(s, 15), m = counting<float>(col, 16);
+        const auto c = counting<float>(col, 17);
+        const fusor::tensor<float> d = c * c + 1.f; // no zero divisors
+        const index_t cols = s.back(), rows = fusor::shape_size(s) / cols;
+        const fusor::tensor<float> held_one = fusor::eval(x - m);  // one still operand: held
+        const fusor::tensor<float> two = fusor::eval((x - m) / d); // two: splatted
+        const fusor::tensor<float> sums = fusor::eval(fusor::sum(x - m, -1, fusor::keepdims));
+        for (index_t r = 0; r < rows; ++r) {
+            const float mr = m.data()[r], dr = d.data()[r];
+            double sum = 0;
+            for (index_t j = 0; j < cols; ++j) {
+                const float xv = x.data()[r * cols + j];
+                REQUIRE(held_one.data()[r * cols + j] == xv - mr);
+                REQUIRE(two.data()[r * cols + j] == (xv - mr) / dr);
+                sum += static_cast<double>(xv - mr);
+            }
+            // Float32 terms summed in double (NumPy-or-better): exact for these small integers.
+            REQUIRE(sums.data()[r] == static_cast<float>(sum));
+        }
+    }
+}
