@@ -57,6 +57,16 @@ FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, ind
         out[i] = convert<D>(ev.template get<true>(i));
 }
 
+// Each operand's stride one level out of the innermost: the step from one row of a two-level
+// block to the next (contiguous_rows, blocked_rows, blocked_reduction); none unless
+// `two_levels`. Inline in every mode: small, and called once per evaluation.
+inline shape_t row_steps(const loop_plan& p, bool two_levels) {
+    shape_t steps(two_levels ? p.operand_count : 0, 0); // inline storage
+    for (std::size_t k = 0; k < steps.size(); ++k)
+        steps[k] = p.stride(k, p.extents.size() - 2);
+    return steps;
+}
+
 // The contiguous kernel over a block of `b.rows` rows of `b.cols` (the two inner levels of a
 // nest of two or more): the rows are stepped here, by each operand's stride one level out,
 // instead of by the driver's odometer and a kernel call per row. For short rows that call was
@@ -205,9 +215,7 @@ template <int I, class D, class Ev>
 void run_held(const loop_plan& p, D* out0, const Ev& ev) {
     auto held = hold_leaf<I>(ev);
     const std::size_t levels = p.extents.size();
-    shape_t row_step(levels >= 2 ? p.operand_count : 0, 0);
-    for (std::size_t k = 0; k < row_step.size(); ++k)
-        row_step[k] = p.stride(k, levels - 2);
+    const shape_t row_step = row_steps(p, levels >= 2);
     auto kernel = [&p, out0, &row_step](auto& e, const block& b) {
         contiguous_rows(p, out0, e, b, row_step.data());
     };
@@ -229,9 +237,7 @@ void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
     const bool by_rows =
         (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast) && levels >= 2
         && so == 1;
-    shape_t row_step(by_rows ? p.operand_count : 0, 0);
-    for (std::size_t k = 0; k < row_step.size(); ++k)
-        row_step[k] = p.stride(k, levels - 2);
+    const shape_t row_step = row_steps(p, by_rows);
     auto kernel = [&p, out0, so, collapsed, by_rows, &row_step, registers, stride2](
                       Ev& ev, const block& b) {
         if (collapsed || by_rows) {
@@ -279,9 +285,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     // level is one row.
     const bool by_rows =
         (kind == inner_kernel::contiguous || kind == inner_kernel::broadcast) && levels >= 2;
-    shape_t row_step(by_rows ? p.operand_count : 0, 0);
-    for (std::size_t k = 0; k < row_step.size(); ++k)
-        row_step[k] = p.stride(k, levels - 2);
+    const shape_t row_step = row_steps(p, by_rows);
     // strided: the destination's stride.
     const index_t so = kind == inner_kernel::strided && levels ? p.stride(0, levels - 1) : 1;
     const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
@@ -1202,9 +1206,7 @@ void blocked_reduction(const loop_plan& p,
     // Two levels per call when the nest has them, the rows stepped here (as contiguous_rows):
     // a driver call per run cost (8, 16) `sum(x - m, 1)` more than its adds.
     const std::size_t levels = p.extents.size(), ops = p.operand_count;
-    shape_t row_step(levels >= 2 ? ops : 0, 0);
-    for (std::size_t k = 0; k < row_step.size(); ++k)
-        row_step[k] = p.stride(k, levels - 2);
+    const shape_t row_step = row_steps(p, levels >= 2);
     auto kernel = [a0, ops, &row_step](Ev& ev, const block& b) {
         shape_t off(b.offsets, b.offsets + ops); // inline storage
         for (index_t r = 0; r < b.rows; ++r) {
