@@ -58,15 +58,16 @@ TEST_CASE("one still operand among moving ones: held in a register, same values"
 }
 
 TEST_CASE("the seeds' 3-D case, mixed dtypes, in place") {
-    const auto cube = counting<std::int32_t>({3, 20, 30}, 5);
+    // Rows of 1,200 (over a broadcast block: not the flat-rows case, whose columns splat).
+    const auto cube = counting<std::int32_t>({3, 20, 60}, 5);
     const auto per = counting<double>({3, 1, 1}, 6);
     CHECK(held(kernel_line(cube + per)));
     const auto sum = fusor::eval(cube + per);
     static_assert(std::is_same_v<decltype(sum), const fusor::tensor<double>>);
     for (index_t b = 0; b < 3; ++b)
-        for (index_t k = 0; k < 600; ++k)
-            REQUIRE(sum.data()[b * 600 + k]
-                    == static_cast<double>(cube.data()[b * 600 + k]) + per.data()[b]);
+        for (index_t k = 0; k < 1200; ++k)
+            REQUIRE(sum.data()[b * 1200 + k]
+                    == static_cast<double>(cube.data()[b * 1200 + k]) + per.data()[b]);
     // In place: the destination is the moving operand, read and written at the same element.
     auto a = counting<float>({40, 300}, 7);
     const auto before = a;
@@ -114,27 +115,32 @@ TEST_CASE("split across threads: the same bits for 1 and 2 threads") {
 // values, over short rows, three levels (the outer one the driver's odometer) and one-row
 // blocks, and a sum over each row adds that row's terms.
 TEST_CASE("short rows, several levels: every row reads its own still values") {
-    for (const shape_t& s : {shape_t{9, 3}, shape_t{8, 16}, shape_t{5, 7, 16}, shape_t{1, 33}}) {
-        shape_t col = s;
-        col.back() = 1;
-        const auto x = counting<float>(s, 15), m = counting<float>(col, 16);
-        const auto c = counting<float>(col, 17);
-        const fusor::tensor<float> d = c * c + 1.f; // no zero divisors
-        const index_t cols = s.back(), rows = fusor::shape_size(s) / cols;
-        const fusor::tensor<float> held_one = fusor::eval(x - m);  // one still operand: held
-        const fusor::tensor<float> two = fusor::eval((x - m) / d); // two: splatted
-        const fusor::tensor<float> sums = fusor::eval(fusor::sum(x - m, -1, fusor::keepdims));
-        for (index_t r = 0; r < rows; ++r) {
-            const float mr = m.data()[r], dr = d.data()[r];
-            double sum = 0;
-            for (index_t j = 0; j < cols; ++j) {
-                const float xv = x.data()[r * cols + j];
-                REQUIRE(held_one.data()[r * cols + j] == xv - mr);
-                REQUIRE(two.data()[r * cols + j] == (xv - mr) / dr);
-                sum += static_cast<double>(xv - mr);
+    // The general plan's kernels (flat plans off), and the flat-rows case's splat per row.
+    for (const bool flat : {false, true})
+        for (const shape_t& s :
+             {shape_t{9, 3}, shape_t{8, 16}, shape_t{5, 7, 16}, shape_t{1, 33}}) {
+            fusor::planning::flat_plans_enabled = flat;
+            shape_t col = s;
+            col.back() = 1;
+            const auto x = counting<float>(s, 15), m = counting<float>(col, 16);
+            const auto c = counting<float>(col, 17);
+            const fusor::tensor<float> d = c * c + 1.f; // no zero divisors
+            const index_t cols = s.back(), rows = fusor::shape_size(s) / cols;
+            const fusor::tensor<float> held_one = fusor::eval(x - m);  // one still operand: held
+            const fusor::tensor<float> two = fusor::eval((x - m) / d); // two: splatted
+            const fusor::tensor<float> sums = fusor::eval(fusor::sum(x - m, -1, fusor::keepdims));
+            for (index_t r = 0; r < rows; ++r) {
+                const float mr = m.data()[r], dr = d.data()[r];
+                double sum = 0;
+                for (index_t j = 0; j < cols; ++j) {
+                    const float xv = x.data()[r * cols + j];
+                    REQUIRE(held_one.data()[r * cols + j] == xv - mr);
+                    REQUIRE(two.data()[r * cols + j] == (xv - mr) / dr);
+                    sum += static_cast<double>(xv - mr);
+                }
+                // Float32 terms summed in double (NumPy-or-better): exact for these small integers.
+                REQUIRE(sums.data()[r] == static_cast<float>(sum));
             }
-            // Float32 terms summed in double (NumPy-or-better): exact for these small integers.
-            REQUIRE(sums.data()[r] == static_cast<float>(sum));
         }
-    }
+    fusor::planning::flat_plans_enabled = true;
 }

@@ -142,6 +142,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
     const tensor<float> at = explain_cases::shaped(arange<float>(128 * 32), {128, 32});
     const tensor<float> col = explain_cases::shaped(arange<float>(32), {32, 1});
     const tensor<float> one = full<float>({1, 1}, 2.0f);
+    // Rows longer than a broadcast block: a column is not the flat-rows case, and the general
+    // plan holds it in a register (the held kernel); `a + col` is the flat case's splat.
+    const tensor<float> wide = explain_cases::shaped(arange<float>(4 * 1100), {4, 1100});
+    const tensor<float> col4 = explain_cases::shaped(arange<float>(4), {4, 1});
     const tensor<double> d = explain_cases::shaped(arange<double>(32 * 128), {32, 128});
     const tensor<int32_t> small = explain_cases::shaped(arange<int32_t>(32 * 8), {32, 8});
     // Rows of 8 and a row operand: the collapsed kernel, through the general plan (8192 rows,
@@ -161,6 +165,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(a + col); },
          [&] {
              out = a + col;
+         }},
+        {[&] { return explain(wide + col4); },
+         [&] {
+             out = wide + col4;
          }},
         {[&] { return explain(a + col * one); },
          [&] {

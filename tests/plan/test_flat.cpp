@@ -188,9 +188,8 @@ TEST_CASE("a row read again for every row: the flat loop per row, with the gener
     const auto wide = counting<float>({2, 33}, 10);
     check_rows<float>(a + fusor::view(wide, 1), true);
     check_rows<float>(a + fusor::view(counting<float>({66}, 11), fusor::slice(0, 66, 2)), false);
-    // Not rows: rows of two lengths, a column, a 0-d operand, one row of output.
+    // Not rows: rows of two lengths, a 0-d operand, one row of output.
     check_rows<float>(a3 + counting<float>({5, 6}, 5) + counting<float>({6}, 6), false);
-    check_rows<float>(a + counting<float>({64, 1}, 12), false);
     check_rows<float>(a * fusor::eval(fusor::sum(row)), false);
     check_rows<float>(counting<float>({1, 33}, 13) + row, false);
     // Vector math or the thread split: the general walk's plan runs.
@@ -199,6 +198,59 @@ TEST_CASE("a row read again for every row: the flat loop per row, with the gener
     const index_t n = fusor::parallel_threshold;
     const auto big = counting<float>({n / 64, 64}, 14), big_row = counting<float>({64}, 15);
     check_rows<float>(big * big_row, false);
+}
+
+// A column: one element per row (shape (rows, 1), or extent 1 on the row's axes), splatted per
+// row. The general walk holds a single still operand in a register; the flat loop splats it.
+TEST_CASE("a column read once per row: the flat loop per row, with the general walk's bits") {
+    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    const auto m = counting<float>({64, 1}, 3), s = counting<float>({64, 1}, 4);
+    check_rows<float>(a - m, true);         // one column (the walk holds it)
+    check_rows<float>((a - m) * s, true);   // two columns
+    check_rows<float>(a * m + row, true);   // a column and a row
+    check_rows<float>(m * row, true);       // an outer product: no tensor of the output's
+    check_rows<double>(a * m - 1.0f, true); // float64 destination
+    const auto a3 = counting<float>({4, 5, 6}, 5);
+    check_rows<float>(a3 - counting<float>({4, 5, 1}, 6), true); // rows of the last axis
+    check_rows<float>(a3 * counting<float>({4, 1, 1}, 7), true); // rows of the last two
+    check_rows<float>(a3 * counting<float>({4, 1, 1}, 7) + counting<float>({5, 6}, 8), true);
+    const auto wide = counting<float>({64, 3}, 9);
+    check_rows<float>(a - fusor::view(wide, fusor::all, fusor::slice(1, 2)), false); // strided
+    const auto run = counting<float>({64}, 10);
+    check_rows<float>(a - fusor::view(run, fusor::all, fusor::newaxis), true); // a view, (64, 1)
+    // Not columns: another rank, rows and columns of different axes, a (1, 1), rows longer than
+    // a broadcast block.
+    check_rows<float>(a3 - counting<float>({5, 1}, 11), false);
+    check_rows<float>(a3 * counting<float>({4, 5, 1}, 12) + counting<float>({5, 6}, 8), false);
+    check_rows<float>(a - counting<float>({1, 1}, 13), false);
+    const index_t long_row = fusor::broadcast_block + 1;
+    check_rows<float>(counting<float>({3, long_row}, 14) - counting<float>({3, 1}, 15), false);
+}
+
+TEST_CASE("a column that overlaps the destination is left to the walk's overlap rule") {
+    fusor::tensor<float> x = counting<float>({8, 8}, 1);
+    const auto c0 = fusor::view(fusor::view(x, 0), fusor::all, fusor::newaxis); // x's row 0, (8, 1)
+    CHECK_FALSE(fusor::make_plan(x - c0, fusor::detail::layout_of(x.view())).flat_rows);
+    const fusor::tensor<float> expected = fusor::eval(x - c0);
+    x = x - c0;
+    CHECK(same_bits(x, expected));
+}
+
+TEST_CASE("explain names a flat column's splat, and the loop that runs is the one it names") {
+    const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
+    fusor::tensor<float> out(shape_t{64, 33});
+    const auto e = fusor::explain(out, a - m);
+    CHECK(e.text().find("kernel:  broadcast (stride 0: t1, splatted per row; flat rows and "
+                        "columns)")
+          != std::string::npos);
+    CHECK(e.json().find("\"flat_rows\":true") != std::string::npos);
+    const auto p = fusor::make_plan(a - m, fusor::detail::layout_of(out.view()));
+    CHECK(p.kernel == fusor::inner_kernel::broadcast);
+    CHECK(p.held_operand == -1);
+    {
+        general_walk_only walk; // the walk alone holds the one still operand
+        CHECK(fusor::make_plan(a - m, fusor::detail::layout_of(out.view())).held_operand >= 0);
+    }
 }
 
 TEST_CASE("a row broadcast that overlaps the destination is left to the walk's overlap rule") {
@@ -393,5 +445,11 @@ TEST_CASE("an element-wise assignment into an existing tensor allocates nothing,
     const auto p = fusor::make_plan(a * col - b, fusor::detail::layout_of(out.view()));
     CHECK(allocations.load() - before == 0);
     CHECK_FALSE(p.flat);
-    CHECK_FALSE(p.flat_rows);
+    CHECK(p.flat_rows); // a column: the flat loop per row, its splat from the pool
+    for (int pass = 0; pass < 2; ++pass) {
+        before = allocations.load();
+        out = a * col - b;
+        if (pass == 1)
+            CHECK(allocations.load() - before == 0);
+    }
 }

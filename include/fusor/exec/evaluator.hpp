@@ -188,9 +188,14 @@ struct leaf_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) {
         cur = base + offsets[operand];
     }
-    /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step.
+    /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step; a
+    /// column (a splat buffer) has one element per row, splatted over the row's `period`.
     FUSOR_INLINE void bind_row(index_t r) {
         cur = base + r * outer_stride;
+        if (splat) {
+            splat_fill(splat, *cur, period);
+            cur = splat;
+        }
     }
     /// A copy for another thread: its own splat and tile buffers from `s` (the copy shared
     /// the original's).
@@ -584,6 +589,8 @@ struct flat_evaluator_builder {
     index_t cols;
     int next_leaf = 0;
     scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer for each row leaf
+    std::uint64_t column = 0;   ///< flat_plan::column: leaves of one element per row
+    scratch* splats = nullptr;  ///< a row-long splat buffer for each column leaf
 
     template <class N>
     FUSOR_FORWARD auto build(const N& n) {
@@ -592,7 +599,8 @@ struct flat_evaluator_builder {
     template <class N>
     FUSOR_INLINE auto on_leaf(const N& n) {
         using T = typename N::value_type;
-        const bool row = (still >> next_leaf++) & 1;
+        const int j = next_leaf++;
+        const bool row = (still >> j) & 1;
         // Built whole: set field by field and then copied, g++ reloaded it as one 64-byte
         // vector over the narrower stores (a store-forwarding stall: sum(a * b).item() at 4
         // elements 40 -> 58 ns).
@@ -600,6 +608,11 @@ struct flat_evaluator_builder {
         if (repeats && row) {
             e.repeat = repeats->make<T>(static_cast<std::size_t>(collapse_block(cols)));
             e.period = cols;
+        }
+        if (splats && ((column >> j) & 1)) {
+            e.splat = splats->make<T>(static_cast<std::size_t>(cols));
+            e.period = cols;
+            e.outer_stride = 1;
         }
         return e;
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -392,7 +393,7 @@ inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
 template <class D, class E>
 FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
     (void)traced;
-    if (collapses(f.rows, f.cols)) {
+    if (f.column == 0 && collapses(f.rows, f.cols)) {
         // Short rows (the row-broadcast case): one loop in blocks of whole rows, each row leaf
         // read from a buffer of its row repeated (the collapsed kernel, as the plan says).
         FUSOR_TRACE_KERNEL(*traced, "collapsed");
@@ -404,8 +405,16 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
         return;
     }
-    FUSOR_TRACE_KERNEL(*traced, "contiguous");
-    auto ev = flat_evaluator_builder{f.still, f.cols}.build(e);
+    // Columns (one element per row) are splatted per row, as the broadcast kernel does, into
+    // buffers from the pool (made only when there are columns).
+    FUSOR_TRACE_KERNEL(
+        *traced, inner_kernel_name(f.column ? inner_kernel::broadcast : inner_kernel::contiguous));
+    std::optional<scratch> buffers;
+    if (f.column != 0)
+        buffers.emplace();
+    auto ev =
+        flat_evaluator_builder{f.still, f.cols, 0, nullptr, f.column, buffers ? &*buffers : nullptr}
+            .build(e);
     for (index_t r = 0; r < f.rows; ++r, out += f.cols) {
         detail::trace_flat_row(traced, r, f.cols);
         ev.bind_row(r);

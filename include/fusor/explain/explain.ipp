@@ -240,12 +240,14 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s = p.held_operand >= 0
                 ? "broadcast (stride 0: " + still
                       + " held in a register, single-element operand; contiguous loop)"
-            : !p.reducer.empty() // a register accumulation reading its run in blocks
-                ? "broadcast (stride 0: " + still + ", splatted; blocks of "
-                      + std::to_string(broadcast_block) + ")"
-                : "broadcast (stride 0: " + still
-                      + "; splatted per inner loop, contiguous blocks of "
-                      + std::to_string(broadcast_block) + ")";
+            : p.flat_rows // columns of the row-broadcast case (planning::is_flat_rows_case)
+                ? "broadcast (stride 0: " + still + ", splatted per row; flat rows and columns)"
+                : !p.reducer.empty() // a register accumulation reading its run in blocks
+                      ? "broadcast (stride 0: " + still + ", splatted; blocks of "
+                            + std::to_string(broadcast_block) + ")"
+                      : "broadcast (stride 0: " + still
+                            + "; splatted per inner loop, contiguous blocks of "
+                            + std::to_string(broadcast_block) + ")";
     } else if (p.kernel == inner_kernel::collapsed) {
         const std::size_t L = p.extents.size();
         std::string rows, still;

@@ -481,7 +481,10 @@ struct loop_plan {
 ///
 /// The row-broadcast case (planning::is_flat_rows_case) is the same loop run `rows` times: every
 /// tensor either has the destination's shape and layout, or is one row-major row of its last
-/// axes, read again for every row (`a * row + 1`, a bias or a scale per column).
+/// axes, read again for every row (`a * row + 1`, a bias or a scale per column), or a column
+/// of one element per row of at most `broadcast_block` (`(x - m) / s` with m and s of shape
+/// (rows, 1): a row's statistics), splatted into a buffer at the start of each row, as the
+/// broadcast kernel does.
 ///
 /// The flat reduction (planning::is_flat_reduction) reduces a flat operand (every tensor of its
 /// shape, row-major) over every axis into one element (`sum(a * b)`, `max(x)`): one run of
@@ -493,6 +496,9 @@ struct flat_plan {
                               ///< for every row (stride 0 over the rows)
     bool inline_loop = false; ///< the contiguous kernel on the calling thread, nothing else
     reduce_kernel reduction = reduce_kernel::none; ///< the flat reduction's accumulation
+    /// bit j: the j-th tensor leaf is a column, one element per row (stride 0 along the row),
+    /// splatted per row (last, so that the positional initialisations above keep their order)
+    std::uint64_t column = 0;
 
     index_t size() const { return rows * cols; }
 };

@@ -645,8 +645,10 @@ flat_plan plan_flat(const E&, index_t size) {
 
 // The walk of the row-broadcast case: each leaf matches the destination as in the flat case, or,
 // with its leading 1s dropped, it is the destination's last `k` axes (the same k for every
-// such leaf), row-major, and shares no byte with the destination. `ordinal` counts tensor
-// leaves depth-first; a row's bit is set in `f.still`.
+// such leaf), row-major, and shares no byte with the destination (a row), or it has the
+// destination's leading axes and extent 1 on its last `k` (a column: one element per row,
+// those axes row-major) and shares no byte with it. `ordinal` counts tensor leaves depth-first;
+// a row's bit is set in `f.still`, a column's in `f.column`.
 struct row_matcher {
     const destination_ref& d;
     index_t size;
@@ -663,11 +665,39 @@ struct row_matcher {
         const int j = ordinal++;
         if (detail::dense_over(n, d.shape))
             return reads_apart(n, lo, hi, size, d.itemsize);
-        return match_row(n.shape(),
-                         n.is_view ? &n.strides() : nullptr,
-                         reinterpret_cast<const char*>(n.data),
-                         static_cast<index_t>(sizeof(T)),
-                         j);
+        const std::size_t k_before = k;
+        const strides_t* strides = n.is_view ? &n.strides() : nullptr;
+        const char* a = reinterpret_cast<const char*>(n.data);
+        const auto itemsize = static_cast<index_t>(sizeof(T));
+        if (match_row(n.shape(), strides, a, itemsize, j))
+            return true;
+        k = k_before;
+        return match_column(n.shape(), strides, a, itemsize, j);
+    }
+    // A leaf that is neither dense nor a row: is it leaf `j`'s column (see above)? Not a
+    // template, as match_row.
+    FUSOR_INLINE_WHEN_OPTIMIZING bool match_column(
+        const shape_t& s, const strides_t* strides, const char* a, index_t itemsize, int j) {
+        const std::size_t rank = d.shape.size();
+        if (s.size() != rank)
+            return false;
+        std::size_t ones = 0; // trailing extent-1 axes: the row's
+        while (ones < rank && s[rank - 1 - ones] == 1)
+            ++ones;
+        if (ones == 0 || ones == rank || (k != 0 && k != ones))
+            return false;
+        k = ones;
+        index_t acc = 1;
+        for (std::size_t i = rank - ones; i-- > 0;) {
+            if (s[i] != d.shape[i] || (strides && (*strides)[i] != acc))
+                return false;
+            acc *= s[i];
+        }
+        const char* b = a + acc * itemsize;
+        if (!(b <= lo || hi <= a))
+            return false;
+        f.column |= std::uint64_t{1} << j;
+        return true;
     }
     // A leaf that is not dense over the destination: is it leaf `j`'s row (see below)? Not a
     // template: compiled once, not once per expression type. `strides`: a view's (null for a
@@ -721,13 +751,16 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
 }
 
 /// The row-broadcast case (flat_plan): `e` a flat tree into a row-major destination whose every
-/// tensor has the destination's shape and layout (as in the flat case) or is one row-major row
-/// of its last axes (the same axes for every row; leading 1s allowed) that does not overlap
-/// the destination, with at least one row, and at least 2 rows of at least 2 elements. On
-/// success fills `f` (rows, cols, which leaves are rows, and `inline_loop` as plan_flat decides
-/// it). The general walk plans the same loop: two levels, rows outermost, every operand at
-/// unit stride in the inner one, the rows at stride 0 in the outer one. `size` is the
-/// destination's number of elements.
+/// tensor has the destination's shape and layout (as in the flat case), or is one row-major row
+/// of its last axes (the same axes for every row; leading 1s allowed), or one column of its
+/// leading axes (extent 1 on the same last axes, of at most broadcast_block elements), neither
+/// overlapping the destination, with at least one row or column, and at least 2 rows of at
+/// least 2 elements. On success fills `f` (rows, cols, which leaves are rows and columns, and
+/// `inline_loop` as plan_flat decides it). The general walk plans the same loop: two levels,
+/// rows outermost, the rows at stride 0 in the outer one, the columns at stride 0 in the inner
+/// one (the broadcast kernel: plan_root keeps its splat rather than a held operand, as
+/// execute_flat runs it), every other operand at unit stride. `size` is the destination's
+/// number of elements.
 template <class E>
 bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_plan& f) {
     if (d.shape.size() < 2 || !is_row_major(d.shape, d.strides))
@@ -737,9 +770,12 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
     std::size_t k = 0;
     int ordinal = 0;
     f = flat_plan{};
-    if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f}) || f.still == 0)
+    if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f}) || (f.still | f.column) == 0)
         return false;
-    return finish_rows_case(d, size, k, !has_vector_math<E>, f);
+    // A column's splat buffer is one row long: at most a broadcast block, as the broadcast
+    // kernel's blocks.
+    return finish_rows_case(d, size, k, !has_vector_math<E>, f)
+           && (f.column == 0 || f.cols <= broadcast_block);
 }
 
 // True when some tensor `n` reads shares a byte with [lo, hi).
@@ -923,6 +959,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
         if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
             plan_subexpression(p, e, d.layout(), state, notes);
             p.flat_rows = true;
+            if (f.column != 0)
+                p.held_operand = -1; // execute_flat splats a column per row
             return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
