@@ -10,6 +10,8 @@
 //   S3i float s = sum(a * b).item()        the same without the result tensor, n = 4, 64, 1024
 //   S4  sum(a, 1)                          (8, 16) and (64, 256) float32, into an existing out
 //   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (64, 256)
+//   S6  c = (x - m) / s                    x (8, 16) and (64, 256), m and s (rows, 1): a row's
+//                                          statistics applied (the normalisation step)
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
 //
 //   build/release/bench/bench_small --benchmark_repetitions=5
@@ -372,6 +374,52 @@ void s5(index_t rows, index_t cols) {
 #endif
 }
 
+// ---- S6: c = (x - m) / s, m and s one element per row ----------------------------------------
+void s6(index_t rows, index_t cols) {
+    struct data {
+        fusor::tensor<float> x, m, s, c;
+    };
+    auto* x = new data{random_tensor({rows, cols}, 10),
+                       random_tensor({rows, 1}, 11),
+                       random_tensor({rows, 1}, 12) + 2.0f, // no divisor near 0
+                       fusor::tensor<float>(fusor::shape_t{rows, cols})};
+    const std::string name = "S6_row_normalize/" + std::to_string(rows * cols);
+    std::vector<float> want(static_cast<std::size_t>(rows * cols));
+    for (index_t i = 0; i < rows; ++i)
+        for (index_t j = 0; j < cols; ++j)
+            want[static_cast<std::size_t>(i * cols + j)] =
+                (x->x.data()[i * cols + j] - x->m.data()[i]) / x->s.data()[i];
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + rows * cols, 0.f);
+        run();
+        expect_close(name + "/" + way, x->c.data(), want.data(), rows * cols, 1e-6);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = (x->x - x->m) / x->s; });
+    // The loop a good programmer writes: each row's two statistics read once.
+    check("hand", [x, rows, cols] {
+        const float* in = x->x.data();
+        float* out = x->c.data();
+        for (index_t i = 0; i < rows; ++i) {
+            const float m = x->m.data()[i], s = x->s.data()[i];
+            for (index_t j = 0; j < cols; ++j)
+                out[i * cols + j] = (in[i * cols + j] - m) / s;
+        }
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x, rows] {
+        const eigen_const_vector m(x->m.data(), rows), s(x->s.data(), rows);
+        em(x->c) = (em(std::as_const(x->x)).colwise() - m).colwise() / s;
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<2>(x->c);
+        xt::noalias(c) = (xt_of<2>(x->x) - xt_of<2>(x->m)) / xt_of<2>(x->s);
+    });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -391,6 +439,8 @@ int main(int argc, char** argv) {
     s4(64, 256);
     s5(8, 16);
     s5(64, 256);
+    s6(8, 16);
+    s6(64, 256);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

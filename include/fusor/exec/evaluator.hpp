@@ -190,10 +190,14 @@ struct leaf_evaluator {
     }
     /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step; a
     /// column (a splat buffer) has one element per row, splatted over the row's `period`.
+    /// Inline, unlike the broadcast kernel's splat_fill: a call per column per row of 16 cost
+    /// (512, 16) `(x - m) / s` a third of its time (3.1 against 2.1-2.2 us).
     FUSOR_INLINE void bind_row(index_t r) {
         cur = base + r * outer_stride;
         if (splat) {
-            splat_fill(splat, *cur, period);
+            const T value = *cur;
+            for (index_t i = 0; i < period; ++i)
+                splat[i] = value;
             cur = splat;
         }
     }
