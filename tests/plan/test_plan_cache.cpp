@@ -26,9 +26,10 @@ bool equal(const fusor::tensor<T>& a, const fusor::tensor<T>& b) {
 }
 } // namespace
 
-// A column broadcast: the row-broadcast case (`a * row`) runs without a cached plan.
+// A (1, 1) operand broadcast: the row-broadcast case (`a * row`, `a * col` with col (8, 1))
+// runs without a cached plan; a one-element tensor is neither a row nor a column.
 TEST_CASE("a second evaluation reuses the plan, and explain says so") {
-    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({1, 1}, 2);
     fusor::tensor<float> out(shape_t{8, 8});
     auto e = a * col + 1.0f;
     CHECK_FALSE(fusor::explain(out, e).cached);
@@ -86,7 +87,7 @@ TEST_CASE("every input of the plan is part of the key: results stay exact") {
 }
 
 TEST_CASE("another destination of the same layout reuses the plan, pointed at it") {
-    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({1, 1}, 2); // not flat
     fusor::tensor<float> first(shape_t{8, 8}), second(shape_t{8, 8});
     auto e = a - col;
     first = e;
@@ -99,7 +100,7 @@ TEST_CASE("another destination of the same layout reuses the plan, pointed at it
 }
 
 TEST_CASE("the destination's element type is part of the key") {
-    const auto a = counting<float>({8, 8}, 1), col = counting<float>({8, 1}, 2);
+    const auto a = counting<float>({8, 8}, 1), col = counting<float>({1, 1}, 2); // not flat
     fusor::tensor<float> f(shape_t{8, 8});
     fusor::tensor<double> d(shape_t{8, 8});
     auto e = a * col;
