@@ -165,9 +165,10 @@ FUSOR_INLINE void collapsed_rows(
 
 // The blocked kernel over a block of `b.rows` rows of `b.cols`, the rows stepped here by
 // `row_step` (each operand's stride one level out) as in contiguous_rows, or, `collapsed`,
-// the rows as one loop in blocks of whole rows (collapsed_rows). A call per row through the
-// driver cost (8, 16) float32 `(x - m) / s`, m and s of shape (8, 1), 380 ns where the loop a
-// programmer writes takes 23: the call, the kernel switch and the odometer, per row of 16.
+// the rows as one loop in blocks of whole rows (collapsed_rows). With a driver call per row
+// (the odometer, the call, the kernel switch) (512, 16) float32 `(x - m) / s`, m and s of
+// shape (512, 1), took 9.0-14.5 us, with the rows stepped here 5.7-5.9 (the loop a programmer
+// writes: 1.2).
 template <class D, class Ev>
 FUSOR_INLINE void blocked_rows(const loop_plan& p,
                                D* out0,
@@ -1217,8 +1218,8 @@ void blocked_reduction(const loop_plan& p,
                        scratch& buffers) {
     auto ev = evaluator_builder<Blocked>{&p, cache, buffers}.build(child);
     using Ev = decltype(ev);
-    // Two levels per call when the nest has them, the rows stepped here (as contiguous_rows):
-    // a driver call per run cost (8, 16) `sum(x - m, 1)` more than its adds.
+    // Two levels per call when the nest has them, the rows stepped here (as contiguous_rows)
+    // rather than a driver call per run.
     const std::size_t levels = p.extents.size(), ops = p.operand_count;
     const shape_t row_step = row_steps(p, levels >= 2);
     auto kernel = [a0, ops, &row_step](Ev& ev, const block& b) {

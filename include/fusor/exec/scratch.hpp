@@ -24,9 +24,10 @@ FUSOR_DECL scratch_pool& thread_scratch_pool();
 } // namespace detail
 
 /// How scratch buffers are aligned: a cache line. A still operand's splat buffer is written
-/// and read back at once, a 64-byte register at a time; where a register straddled two lines
-/// (malloc's 16-byte alignment) the read could not be forwarded from the store and waited for
-/// it: (512, 16) float32 `(x - m) / s`, m and s of shape (512, 1), took 9.6 us instead of 2.3.
+/// and read back at once, a 64-byte register at a time; where a register straddles two lines
+/// (malloc gives 16 bytes) the read cannot be forwarded from the store and waits for it: a
+/// scratch program splatting two buffers per row of 16 took 6.6-6.8 us for 512 rows with the
+/// buffers 4 bytes off a line, 1.8 us aligned (docs/performance.md, 2026-11-30).
 inline constexpr std::size_t scratch_alignment = 64;
 
 /// The buffers of one evaluation, or of one thread of it: `make<T>(n)` gives room for `n`
