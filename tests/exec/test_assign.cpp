@@ -206,3 +206,29 @@ TEST_CASE("a one-operand expression held in a variable is an operand, not a node
     fusor::tensor<double> e = copy * 1.0;
     CHECK(fusor::array_equal(e, fusor::eval(fusor::exp(x))));
 }
+
+// `t = e` with e of another shape: the same number of elements keeps t's buffer and reads the
+// new layout over it (aliasing included: `t = transpose(t)` is numpy's `t = t.T.copy()`);
+// another number gives t a fresh buffer. Either way t takes e's shape.
+TEST_CASE("assigning an expression of another shape reshapes or replaces the tensor") {
+    fusor::tensor<float> t = {{0.f, 1.f, 2.f}, {3.f, 4.f, 5.f}};
+    const float* buffer = t.data();
+    t = fusor::transpose(t) * 2.0f; // (2, 3) -> (3, 2), read while written
+    CHECK(t.shape() == shape_t{3, 2});
+    CHECK(t.data() == buffer);
+    CHECK(values(t) == std::vector<float>{0.f, 6.f, 2.f, 8.f, 4.f, 10.f});
+    const fusor::tensor<float> row = {1.f, 2.f};
+    t = t + fusor::reshape(row, shape_t{1, 1, 2}); // (3, 2) -> (1, 3, 2): same count
+    CHECK(t.shape() == shape_t{1, 3, 2});
+    CHECK(t.data() == buffer);
+    CHECK(values(t) == std::vector<float>{1.f, 8.f, 3.f, 10.f, 5.f, 12.f});
+    t = fusor::reshape(t, shape_t{3, 2, 1}) + row; // (1, 3, 2) -> (3, 2, 2): a fresh buffer
+    CHECK(t.shape() == shape_t{3, 2, 2});
+    CHECK(values(t) == std::vector<float>{2.f, 3.f, 9.f, 10.f, 4.f, 5.f, 11.f, 12.f, 6.f, 7.f,
+                                          13.f, 14.f});
+    fusor::tensor<float> fresh; // 0-d, as `tensor<float> r = e` starts
+    fresh = t * t;
+    CHECK(fresh.shape() == shape_t{3, 2, 2});
+    CHECK(fresh.data() != t.data());
+    CHECK(fresh.at(2, 1, 1) == 196.f);
+}

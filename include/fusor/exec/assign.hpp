@@ -146,23 +146,44 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
     }
 }
 
+// An assignment to a tensor of another shape: `run(context, data, shape, strides)` evaluates
+// into the destination it is given. With the same number of elements that is the tensor's own
+// buffer seen with the new shape (expressions and views over `dest` keep reading valid memory;
+// the planner sees the new layout over it, aliasing included), else a fresh tensor, which
+// replaces `dest` once the loop has run, so a throwing evaluation leaves `dest` as it was.
+// A template of the element type only, the expression reached through `run`: the tensor's
+// construction and move are compiled once per element type, not once per expression type.
+template <class T>
+void assign_reshaped(tensor<T>& dest,
+                     const shape_t& to,
+                     void (*run)(const void*, T*, const shape_t&, const strides_t&),
+                     const void* context) {
+    if (dest.size() == shape_size(to)) {
+        run(context, dest.data(), to, row_major_strides(to));
+        dest.reshape(to);
+    } else {
+        tensor<T> fresh(to, uninitialized);
+        run(context, fresh.data(), fresh.shape(), fresh.strides());
+        dest = std::move(fresh);
+    }
+}
+
 template <class T, class E>
 void assign_to_tensor(tensor<T>& dest, const E& e) {
     check_lifetimes(e);
     const auto& n = operand_for<T>(e);
-    if (dest.shape() == n.shape()) {
-        evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
-    } else if (dest.size() == n.size()) {
-        // Same number of elements: the buffer stays (expressions and views over `dest` keep
-        // reading valid memory); the planner sees the new layout over it, aliasing included.
-        const shape_t to = n.shape();
-        evaluate_into(dest.data(), to, row_major_strides(to), n);
-        dest.reshape(to);
-    } else {
-        tensor<T> fresh(n.shape(), uninitialized);
-        evaluate_into(fresh.data(), fresh.shape(), fresh.strides(), n);
-        dest = std::move(fresh);
+    using N = std::remove_cvref_t<decltype(n)>;
+    if (dest.shape() != n.shape()) [[unlikely]] {
+        assign_reshaped<T>(
+            dest,
+            n.shape(),
+            [](const void* node, T* data, const shape_t& shape, const strides_t& strides) {
+                evaluate_into(data, shape, strides, *static_cast<const N*>(node));
+            },
+            &n);
+        return;
     }
+    evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
 }
 
 template <class T, class E>

@@ -566,6 +566,17 @@ template <class E>
 tensor<typename E::value_type>
 evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
 
+// boundary_result's part that does not depend on the node: `t` shared and listed in `cache` as
+// temporary number `temporary`. A template of the element type only, so its code (the shared
+// owner, the list's growth) is compiled once per element type, not once per node type.
+template <class T>
+std::shared_ptr<const tensor<T>>
+keep_temporary(tensor<T>&& t, int temporary, temporary_cache& cache) {
+    auto kept = std::make_shared<const tensor<T>>(std::move(t));
+    cache.entries.emplace_back(temporary, kept);
+    return kept;
+}
+
 /// The temporary of boundary `b`, which computes node `n`: the one an equal boundary computed
 /// earlier in this evaluation (`b.reused`), else `n` computed now with the boundary's plan and
 /// kept in `cache` for the boundaries after it.
@@ -575,13 +586,10 @@ boundary_result(const N& n, const boundary_plan& b, temporary_cache& cache) {
     using T = typename N::value_type;
     if (b.reused)
         return std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
-    std::shared_ptr<const tensor<T>> t;
     if constexpr (tag_of<N> == node_tag::reduction)
-        t = std::make_shared<const tensor<T>>(evaluate_reduction(n, *b.plan, cache));
+        return keep_temporary(evaluate_reduction(n, *b.plan, cache), b.temporary, cache);
     else
-        t = std::make_shared<const tensor<T>>(evaluate_elementwise(n, *b.plan, cache));
-    cache.entries.emplace_back(b.temporary, t);
-    return t;
+        return keep_temporary(evaluate_elementwise(n, *b.plan, cache), b.temporary, cache);
 }
 
 /// Builds the evaluator of a flat tree's node (planning::flat_tree) for a flat plan's inline

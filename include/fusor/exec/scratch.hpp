@@ -34,33 +34,45 @@ inline constexpr std::size_t scratch_alignment = 64;
 /// elements of `T` (scratch_alignment-aligned, uninitialised) until this object is destroyed.
 /// Scratch objects on one thread live in stack order (an evaluation's boundaries are evaluated,
 /// with their own scratch, while it builds), so the pool is a stack: destroying one gives back
-/// everything it took.
+/// everything it took. The pool is looked up at the first `make`, not before: a scratch that
+/// makes nothing costs a store and a test, so a loop may hold one whether or not it needs
+/// buffers (the flat loop of `(x - m) / s` does, that of `a * b + c` does not).
 class scratch {
 public:
-    scratch() : pool_(detail::thread_scratch_pool()), mark_(pool_.used) {}
+    scratch() = default;
     scratch(const scratch&) = delete;
     scratch& operator=(const scratch&) = delete;
-    ~scratch() { pool_.used = mark_; }
+    ~scratch() {
+        if (pool_)
+            pool_->used = mark_;
+    }
 
     template <class T>
     T* make(std::size_t n) {
+        if (!pool_) {
+            // Nothing made since this object was: what it takes starts at the pool's top, and
+            // any scratch made after it has given its buffers back (stack order).
+            pool_ = &detail::thread_scratch_pool();
+            mark_ = pool_->used;
+        }
+        detail::scratch_pool& pool = *pool_;
         const std::size_t bytes = n * sizeof(T);
-        if (pool_.used == pool_.blocks.size()) {
-            pool_.blocks.emplace_back();
-            pool_.sizes.push_back(0);
+        if (pool.used == pool.blocks.size()) {
+            pool.blocks.emplace_back();
+            pool.sizes.push_back(0);
         }
-        if (pool_.sizes[pool_.used] < bytes) {
-            pool_.blocks[pool_.used] =
+        if (pool.sizes[pool.used] < bytes) {
+            pool.blocks[pool.used] =
                 std::make_unique_for_overwrite<unsigned char[]>(bytes + scratch_alignment - 1);
-            pool_.sizes[pool_.used] = bytes;
+            pool.sizes[pool.used] = bytes;
         }
-        const auto at = reinterpret_cast<std::uintptr_t>(pool_.blocks[pool_.used++].get());
+        const auto at = reinterpret_cast<std::uintptr_t>(pool.blocks[pool.used++].get());
         return reinterpret_cast<T*>((at + scratch_alignment - 1) & ~(scratch_alignment - 1));
     }
 
 private:
-    detail::scratch_pool& pool_;
-    std::size_t mark_;
+    detail::scratch_pool* pool_ = nullptr; ///< this thread's, from the first make on
+    std::size_t mark_ = 0;                 ///< the pool's top at the first make
 };
 
 } // namespace fusor::exec

@@ -254,7 +254,8 @@ inline constexpr elementwise_facts elementwise_facts_of = {
 ///  - held operand: a broadcast loop over a flat tree with at most `single_element_max_leaves`
 ///    tensors, exactly one of them standing still in the inner loop, and no vector math keeps
 ///    that one in a register and runs the plain contiguous loop (measured on W5: the splat
-///    buffer's extra load stream cost 10-30 % of a store-bound loop).
+///    buffer's extra load stream cost 10-30 % of a store-bound loop), unless the plan is the
+///    flat-rows case's (`p.flat_rows`, set before the walk), whose loop splats its columns.
 FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 

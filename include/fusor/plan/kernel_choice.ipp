@@ -36,7 +36,9 @@ choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const vo
                 at = static_cast<int>(k);
             }
         }
-        if (still == 1)
+        // A flat-rows plan's one still operand is a column, which its loop splats per row
+        // (exec::execute_flat): no held operand.
+        if (still == 1 && !p.flat_rows)
             p.held_operand = at;
     }
 }

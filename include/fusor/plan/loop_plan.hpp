@@ -411,7 +411,8 @@ struct loop_plan {
     /// one it builds for explain also lists the operands, as the general walk would.
     bool flat = false;
     /// Flat rows: the row-broadcast case (flat_plan), which the evaluator runs without the
-    /// driver and without the plan cache; the plan is the general walk's, for explain.
+    /// driver and without the plan cache; the plan is the general walk's, for explain, with
+    /// no held operand (the loop splats its columns per row: choose_elementwise_kernel).
     bool flat_rows = false;
     /// Flat reduction: a reduction of a flat operand into one element (flat_plan), which the
     /// evaluator runs without the driver and without the plan cache; the plan is the general

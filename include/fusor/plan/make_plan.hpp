@@ -693,11 +693,7 @@ struct row_matcher {
                 return false;
             acc *= s[i];
         }
-        const char* b = a + acc * itemsize;
-        if (!(b <= lo || hi <= a))
-            return false;
-        f.column |= std::uint64_t{1} << j;
-        return true;
+        return claim_if_apart(a, acc * itemsize, f.column, j);
     }
     // A leaf that is not dense over the destination: is it leaf `j`'s row (see below)? Not a
     // template: compiled once, not once per expression type. `strides`: a view's (null for a
@@ -718,10 +714,14 @@ struct row_matcher {
                 return false;
             acc *= s[i];
         }
-        const char* b = a + acc * itemsize;
-        if (!(b <= lo || hi <= a))
+        return claim_if_apart(a, acc * itemsize, f.still, j);
+    }
+    // The end of match_row and match_column: a leaf whose `bytes` from `a` share none with the
+    // destination's sets its bit `j` in `bits` (f.still or f.column).
+    FUSOR_INLINE bool claim_if_apart(const char* a, index_t bytes, std::uint64_t& bits, int j) {
+        if (!(a + bytes <= lo || hi <= a))
             return false;
-        f.still |= std::uint64_t{1} << j;
+        bits |= std::uint64_t{1} << j;
         return true;
     }
     template <class N>
@@ -957,10 +957,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
         }
         flat_plan f;
         if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
+            p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
             plan_subexpression(p, e, d.layout(), state, notes);
-            p.flat_rows = true;
-            if (f.column != 0)
-                p.held_operand = -1; // execute_flat splats a column per row
             return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
