@@ -224,8 +224,8 @@ TEST_CASE("assigning an expression of another shape reshapes or replaces the ten
     CHECK(values(t) == std::vector<float>{1.f, 8.f, 3.f, 10.f, 5.f, 12.f});
     t = fusor::reshape(t, shape_t{3, 2, 1}) + row; // (1, 3, 2) -> (3, 2, 2): a fresh buffer
     CHECK(t.shape() == shape_t{3, 2, 2});
-    CHECK(values(t) == std::vector<float>{2.f, 3.f, 9.f, 10.f, 4.f, 5.f, 11.f, 12.f, 6.f, 7.f,
-                                          13.f, 14.f});
+    CHECK(values(t)
+          == std::vector<float>{2.f, 3.f, 9.f, 10.f, 4.f, 5.f, 11.f, 12.f, 6.f, 7.f, 13.f, 14.f});
     fusor::tensor<float> fresh; // 0-d, as `tensor<float> r = e` starts
     fresh = t * t;
     CHECK(fresh.shape() == shape_t{3, 2, 2});

@@ -2,6 +2,7 @@
 // first make, gives back what it took when destroyed, and scratch objects that live in stack
 // order share the pool as a stack.
 #include <cstdint>
+
 #include <doctest/doctest.h>
 
 #include <fusor/exec/scratch.hpp>
@@ -13,9 +14,7 @@ using fusor::exec::detail::thread_scratch_pool;
 TEST_CASE("a scratch that makes nothing never touches the pool") {
     auto& pool = thread_scratch_pool();
     const std::size_t used = pool.used, blocks = pool.blocks.size();
-    {
-        scratch s;
-    }
+    { scratch s; }
     CHECK(pool.used == used);
     CHECK(pool.blocks.size() == blocks);
 }
