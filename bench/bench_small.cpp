@@ -12,6 +12,8 @@
 //   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (64, 256)
 //   S6  c = (x - m) / s                    x (8, 16) and (64, 256), m and s (rows, 1): a row's
 //                                          statistics applied (the normalisation step)
+//   S7  v = sum((x - m) * (x - m), 1)      x (8, 16) and (64, 256), m (rows, 1): a row's
+//                                          squared deviations summed (the variance step)
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
 //
 //   build/release/bench/bench_small --benchmark_repetitions=5
@@ -420,6 +422,68 @@ void s6(index_t rows, index_t cols) {
 #endif
 }
 
+// ---- S7: v = sum((x - m) * (x - m), 1), m one element per row ----------------------------------
+void s7(index_t rows, index_t cols) {
+    struct data {
+        fusor::tensor<float> x, m, v;
+    };
+    auto* x = new data{random_tensor({rows, cols}, 13),
+                       random_tensor({rows, 1}, 14),
+                       fusor::tensor<float>(fusor::shape_t{rows})};
+    const std::string name = "S7_row_variance/" + std::to_string(rows * cols);
+    std::vector<float> want(static_cast<std::size_t>(rows));
+    for (index_t i = 0; i < rows; ++i) {
+        double s = 0;
+        for (index_t j = 0; j < cols; ++j) {
+            const double d = x->x.data()[i * cols + j] - x->m.data()[i];
+            s += d * d;
+        }
+        want[static_cast<std::size_t>(i)] = static_cast<float>(s);
+    }
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->v.data(), x->v.data() + rows, 0.f);
+        run();
+        expect_close(name + "/" + way, x->v.data(), want.data(), rows, 1e-5);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->v = fusor::sum((x->x - x->m) * (x->x - x->m), 1); });
+    // The loop a good programmer writes: each row's statistic read once, float accumulators.
+    check("hand", [x, rows, cols] {
+        const float* in = x->x.data();
+        for (index_t i = 0; i < rows; ++i) {
+            const float m = x->m.data()[i];
+            float acc[16] = {};
+            index_t j = 0;
+            for (; j + 16 <= cols; j += 16)
+                for (int q = 0; q < 16; ++q) {
+                    const float d = in[i * cols + j + q] - m;
+                    acc[q] += d * d;
+                }
+            float s = 0;
+            for (int q = 0; q < 16; ++q)
+                s += acc[q];
+            for (; j < cols; ++j) {
+                const float d = in[i * cols + j] - m;
+                s += d * d;
+            }
+            x->v.data()[i] = s;
+        }
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x, rows] {
+        const eigen_const_vector m(x->m.data(), rows);
+        ev(x->v) = (em(std::as_const(x->x)).colwise() - m).square().rowwise().sum();
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto v = xt_of<1>(x->v);
+        const auto d = xt_of<2>(x->x) - xt_of<2>(x->m);
+        xt::noalias(v) = xt::sum(d * d, {1});
+    });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -441,6 +505,8 @@ int main(int argc, char** argv) {
     s5(64, 256);
     s6(8, 16);
     s6(64, 256);
+    s7(8, 16);
+    s7(64, 256);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

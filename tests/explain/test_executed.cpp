@@ -190,6 +190,14 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
          [&] {
              out = sum(a);
          }},
+        {[&] { return explain(sum((a - col) * (a - col), 1)); }, // flat runs and a column
+         [&] {
+             out = sum((a - col) * (a - col), 1);
+         }},
+        {[&] { return explain(sum(wide - col4, 1)); }, // runs of 1100: the general blocked sums
+         [&] {
+             out = sum(wide - col4, 1);
+         }},
         {[&] { return explain(sum(d, 1)); },
          [&] {
              outd = sum(d, 1);

@@ -278,7 +278,7 @@ namespace {
 // bits, and the flat plan decides what the walk's plan decides (one contiguous level, the same
 // register accumulation).
 template <class E>
-void check_reduction(const E& r, bool flat) {
+void check_reduction(const E& r, bool flat, bool columns = false) {
     using D = fusor::value_type_t<E>;
     fusor::tensor<D> quick(r.shape(), fusor::uninitialized);
     fusor::tensor<D> walked(r.shape(), fusor::uninitialized);
@@ -297,7 +297,10 @@ void check_reduction(const E& r, bool flat) {
             CHECK(p.levels() == (f.rows > 1 ? 2 : 1));
             CHECK(p.extents[0] == (f.rows > 1 ? f.rows : f.cols));
             CHECK(p.extents.back() == f.cols);
-            CHECK(p.kernel == fusor::inner_kernel::contiguous);
+            // Columns stand still in the inner loop: the walk's broadcast kernel.
+            CHECK(p.kernel
+                  == (columns ? fusor::inner_kernel::broadcast : fusor::inner_kernel::contiguous));
+            CHECK((f.column != 0) == columns);
             CHECK(p.reduction == f.reduction);
             CHECK(p.threads == 1);
         }
@@ -338,6 +341,48 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(counting<float>({1}, 9)), false);
     const index_t n = fusor::parallel_threshold;
     check_reduction(fusor::sum(counting<float>({n}, 10)), false);
+}
+
+// A column (one element per run, extent 1 on the reduced axes) in a sum or mean: splatted per
+// run, each run summed alone, as the walk's blocked sums take it (the variance's
+// `sum((x - m) * (x - m), 1)`).
+TEST_CASE("a sum whose operand reads columns is a run per result, with the general walk's bits") {
+    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    const auto m = counting<float>({64, 1}, 3), s = counting<float>({64, 1}, 4);
+    check_reduction(fusor::sum(a - m, 1), true, true);                              // pairwise
+    check_reduction(fusor::sum((a - m) * (a - m), 1, fusor::keepdims), true, true); // into (64, 1)
+    check_reduction(fusor::mean((a - m) * s, -1), true, true);                      // two columns
+    check_reduction(fusor::sum(a * m), false); // every axis: m is no column of one run
+    const auto x = counting<double>({8, 20}, 5);
+    check_reduction(fusor::sum(x - counting<double>({8, 1}, 6), 1), true, true); // compensated
+    const auto a3 = counting<float>({4, 5, 6}, 7);
+    check_reduction(fusor::sum(a3 * counting<float>({4, 1, 1}, 8), {1, 2}), true, true);
+    check_reduction(fusor::sum(a3 - counting<float>({4, 5, 1}, 9), 2), true, true);
+    const auto run = counting<float>({64}, 10);
+    check_reduction(fusor::sum(a - fusor::view(run, fusor::all, fusor::newaxis), 1), true, true);
+    const auto wide = counting<float>({64, 3}, 11);
+    check_reduction(fusor::sum(a - fusor::view(wide, fusor::all, fusor::slice(1, 2)), 1), false);
+    // Not flat: not an additive reducer, a (1, 1), a row, columns of other axes, runs longer
+    // than a broadcast block, vector math (SLEEF in the walk's blocks).
+    check_reduction(fusor::max(a - m, 1), false);
+    check_reduction(fusor::sum(a - counting<float>({1, 1}, 12), 1), false);
+    check_reduction(fusor::sum(a * row - m, 1), false);
+    check_reduction(fusor::sum(a3 - counting<float>({4, 1, 1}, 8), 2), false);
+    const index_t long_run = fusor::broadcast_block + 1;
+    check_reduction(fusor::sum(counting<float>({3, long_run}, 13) - counting<float>({3, 1}, 14), 1),
+                    false);
+    if (FUSOR_VECTOR_MATH != 0)
+        check_reduction(fusor::sum(fusor::exp(a - m), 1), false);
+}
+
+TEST_CASE("explain names a flat reduction's column splat, and the loop that runs is that one") {
+    const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
+    fusor::tensor<float> out(shape_t{64});
+    const auto e = fusor::explain(out, fusor::sum((a - m) * (a - m), 1));
+    CHECK(e.text().find("kernel:  broadcast (stride 0: t1, t1', splatted per run; flat runs and "
+                        "columns)")
+          != std::string::npos);
+    CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
 }
 
 TEST_CASE("a row reduction into the operand's own memory is left to the walk, which reads first") {

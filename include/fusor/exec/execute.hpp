@@ -1151,6 +1151,24 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     using impl = typename reduction<R, C>::impl;
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
+    if constexpr (planning::flat_columns_reducer<impl, C>) {
+        if (f.column != 0) {
+            // Columns splatted per run, each run summed alone: the general walk's blocked sums
+            // (blocked_reduction) in one block per run, so the same terms in the same order.
+            scratch buffers;
+            auto ev =
+                flat_evaluator_builder{0, f.cols, 0, nullptr, f.column, &buffers}.build(r.child);
+            for (index_t row = 0; row < f.rows; ++row) {
+                detail::trace_flat_row(traced, row, f.cols);
+                ev.bind_row(row);
+                auto a = impl::identity();
+                detail::register_reduce<impl, typename C::value_type, true>(
+                    f.reduction, &a, ev, f.cols, 0, 1);
+                out[row] = convert<D>(impl::finalize(a, f.cols));
+            }
+            return;
+        }
+    }
     auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
     index_t row = 0;
     if constexpr (planning::rows_at_once_reducer<impl>) {

@@ -242,12 +242,15 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                       + " held in a register, single-element operand; contiguous loop)"
             : p.flat_rows // columns of the row-broadcast case (planning::is_flat_rows_case)
                 ? "broadcast (stride 0: " + still + ", splatted per row; flat rows and columns)"
-                : !p.reducer.empty() // a register accumulation reading its run in blocks
-                      ? "broadcast (stride 0: " + still + ", splatted; blocks of "
-                            + std::to_string(broadcast_block) + ")"
-                      : "broadcast (stride 0: " + still
-                            + "; splatted per inner loop, contiguous blocks of "
-                            + std::to_string(broadcast_block) + ")";
+                : p.flat_reduction // columns of a flat reduction (planning::is_flat_reduction)
+                      ? "broadcast (stride 0: " + still
+                            + ", splatted per run; flat runs and columns)"
+                      : !p.reducer.empty() // a register accumulation reading its run in blocks
+                            ? "broadcast (stride 0: " + still + ", splatted; blocks of "
+                                  + std::to_string(broadcast_block) + ")"
+                            : "broadcast (stride 0: " + still
+                                  + "; splatted per inner loop, contiguous blocks of "
+                                  + std::to_string(broadcast_block) + ")";
     } else if (p.kernel == inner_kernel::collapsed) {
         const std::size_t L = p.extents.size();
         std::string rows, still;

@@ -154,6 +154,17 @@ concept pairwise_reducer = requires {
     requires Impl::pairwise;
 };
 
+/// Whether a flat reduction (planning::is_flat_reduction) of `Impl` over a child of type `C`
+/// may read columns (leaves of one element per run, splatted per run, as the general walk's
+/// blocked sums splat them): an additive reducer (its runs summed alone, in the order the
+/// blocked sums take) over at least two tensors (a column needs a tensor of the operand's shape
+/// beside it).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl, class C>
+inline constexpr bool flat_columns_reducer = pairwise_reducer<Impl> && tensor_leaves<C> >= 2;
+// clang-format on
+
 /// Reducers whose accumulator is a (maximum, sum of exp(x - maximum)) pair (logsumexp): a run
 /// of `rescaled_min_row` elements or more takes its register path in blocks
 /// (reduce_kernel::rescaled_blocks, exec/rescaled_blocks.hpp).

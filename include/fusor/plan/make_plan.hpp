@@ -821,10 +821,62 @@ bool reads_overlap(const N& n, const char* lo, const char* hi) {
     return traverse(n, overlap_check{lo, hi});
 }
 
+// The walk of a flat reduction's columns (reduction_columns): each leaf is dense over the
+// operand (row_matcher's `d`) or matches as row_matcher's column, its trailing 1s the reduced
+// axes (`k` preset). No rows: a run reads no leaf again across runs.
+struct column_matcher {
+    row_matcher& m;
+    template <class N>
+    FUSOR_INLINE bool on_leaf(const N& n) {
+        using T = typename N::value_type;
+        if (m.ordinal >= 64)
+            return false;
+        const int j = m.ordinal++;
+        if (detail::dense_over(n, m.d.shape))
+            return true; // apart from the destination: is_flat_reduction checks after
+        const strides_t* strides = n.is_view ? &n.strides() : nullptr;
+        return m.match_column(n.shape(),
+                              strides,
+                              reinterpret_cast<const char*>(n.data),
+                              static_cast<index_t>(sizeof(T)),
+                              j);
+    }
+    template <class N>
+    FUSOR_INLINE bool on_scalar(const N&) {
+        return true;
+    }
+    template <class N>
+    FUSOR_INLINE bool on_elementwise(const N& n) {
+        return all_children(
+            n, [this](const auto& c) FUSOR_FORWARD_LAMBDA { return traverse(c, *this); });
+    }
+};
+
+// The columns of a flat reduction's operand (is_flat_reduction): every leaf of `child` is
+// dense over `operand` (its shape, row-major) or a column of it, extent 1 on the `k` reduced
+// (last) axes and the operand's extents, row-major, on the others; at least one is a column.
+// Their bits (depth-first tensor ordinals) go to `columns`.
+template <class C>
+bool reduction_columns(const C& child,
+                       const destination_ref& operand,
+                       index_t size,
+                       std::size_t k,
+                       std::uint64_t& columns) {
+    flat_plan f;
+    int ordinal = 0;
+    std::size_t axes = k; // preset: a column's trailing 1s are the reduced axes
+    row_matcher m{operand, size, nullptr, nullptr, axes, ordinal, f};
+    if (!traverse(child, column_matcher{m}) || f.column == 0)
+        return false;
+    columns = f.column;
+    return true;
+}
+
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
 /// flat tree (for sums: one that calls no math function with a vectorised form, which the
 /// general plan runs through SLEEF) whose every tensor has the tree's shape and row-major
-/// layout, at least 2 and
+/// layout (for additive reducers, flat_columns_reducer, some may instead be columns: one
+/// element per run, runs of at most broadcast_block elements), at least 2 and
 /// fewer than `parallel_threshold` elements, with at least 2 elements per result element,
 /// into a destination of exactly the result's shape; with more than one result element the
 /// destination is row-major and shares no byte with the operand (each result element is
@@ -852,8 +904,16 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     if (n < 2 || n >= parallel_threshold || cols < 2)
         return false;
     const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
-    if (!leaves_match(r.child, operand, n, nullptr, nullptr))          // n: the operand's size
-        return false;
+    using impl = typename reduction<R, C>::impl;
+    std::uint64_t columns = 0;
+    if (!leaves_match(r.child, operand, n, nullptr, nullptr)) { // n: the operand's size
+        if constexpr (flat_columns_reducer<impl, C>) {
+            if (cols > broadcast_block || !reduction_columns(r.child, operand, n, k, columns))
+                return false;
+        } else {
+            return false;
+        }
+    }
     if (rows > 1) {
         if (!is_row_major(d.shape, d.strides))
             return false;
@@ -861,13 +921,16 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
         if (lo && reads_overlap(r.child, lo, lo + rows * d.itemsize))
             return false;
     }
-    using impl = typename reduction<R, C>::impl;
-    f = flat_plan{rows,
-                  cols,
-                  0,
-                  true,
-                  register_reduce_kernel<impl, typename C::value_type>(
-                      cols, true, sum_terms_in_registers<impl, C>, rows, !has_vector_math<C>)};
+    // With columns the general walk's inner loop is the broadcast kernel, not contiguous: the
+    // same choice here (pairwise, float_lanes or compensated, one run at a time).
+    f = flat_plan{
+        rows,
+        cols,
+        0,
+        true,
+        register_reduce_kernel<impl, typename C::value_type>(
+            cols, columns == 0, sum_terms_in_registers<impl, C>, rows, !has_vector_math<C>),
+        columns};
     return true;
 }
 
