@@ -35,8 +35,8 @@ inline constexpr std::size_t scratch_alignment = 64;
 /// Scratch objects on one thread live in stack order (an evaluation's boundaries are evaluated,
 /// with their own scratch, while it builds), so the pool is a stack: destroying one gives back
 /// everything it took. The pool is looked up at the first `make`, not before: a scratch that
-/// makes nothing costs a store and a test, so a loop may hold one whether or not it needs
-/// buffers (the flat loop of `(x - m) / s` does, that of `a * b + c` does not).
+/// makes nothing costs a store and a test (the general element-wise path holds one for every
+/// plan, and only the broadcast, collapsed, tiled and vector-math kernels make buffers).
 class scratch {
 public:
     scratch() = default;

@@ -414,9 +414,9 @@ struct loop_plan {
     /// driver and without the plan cache; the plan is the general walk's, for explain, with
     /// no held operand (the loop splats its columns per row: choose_elementwise_kernel).
     bool flat_rows = false;
-    /// Flat reduction: a reduction of a flat operand into one element (flat_plan), which the
-    /// evaluator runs without the driver and without the plan cache; the plan is the general
-    /// walk's, for explain.
+    /// Flat reduction: a reduction of a flat operand over its last axes, a run per result
+    /// element (flat_plan; a sum's columns splatted per run), which the evaluator runs without
+    /// the driver and without the plan cache; the plan is the general walk's, for explain.
     bool flat_reduction = false;
     /// Flat product: a matrix product small enough for reduce_kernel::small_gemm, of two tensors
     /// or views into a row-major destination of the result's shape apart from both
