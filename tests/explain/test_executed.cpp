@@ -153,6 +153,9 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
     const tensor<float> tall = explain_cases::shaped(arange<float>(8192 * 8), {8192, 8});
     const tensor<float> mid = explain_cases::shaped(arange<float>(512 * 8), {512, 8});
     const tensor<float> row8 = arange<float>(8);
+    // And a column (one element per row): collapsed too, each element repeated over its row.
+    const tensor<float> col8192 = explain_cases::shaped(arange<float>(8192), {8192, 1});
+    const tensor<float> col512 = explain_cases::shaped(arange<float>(512), {512, 1});
     tensor<float> out, out2;
     tensor<double> outd;
     tensor<int64_t> outi;
@@ -261,6 +264,14 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(mid * row8 + 1.0f); },
          [&] {
              out = mid * row8 + 1.0f;
+         }},
+        {[&] { return explain(tall - col8192); },
+         [&] {
+             out2 = tall - col8192;
+         }},
+        {[&] { return explain(mid - col512); },
+         [&] {
+             out = mid - col512;
          }},
         {[&] { return explain(matmul(a, at)); },
          [&] {

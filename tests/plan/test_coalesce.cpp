@@ -183,3 +183,79 @@ TEST_CASE("collapsed: a row per outer index, a still operand, and where rows do 
     CHECK(wide(24999, 7) == x2(24999, 7) - m(7));
     CHECK(wide(24999, 8) == 0.0);
 }
+
+TEST_CASE("short rows with a column operand run collapsed: each row's element repeated over it") {
+    using fusor::index_t;
+    for (const index_t cols : {index_t{2}, index_t{3}, index_t{8}, index_t{16}, index_t{17}}) {
+        CAPTURE(cols);
+        for (const index_t rows : {fusor::parallel_threshold / cols + 3, 1000 / cols + 1}) {
+            // Above parallel_threshold the general plan; under it (at least 256 elements) the
+            // flat rows case, whose loop runs the same kernel.
+            CAPTURE(rows);
+            const auto x = wavy({rows, cols}, 0.0), w = wavy({cols}, 7.0);
+            const auto m = wavy({rows, 1}, 1.0), s = wavy({rows, 1}, 9.0);
+            const auto p = plan_of((x - m) / s);
+            CHECK((p.kernel == fusor::inner_kernel::collapsed) == (cols <= 16));
+            if (cols <= 16) {
+                CHECK(fusor::explain(x - m).text().find("an element per row, repeated over it: t1")
+                      != std::string::npos);
+                // A row and a column: both repeated.
+                CHECK(fusor::explain(x * w - m).text().find(
+                          "a row repeated: t1; an element per row, repeated over it: t2")
+                      != std::string::npos);
+            }
+            for (const int threads : {1, 2}) {
+                fusor::set_num_threads(threads);
+                const fusor::tensor<double> z = (x - m) / s, y = x * w - m;
+                bool same = true;
+                for (index_t r = 0; r < rows; ++r)
+                    for (index_t c = 0; c < cols; ++c) {
+                        const index_t at = r * cols + c;
+                        same = same && z.data()[at] == (x.data()[at] - m.data()[r]) / s.data()[r]
+                               && y.data()[at] == x.data()[at] * w.data()[c] - m.data()[r];
+                    }
+                CHECK(same);
+            }
+            fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
+            // A math function with a vectorised form: the blocked kernel over the collapsed
+            // rows gives the bits of the same function over the same values stored first.
+            const fusor::tensor<double> d = (x - m) / s;
+            const fusor::tensor<double> e = fusor::exp((x - m) / s), stored = fusor::exp(d);
+            CHECK(std::equal(e.begin(), e.end(), stored.begin()));
+        }
+    }
+}
+
+TEST_CASE("collapsed columns: a strided column, a column per outer index, a float32 softmax") {
+    using fusor::index_t;
+    // (3, 25000, 8) + m (1, 25000, 1) * c (3, 1, 1): m is a column of the two inner levels, read
+    // through a view whose rows are 3 apart; c stands still in both (splatted per outer index).
+    const auto x = wavy({3, 25000, 8}, 0.0), c = wavy({3, 1, 1}, 5.0);
+    const auto wide = wavy({1, 25000, 3}, 2.0);
+    const auto m = fusor::view(wide, fusor::all, fusor::all, fusor::slice(1, 2));
+    const auto p = plan_of(x + m * c);
+    CHECK(p.extents == shape_t{3, 25000, 8});
+    CHECK(p.kernel == fusor::inner_kernel::collapsed);
+    const fusor::tensor<double> y = x + m * c;
+    bool same = true;
+    for (index_t i = 0; i < 3; ++i)
+        for (index_t r = 0; r < 25000; ++r)
+            for (index_t k = 0; k < 8; ++k) {
+                const index_t at = (i * 25000 + r) * 8 + k;
+                same = same && y.data()[at] == x.data()[at] + wide.data()[r * 3 + 1] * c.data()[i];
+            }
+    CHECK(same);
+    // A row softmax over rows of 4 (the columns are its reductions' temporaries), float32:
+    // every element as two statements compute it.
+    fusor::tensor<float> xf(shape_t{20000, 4});
+    for (index_t i = 0; i < xf.size(); ++i)
+        xf.data()[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) * 4.0);
+    const fusor::tensor<float> fused =
+        fusor::exp(xf - fusor::max(xf, 1, fusor::keepdims))
+        / fusor::sum(fusor::exp(xf - fusor::max(xf, 1, fusor::keepdims)), 1, fusor::keepdims);
+    const fusor::tensor<float> mx = fusor::max(xf, 1, fusor::keepdims);
+    const fusor::tensor<float> ex = fusor::exp(xf - mx);
+    const fusor::tensor<float> sm = fusor::sum(ex, 1, fusor::keepdims);
+    const fusor::tensor<float> two = ex / sm;
+    CHECK(std::equal(fused.begin(), fused.end(), two.begin()));
+}

@@ -58,6 +58,16 @@ template <class T>
     std::fill_n(dst, len, value);
 }
 
+// A column operand's block in the collapsed kernel: the elements of `len / period` rows (`src`,
+// `step` apart), each repeated over its row of `period` into `dst`.
+template <class T>
+[[gnu::noinline]] void
+repeat_column(T* dst, const T* src, index_t step, index_t period, index_t len) {
+    for (index_t at = 0; at < len; at += period, src += step)
+        for (index_t i = 0; i < period; ++i)
+            dst[at + i] = *src;
+}
+
 // Element types whose tiles are staged by 16-byte square blocks transposed in registers (4 x 4
 // of 4 bytes, 2 x 2 of 8).
 template <class T>
@@ -176,7 +186,9 @@ struct leaf_evaluator {
     // (gathered) into this buffer of `broadcast_block`, read at unit stride.
     T* gather = nullptr;
     // Collapsed kernel, a row operand: its row of `period` elements repeated to a block's length
-    // (blocks are whole rows, so every block reads the same repetition).
+    // (blocks are whole rows, so every block reads the same repetition). A column operand
+    // (`outer_stride` not 0: one element per row) fills it for each block: each row's element
+    // repeated over the row.
     T* repeat = nullptr;
     index_t period = 0;
 #if FUSOR_STRIDE2_IN_REGISTERS
@@ -231,7 +243,13 @@ struct leaf_evaluator {
             gather_block(gather, base + offsets[operand] + start * stride, stride, len);
             cur = gather;
         } else if (repeat) {
-            if (start == 0)
+            if (outer_stride != 0) // a column: `start` is a whole number of rows in
+                repeat_column(repeat,
+                              base + offsets[operand] + start / period * outer_stride,
+                              outer_stride,
+                              period,
+                              len);
+            else if (start == 0)
                 repeat_row(repeat, base + offsets[operand], period, len);
             cur = repeat;
         } else if (!splat) {
@@ -600,7 +618,7 @@ struct flat_evaluator_builder {
     std::uint64_t still;
     index_t cols;
     int next_leaf = 0;
-    scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer for each row leaf
+    scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer per row or column
     std::uint64_t column = 0;   ///< flat_plan::column: leaves of one element per row
     scratch* splats = nullptr;  ///< a row-long splat buffer for each column leaf
 
@@ -620,6 +638,11 @@ struct flat_evaluator_builder {
         if (repeats && row) {
             e.repeat = repeats->make<T>(static_cast<std::size_t>(collapse_block(cols)));
             e.period = cols;
+        }
+        if (repeats && ((column >> j) & 1)) { // its element per row, repeated over the row
+            e.repeat = repeats->make<T>(static_cast<std::size_t>(collapse_block(cols)));
+            e.period = cols;
+            e.outer_stride = 1;
         }
         if (splats && ((column >> j) & 1)) {
             e.splat = splats->make<T>(static_cast<std::size_t>(cols));
@@ -669,13 +692,16 @@ struct evaluator_builder {
         if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
             e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
         if (plan->kernel == inner_kernel::collapsed) {
-            // Still operands splatted, row operands (0 one level out) repeated.
+            // Still operands splatted; row operands (0 one level out) and column operands (0 in
+            // the row, moving one level out) repeated to the block.
             const std::size_t L = plan->extents.size();
-            if (e.stride == 0) {
+            const index_t outer = plan->operands[e.operand].strides[L - 2];
+            if (e.stride == 0 && outer == 0) {
                 e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
-            } else if (plan->operands[e.operand].strides[L - 2] == 0) {
+            } else if (e.stride == 0 || outer == 0) {
                 e.repeat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
                 e.period = plan->extents[L - 1];
+                e.outer_stride = e.stride == 0 ? outer : 0;
             }
         }
         if constexpr (Blocked) {

@@ -393,14 +393,15 @@ inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
 template <class D, class E>
 FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
     (void)traced;
-    if (f.column == 0 && collapses(f.rows, f.cols)) {
-        // Short rows (the row-broadcast case): one loop in blocks of whole rows, each row leaf
-        // read from a buffer of its row repeated (the collapsed kernel, as the plan says).
+    if (collapses(f.rows, f.cols)) {
+        // Short rows: one loop in blocks of whole rows, each row leaf read from a buffer of its
+        // row repeated, each column leaf from one of its elements each repeated over its row
+        // (the collapsed kernel, as the plan says).
         FUSOR_TRACE_KERNEL(*traced, "collapsed");
         for (index_t r = 0; r < f.rows; ++r)
             detail::trace_flat_row(traced, r, f.cols);
         scratch buffers;
-        auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers}.build(e);
+        auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers, f.column}.build(e);
         const index_t zero = 0; // every flat leaf's offset
         detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
         return;

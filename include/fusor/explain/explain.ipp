@@ -253,16 +253,20 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                                   + std::to_string(broadcast_block) + ")";
     } else if (p.kernel == inner_kernel::collapsed) {
         const std::size_t L = p.extents.size();
-        std::string rows, still;
+        std::string rows, columns, still;
         for (std::size_t k : moving_operands(p)) {
-            if (k == 0 || p.operands[k].strides[L - 2] != 0)
-                continue;
-            std::string& group = p.operands[k].strides[L - 1] == 0 ? still : rows;
+            const index_t inner = p.operands[k].strides[L - 1],
+                          outer = p.operands[k].strides[L - 2];
+            if (k == 0 || (inner != 0 && outer != 0))
+                continue; // the destination, and operands continuing from row to row
+            std::string& group = inner != 0 ? rows : outer != 0 ? columns : still;
             group += (group.empty() ? "" : ", ") + n.names[k];
         }
         const index_t cols = p.extents[L - 1];
         s = "collapsed (rows of " + std::to_string(cols) + " as one loop, in blocks of "
-            + std::to_string(collapse_block(cols) / cols) + " rows; a row repeated: " + rows
+            + std::to_string(collapse_block(cols) / cols) + " rows"
+            + (rows.empty() ? "" : "; a row repeated: " + rows)
+            + (columns.empty() ? "" : "; an element per row, repeated over it: " + columns)
             + (still.empty() ? "" : "; splatted: " + still) + ")";
     } else if (p.kernel == inner_kernel::tiled) {
         const std::size_t L = p.extents.size();

@@ -15,9 +15,11 @@ namespace fusor::planning {
 /// True when an element-wise loop nest's two inner levels run as one loop (the collapsed
 /// kernel): rows short enough (`collapses`); the destination and every moving
 /// operand at unit stride continuing from row to row (stride `cols` one level out); at least
-/// one row operand, at unit stride but 0 one level out (read again for every row, which keeps
-/// coalescing from merging the levels); the others scalars or still in both levels. With rows
-/// that short, a loop per row costs more than the row (its setup, the bind of every operand).
+/// one row operand (at unit stride but 0 one level out: read again for every row) or column
+/// operand (0 in the row but moving one level out: one element per row, a row's statistic),
+/// either of which keeps coalescing from merging the levels; the others scalars or still in
+/// both levels. With rows that short, a loop per row costs more than the row (its setup, the
+/// bind of every operand, a vectorised math function's call).
 FUSOR_DECL bool collapsible_rows(const loop_plan& p);
 
 /// Orders the iteration axes into loop levels and merges levels that walk memory as one.

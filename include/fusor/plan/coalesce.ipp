@@ -12,7 +12,7 @@ FUSOR_DECL bool collapsible_rows(const loop_plan& p) {
     if (L < 2 || !p.reducer.empty() || !collapses(p.extents[L - 2], p.extents[L - 1]))
         return false;
     const index_t cols = p.extents[L - 1];
-    bool row_operand = false;
+    bool repeated = false; // a row or a column operand
     for (std::size_t k = 0; k < p.operands.size(); ++k) {
         const operand_plan& o = p.operands[k];
         if (o.kind == operand_plan::role::scalar)
@@ -20,11 +20,11 @@ FUSOR_DECL bool collapsible_rows(const loop_plan& p) {
         const index_t inner = o.strides[L - 1], outer = o.strides[L - 2];
         if (inner == 1 && outer == cols)
             continue;
-        if (k == 0 || outer != 0 || (inner != 0 && inner != 1))
+        if (k == 0 || (inner != 0 && inner != 1) || (inner == 1 && outer != 0))
             return false;
-        row_operand = row_operand || inner == 1;
+        repeated = repeated || inner == 1 || outer != 0; // a row, a column; else still
     }
-    return row_operand;
+    return repeated;
 }
 
 FUSOR_DECL void order_and_coalesce(loop_plan& p) {

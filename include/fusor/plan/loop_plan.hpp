@@ -91,7 +91,9 @@ enum class inner_kernel {
                 ///< (OpenMP's `collapse(2)`) in blocks of whole rows. The destination and the
                 ///< moving operands continue from row to row (stride 1, one level out the row
                 ///< length); a row operand (stride 1, 0 one level out: a statistic or a bias
-                ///< per column) is repeated in a block buffer, a still one splatted
+                ///< per column) is repeated in a block buffer, a column operand (stride 0, not
+                ///< 0 one level out: a statistic per row) has each element repeated over its
+                ///< row in one, refilled per block, and a still one is splatted
     strided     ///< anything else: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
 
