@@ -2,9 +2,10 @@
 // (docs/reductions.md, docs/performance.md).
 //   W7  sum over axis 0 and axis 1, max over axis 1, argmax over axis 1 of (4096, 4096) float32
 //   W8  sum(a * b, 1), (4096, 4096) float32: the product is never stored
-//   W9  row softmax of (4096, 1024) float32 (W9_softmax_1000: (1000, 1000)), as the README
-//       writes it (exp stored once per block of rows: plan/row_blocks.hpp), against the
-//       two-statement form (exp stored whole first) and a hand loop storing exp once per row
+//   W9  row softmax of (4096, 1024) float32 (W9_softmax_1000: (1000, 1000); W9_softmax_10:
+//       (419430, 10), ten classes per row), as the README writes it (exp stored once per block
+//       of rows: plan/row_blocks.hpp), against the two-statement form (exp stored whole first)
+//       and a hand loop storing exp once per row
 //   W12 z-score (X - mean(X, 0)) / std(X, 0) of (100000, 8) float64, as the README writes it,
 //       against the loop a good programmer writes (mean and 1 / std once per column) and the
 //       two-statement fusor form (statistics into small tensors first)
@@ -483,6 +484,9 @@ int main(int argc, char** argv) {
         // The second shape: 4 MB, in cache on hosts with a large L2/L3.
         static const auto square = random_tensor<float>({1000, 1000}, 6);
         add_w9("W9_softmax_1000", square);
+        // Short rows: ten classes per row (a classifier's outputs), 16 MiB as W9_softmax.
+        static const auto classes = random_tensor<float>({419430, 10}, 7);
+        add_w9("W9_softmax_10", classes);
         add_w12();
         add_w26();
         add_f64();

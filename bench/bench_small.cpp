@@ -9,7 +9,8 @@
 //   S3  float s = eval(sum(a * b)).item()  float32 (n,), n = 4 ... 16384
 //   S3i float s = sum(a * b).item()        the same without the result tensor, n = 4, 64, 1024
 //   S4  sum(a, 1)                          (8, 16) and (64, 256) float32, into an existing out
-//   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (64, 256)
+//   S5  row softmax exp(x - max(x, 1, keepdims)) / sum(exp(...), 1, keepdims), (8, 16), (256, 4)
+//       (short rows), (64, 256)
 //   S6  c = (x - m) / s                    x (8, 16) and (64, 256), m and s (rows, 1): a row's
 //                                          statistics applied (the normalisation step)
 //   S7  v = sum((x - m) * (x - m), 1)      x (8, 16) and (64, 256), m (rows, 1): a row's
@@ -502,6 +503,7 @@ int main(int argc, char** argv) {
     s4(8, 16);
     s4(64, 256);
     s5(8, 16);
+    s5(256, 4); // short rows: four classes per row
     s5(64, 256);
     s6(8, 16);
     s6(64, 256);

@@ -83,3 +83,61 @@ TEST_CASE("softmax's sum and division see the same exp bits") {
     const fusor::tensor<float> two_statements = p / s;
     CHECK(same_bits(fused, two_statements));
 }
+
+TEST_CASE_TEMPLATE("short runs collapse into one loop with the bits of one run at a time",
+                   T,
+                   float,
+                   double) {
+    // Runs of at most 16 terms, at least 256 terms in all, that read a column (a statistic per
+    // run) or a math function with a vectorised form: the collapsed kernel binds blocks of whole
+    // runs and sums each run from them (planning::collapsible_runs). Its sums must have the
+    // bits of the same terms stored first and summed (pairwise for float32, compensated for
+    // float64); on one thread and two, in the general plan (above parallel_threshold) and under
+    // it.
+    using fusor::index_t;
+    for (const index_t cols :
+         {index_t{2}, index_t{4}, index_t{7}, index_t{8}, index_t{9}, index_t{16}, index_t{17}}) {
+        for (const index_t rows : {index_t{300}, fusor::parallel_threshold / cols + 5}) {
+            CAPTURE(cols);
+            CAPTURE(rows);
+            const auto x = wavy<T>(rows, cols);
+            const auto m = fusor::eval(fusor::max(x, 1, fusor::keepdims));
+            const auto w = wavy<T>(1, cols);
+            const bool collapses = cols <= 16;
+            const auto e1 = fusor::sum(x - m, 1);
+            const auto e2 = fusor::sum(fusor::exp(x - m), 1);
+            const auto e3 = fusor::mean(fusor::exp(x * w), 1);
+            CHECK((fusor::explain(e2).plan.kernel == fusor::inner_kernel::collapsed) == collapses);
+            CHECK((fusor::explain(e3).plan.kernel == fusor::inner_kernel::collapsed) == collapses);
+            if (collapses)
+                CHECK(fusor::explain(e2).text().find(
+                          "an element per run, repeated over it: t1; each run summed from the "
+                          "block")
+                      != std::string::npos);
+            const fusor::tensor<T> s1 = fusor::sum(fusor::eval(x - m), 1);
+            const fusor::tensor<T> s2 = fusor::sum(fusor::eval(fusor::exp(x - m)), 1);
+            const fusor::tensor<T> s3 = fusor::mean(fusor::eval(fusor::exp(x * w)), 1);
+            for (const int threads : {1, 2}) {
+                fusor::set_num_threads(threads);
+                const fusor::tensor<T> f1 = e1, f2 = e2, f3 = e3;
+                CHECK(same_bits(f1, s1));
+                CHECK(same_bits(f2, s2));
+                CHECK(same_bits(f3, s3));
+            }
+            fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
+        }
+    }
+}
+
+TEST_CASE("a flat reduction with a column keeps its runs one at a time, as explain says") {
+    // Under parallel_threshold, without math functions: the flat reduction (its own loop, a run
+    // at a time), not the collapsed kernel, and explain names the loop that runs.
+    const auto x = wavy<float>(300, 4);
+    const auto m = fusor::eval(fusor::max(x, 1, fusor::keepdims));
+    fusor::tensor<float> out(fusor::shape_t{300});
+    const fusor::explanation ex = fusor::explain(out, fusor::sum(x - m, 1));
+    CHECK(ex.plan.flat_reduction);
+    CHECK(ex.plan.kernel == fusor::inner_kernel::broadcast);
+    out = fusor::sum(x - m, 1);
+    CHECK(same_bits(out, fusor::tensor<float>(fusor::sum(fusor::eval(x - m), 1))));
+}

@@ -500,6 +500,13 @@ struct blocked_run {
         return 0;
     }
 };
+// A run of at most `block` elements inside a block already bound, from its element `at` (the
+// collapsed reduction's runs: blocked_reduction).
+struct bound_run {
+    static constexpr index_t block = broadcast_block;
+    index_t at;
+    FUSOR_INLINE index_t operator()(index_t first, index_t) const { return at + first; }
+};
 
 // Whether the plan's pairwise_simd (planning::sum_terms_in_registers of the node) can run over
 // evaluator `Ev`: it has the register form and computes float32. The planner's test on the node
@@ -1242,8 +1249,30 @@ void blocked_reduction(const loop_plan& p,
     // rather than a driver call per run.
     const std::size_t levels = p.extents.size(), ops = p.operand_count;
     const shape_t row_step = row_steps(p, levels >= 2);
-    auto kernel = [a0, ops, &row_step](Ev& ev, const block& b) {
+    const bool collapsed = p.kernel == inner_kernel::collapsed;
+    auto kernel = [a0, ops, &row_step, collapsed](Ev& ev, const block& b) {
         shape_t off(b.offsets, b.offsets + ops); // inline storage
+        if (collapsed) {
+            // Runs of b.cols as one loop (planning::collapsible_runs): each block of whole runs
+            // bound at once (the operands continuing from run to run read in place, rows and
+            // columns repeated into buffers, math functions over the block), then each run's
+            // sum from it, its terms in the same order as alone.
+            const index_t per_block = collapse_block(b.cols) / b.cols;
+            for (index_t r0 = 0; r0 < b.rows; r0 += per_block) {
+                const index_t runs = std::min(per_block, b.rows - r0);
+                ev.bind_block(off.data(), r0 * b.cols, runs * b.cols);
+                for (index_t q = 0; q < runs; ++q) {
+                    typename Impl::acc_type* a = a0 + off[0] + (r0 + q) * row_step[0];
+                    const bound_run run{q * b.cols};
+                    if constexpr (std::is_same_v<typename Impl::acc_type,
+                                                 reducers::detail::compensated_sum>)
+                        *a = Impl::merge(*a, compensated_terms<Impl, true>(ev, b.cols, run));
+                    else
+                        *a = Impl::absorb(*a, pairwise_terms<Impl, true>(ev, 0, b.cols, run));
+                }
+            }
+            return;
+        }
         for (index_t r = 0; r < b.rows; ++r) {
             typename Impl::acc_type* a = a0 + off[0];
             const blocked_run<Ev> run{ev, off.data()};
@@ -1404,7 +1433,7 @@ void execute_reduction(const reduction<R, C>& r,
     }
     if constexpr (planning::pairwise_reducer<impl>) {
         if ((p.kernel == inner_kernel::broadcast && p.reduction != reduce_kernel::row)
-            || !p.vector_functions.empty()) {
+            || p.kernel == inner_kernel::collapsed || !p.vector_functions.empty()) {
             detail::blocked_reduction<impl, has_vector_math<C>>(p, r.child, a0, cache, buffers);
             detail::finalize_reduction<impl>(p, r, a0, out);
             return;

@@ -262,12 +262,17 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
             std::string& group = inner != 0 ? rows : outer != 0 ? columns : still;
             group += (group.empty() ? "" : ", ") + n.names[k];
         }
+        // A reduction's rows are its runs, each summed from the block once it is computed.
+        const char* row = p.reducer.empty() ? "row" : "run";
         const index_t cols = p.extents[L - 1];
-        s = "collapsed (rows of " + std::to_string(cols) + " as one loop, in blocks of "
-            + std::to_string(collapse_block(cols) / cols) + " rows"
-            + (rows.empty() ? "" : "; a row repeated: " + rows)
-            + (columns.empty() ? "" : "; an element per row, repeated over it: " + columns)
-            + (still.empty() ? "" : "; splatted: " + still) + ")";
+        s = std::string("collapsed (") + row + "s of " + std::to_string(cols)
+            + " as one loop, in blocks of " + std::to_string(collapse_block(cols) / cols) + " "
+            + row + "s" + (rows.empty() ? "" : "; a row repeated: " + rows)
+            + (columns.empty()
+                   ? ""
+                   : "; an element per " + std::string(row) + ", repeated over it: " + columns)
+            + (still.empty() ? "" : "; splatted: " + still)
+            + (p.reducer.empty() ? "" : "; each run summed from the block") + ")";
     } else if (p.kernel == inner_kernel::tiled) {
         const std::size_t L = p.extents.size();
         std::string staged;

@@ -410,6 +410,18 @@ reduce_kernel register_reduce_kernel(
     }
 }
 
+/// True when a pairwise sum's register accumulation reading its runs in blocks (kernel
+/// broadcast, or vectorised math functions) takes its runs as one loop, in blocks of whole runs
+/// (the collapsed kernel, as collapsible_rows for element-wise loops): runs short enough
+/// (`collapses`: at most 16 terms, at least 256 in the two inner levels), every operand either
+/// continuing from run to run (stride 1, the run's length one level out), a row read again for
+/// every run (1, then 0), a column of one element per run or still (0 in the run), or a scalar.
+/// Each block's terms are computed at once (a softmax's `exp(x - m)` over 256 runs of 4: one
+/// vectorised call where a call per run had computed 4 of its 16 lanes), then each run summed
+/// from them, its terms in the same order as alone: the same bits. Not the flat reduction's
+/// plan (`p.flat_reduction`, set before the walk), whose loop takes its runs one at a time.
+FUSOR_DECL bool collapsible_runs(const loop_plan& p);
+
 /// How the reduction `R` over a child of type `C` accumulates in loop `p`:
 ///  - [reduced, kept] at unit stride (`sum(a, 0)`), not an arg-reduction: two rows per pass,
 ///    (acc + x_r) + x_{r+1}, the order of one row at a time with half the accumulator traffic
@@ -481,6 +493,8 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
         // In every layout (a strided run gathers its blocks): the same bits as element-wise.
         if constexpr (has_vector_math<C>)
             vector_functions_of(child, p.vector_functions);
+        if (collapsible_runs(p))
+            p.kernel = inner_kernel::collapsed;
     } else {
         (void)child;
     }

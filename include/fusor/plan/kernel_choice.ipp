@@ -8,6 +8,26 @@
 namespace fusor {
 namespace planning {
 
+FUSOR_DECL bool collapsible_runs(const loop_plan& p) {
+    const std::size_t L = p.extents.size();
+    if (L < 2 || p.empty || p.flat_reduction // exec::execute_flat_reduction: a run at a time
+        || (p.reduction != reduce_kernel::pairwise && p.reduction != reduce_kernel::compensated)
+        || (p.kernel != inner_kernel::broadcast
+            && !(p.kernel == inner_kernel::contiguous && !p.vector_functions.empty()))
+        || !collapses(p.extents[L - 2], p.extents[L - 1]) || p.operands[0].strides[L - 1] != 0)
+        return false;
+    const index_t cols = p.extents[L - 1];
+    for (std::size_t k = 1; k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        if (o.kind == operand_plan::role::scalar)
+            continue;
+        const index_t inner = o.strides[L - 1], outer = o.strides[L - 2];
+        if (!(inner == 0 || (inner == 1 && (outer == cols || outer == 0))))
+            return false;
+    }
+    return true;
+}
+
 FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e) {
     if (p.empty || p.extents.empty() || p.alias_copy)

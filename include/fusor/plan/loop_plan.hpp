@@ -93,7 +93,9 @@ enum class inner_kernel {
                 ///< length); a row operand (stride 1, 0 one level out: a statistic or a bias
                 ///< per column) is repeated in a block buffer, a column operand (stride 0, not
                 ///< 0 one level out: a statistic per row) has each element repeated over its
-                ///< row in one, refilled per block, and a still one is splatted
+                ///< row in one, refilled per block, and a still one is splatted. A sum's
+                ///< register accumulation over short runs read in blocks takes its runs the
+                ///< same way (planning::collapsible_runs), each run summed from its block
     strided     ///< anything else: `out[i*so] = f(a[i*sa], b[i*sb])`
 };
 

@@ -1028,8 +1028,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
         if constexpr (flat_tree<decltype(e.child)>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_reduction(e, d, f)) {
+                p.flat_reduction = true; // read by collapsible_runs: runs one at a time
                 plan_subexpression(p, e, d.layout(), state, notes);
-                p.flat_reduction = true;
                 return;
             }
         }
