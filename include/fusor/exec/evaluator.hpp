@@ -63,9 +63,11 @@ template <class T>
 template <class T>
 [[gnu::noinline]] void
 repeat_column(T* dst, const T* src, index_t step, index_t period, index_t len) {
-    for (index_t at = 0; at < len; at += period, src += step)
+    for (index_t at = 0; at < len; at += period, src += step) {
+        const T value = *src; // once: dst may alias src for all g++ knows
         for (index_t i = 0; i < period; ++i)
-            dst[at + i] = *src;
+            dst[at + i] = value;
+    }
 }
 
 // Element types whose tiles are staged by 16-byte square blocks transposed in registers (4 x 4
