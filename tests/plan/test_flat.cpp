@@ -375,7 +375,7 @@ TEST_CASE("a sum whose operand reads columns is a run per result, with the gener
         check_reduction(fusor::sum(fusor::exp(a - m), 1), false);
 }
 
-TEST_CASE("explain names a flat reduction's column splat, and the loop that runs is that one") {
+TEST_CASE("explain names a flat reduction's column splat (explain.executed runs it)") {
     const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
     fusor::tensor<float> out(shape_t{64});
     const auto e = fusor::explain(out, fusor::sum((a - m) * (a - m), 1));
