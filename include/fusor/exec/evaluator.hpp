@@ -245,7 +245,7 @@ struct leaf_evaluator {
             gather_block(gather, base + offsets[operand] + start * stride, stride, len);
             cur = gather;
         } else if (repeat) {
-            if (outer_stride != 0) // a column: `start` is a whole number of rows in
+            if (outer_stride != 0) // a column (`start`: a whole number of rows into the loop)
                 repeat_column(repeat,
                               base + offsets[operand] + start / period * outer_stride,
                               outer_stride,
