@@ -73,6 +73,44 @@ TEST_CASE_TEMPLATE("sum(exp(x - m), 1) computes exp as element-wise loops do", T
     }
 }
 
+TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of its terms stored",
+                   T,
+                   float,
+                   double) {
+    // m a column (one element per run): the broadcast kernel's blocked runs in the general plan
+    // (above parallel_threshold) and the flat reduction's under it. A run of up to
+    // broadcast_block is one block, whose lanes g++ vectorises (the block loop's had stayed
+    // scalar); the terms and their order, and so the bits, are the same.
+    using fusor::index_t;
+    for (const index_t n : {index_t{9},
+                            index_t{33},
+                            index_t{256},
+                            index_t{511},
+                            index_t{512},
+                            index_t{1000},
+                            index_t{1024},
+                            index_t{1025}}) {
+        for (const index_t rows : {index_t{6}, fusor::parallel_threshold / n + 3}) {
+            CAPTURE(n);
+            CAPTURE(rows);
+            const auto x = wavy<T>(rows, n);
+            const auto m = fusor::eval(fusor::mean(x, 1, fusor::keepdims));
+            const auto e = fusor::sum((x - m) * (x - m), 1);
+            // Runs of at most 16 in the general plan collapse (the test above).
+            const bool collapses = n <= 16 && rows * n >= fusor::parallel_threshold;
+            CHECK(fusor::explain(e).plan.kernel
+                  == (collapses ? fusor::inner_kernel::collapsed : fusor::inner_kernel::broadcast));
+            const fusor::tensor<T> stored = fusor::sum(fusor::eval((x - m) * (x - m)), 1);
+            for (const int threads : {1, 2}) {
+                fusor::set_num_threads(threads);
+                const fusor::tensor<T> fused = e;
+                CHECK(same_bits(fused, stored));
+            }
+            fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
+        }
+    }
+}
+
 TEST_CASE("softmax's sum and division see the same exp bits") {
     const auto x = wavy<float>(5, 1500);
     const fusor::tensor<float> p = fusor::exp(x - fusor::max(x, 1, fusor::keepdims));
