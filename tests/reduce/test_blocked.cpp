@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <doctest/doctest.h>
 
@@ -80,7 +81,8 @@ TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of i
     // m a column (one element per run): the broadcast kernel's blocked runs in the general plan
     // (above parallel_threshold) and the flat reduction's under it. A run of up to
     // broadcast_block is one block, whose lanes g++ vectorises (the block loop's had stayed
-    // scalar); the terms and their order, and so the bits, are the same.
+    // scalar), and the flat reduction takes 8 runs per pass; the terms and their order, and so
+    // the bits, are the same.
     using fusor::index_t;
     for (const index_t n : {index_t{9},
                             index_t{33},
@@ -90,7 +92,7 @@ TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of i
                             index_t{1000},
                             index_t{1024},
                             index_t{1025}}) {
-        for (const index_t rows : {index_t{6}, fusor::parallel_threshold / n + 3}) {
+        for (const index_t rows : {index_t{6}, index_t{19}, fusor::parallel_threshold / n + 3}) {
             CAPTURE(n);
             CAPTURE(rows);
             const auto x = wavy<T>(rows, n);
@@ -100,6 +102,13 @@ TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of i
             const bool collapses = n <= 16 && rows * n >= fusor::parallel_threshold;
             CHECK(fusor::explain(e).plan.kernel
                   == (collapses ? fusor::inner_kernel::collapsed : fusor::inner_kernel::broadcast));
+            // Under parallel_threshold, runs of 8 to 511 float32 terms: the flat reduction's
+            // pairwise_rows, each pass of 8 runs with its columns splatted run after run, the
+            // runs left over one at a time (float64 sums are compensated).
+            const bool flat_rows =
+                std::is_same_v<T, float> && n <= 511 && rows * n < fusor::parallel_threshold;
+            CHECK((fusor::explain(e).plan.reduction == fusor::reduce_kernel::pairwise_rows)
+                  == flat_rows);
             const fusor::tensor<T> stored = fusor::sum(fusor::eval((x - m) * (x - m)), 1);
             for (const int threads : {1, 2}) {
                 fusor::set_num_threads(threads);

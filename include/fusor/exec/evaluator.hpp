@@ -215,6 +215,20 @@ struct leaf_evaluator {
             cur = splat;
         }
     }
+    /// A flat plan's rows [r, r + count) at once (pairwise_rows over a flat reduction with
+    /// columns): row q + r is read `q * period` elements on, so a column's splat buffer holds
+    /// each of those rows' elements splatted over its own `period`.
+    FUSOR_INLINE void bind_rows(index_t r, index_t count) {
+        cur = base + r * outer_stride;
+        if (splat) {
+            for (index_t q = 0; q < count; ++q) {
+                const T value = cur[q * outer_stride];
+                for (index_t i = 0; i < period; ++i)
+                    splat[q * period + i] = value;
+            }
+            cur = splat;
+        }
+    }
     /// A copy for another thread: its own splat and tile buffers from `s` (the copy shared
     /// the original's).
     void own_buffers(scratch& s) {
@@ -357,6 +371,7 @@ struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
     FUSOR_INLINE void bind_row(index_t) {}
+    FUSOR_INLINE void bind_rows(index_t, index_t) {}
     void own_buffers(scratch&) {}
     FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
 
@@ -421,6 +436,12 @@ struct elementwise_evaluator {
     FUSOR_INLINE void bind_row(index_t r) {
         [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind_row(r), ...);
+        }
+        (indices{});
+    }
+    FUSOR_INLINE void bind_rows(index_t r, index_t count) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
+            (slot_value<I>(children).bind_rows(r, count), ...);
         }
         (indices{});
     }
@@ -623,6 +644,7 @@ struct flat_evaluator_builder {
     scratch* repeats = nullptr; ///< the collapsed kernel's: a block buffer per row or column
     std::uint64_t column = 0;   ///< flat_plan::column: leaves of one element per row
     scratch* splats = nullptr;  ///< a row-long splat buffer for each column leaf
+    index_t splat_rows = 1;     ///< rows bound at once (bind_rows); a column's splat holds all
 
     template <class N>
     FUSOR_FORWARD auto build(const N& n) {
@@ -647,7 +669,7 @@ struct flat_evaluator_builder {
             e.outer_stride = 1;
         }
         if (splats && ((column >> j) & 1)) {
-            e.splat = splats->make<T>(static_cast<std::size_t>(cols));
+            e.splat = splats->make<T>(static_cast<std::size_t>(cols * splat_rows));
             e.period = cols;
             e.outer_stride = 1;
         }

@@ -716,7 +716,9 @@ pairwise_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, d
             r[q][k] = terms(q, k * L, each_lane{});
     const index_t lanes_end = n - n % 8;
     for (index_t i = 8; i < lanes_end; i += 8)
+#pragma GCC unroll 16
         for (index_t q = 0; q < R; ++q)
+#pragma GCC unroll 2
             for (index_t k = 0; k < K; ++k)
                 r[q][k] += terms(q, i + k * L, each_lane{});
     for (index_t q = 0; q < R; ++q) {
@@ -1173,17 +1175,39 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
     if constexpr (planning::flat_columns_reducer<impl, C>) {
         if (f.column != 0) {
-            // Columns splatted per run, each run summed alone: the general walk's blocked sums
-            // (blocked_reduction) in one block per run, so the same terms in the same order.
+            // Columns splatted per run, 8 runs per pass (pairwise_rows) or each run alone: the
+            // general walk's blocked sums (blocked_reduction) take a run at a time in one block,
+            // with the same lanes, so the same terms in the same order.
+            constexpr index_t per_pass = pairwise_rows_per_pass;
+            const bool rows_at_once = f.reduction == reduce_kernel::pairwise_rows;
             scratch buffers;
             auto ev =
-                flat_evaluator_builder{0, f.cols, 0, nullptr, f.column, &buffers}.build(r.child);
-            for (index_t row = 0; row < f.rows; ++row) {
+                flat_evaluator_builder{
+                    0, f.cols, 0, nullptr, f.column, &buffers, rows_at_once ? per_pass : 1}
+                    .build(r.child);
+            index_t row = 0;
+            if constexpr (planning::rows_at_once_reducer<impl>) {
+                // One evaluator bound to the pass's runs, run q read q * f.cols elements on:
+                // the tensors in place, each column's elements splatted run after run.
+                for (; rows_at_once && row + per_pass <= f.rows; row += per_pass) {
+                    double s[per_pass];
+                    for (index_t q = 0; q < per_pass; ++q)
+                        detail::trace_flat_row(traced, row + q, f.cols);
+                    ev.bind_rows(row, per_pass);
+                    detail::pairwise_rows_sums<impl, per_pass>(&ev, 0, f.cols, f.cols, s);
+                    for (index_t q = 0; q < per_pass; ++q)
+                        out[row + q] = convert<D>(
+                            impl::finalize(impl::absorb(impl::identity(), s[q]), f.cols));
+                }
+            }
+            // Every run, or those pairwise_rows left over (one at a time, the same bits).
+            const reduce_kernel one_run = rows_at_once ? reduce_kernel::pairwise : f.reduction;
+            for (; row < f.rows; ++row) {
                 detail::trace_flat_row(traced, row, f.cols);
                 ev.bind_row(row);
                 auto a = impl::identity();
                 detail::register_reduce<impl, typename C::value_type, true>(
-                    f.reduction, &a, ev, f.cols, 0, 1);
+                    one_run, &a, ev, f.cols, 0, 1);
                 out[row] = convert<D>(impl::finalize(a, f.cols));
             }
             return;

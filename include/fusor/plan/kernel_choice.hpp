@@ -377,12 +377,18 @@ inline constexpr bool rows_at_once_reducer = requires {
 /// unit stride) for the reducer `Impl` (choose_reduction_kernel, below, and the flat
 /// reduction); `terms_in_registers`: sum_terms_in_registers of the reduction's child;
 /// `plain_runs`: the runs are read as they are (no vectorised math function computed over
-/// blocks first). Pairwise sums of several contiguous runs of 8 to 511 terms take them
-/// pairwise_rows_per_pass at a time: one run's 8 lanes are one or two chains of adds on AVX
-/// (sum(a, 1) on (64, 256) float32 at 0.38 of Eigen's speed one row at a time).
+/// blocks first); `splatted_rows`: the runs are a flat reduction's with columns, read at unit
+/// stride once each run's column elements are splatted (exec: bind_rows). Pairwise sums of
+/// several such or contiguous runs of 8 to 511 terms take them pairwise_rows_per_pass at a
+/// time: one run's 8 lanes are one or two chains of adds on AVX (sum(a, 1) on (64, 256) float32
+/// at 0.38 of Eigen's speed one row at a time).
 template <class Impl, class T>
-reduce_kernel register_reduce_kernel(
-    index_t n, bool contiguous, bool terms_in_registers, index_t runs, bool plain_runs) {
+reduce_kernel register_reduce_kernel(index_t n,
+                                     bool contiguous,
+                                     bool terms_in_registers,
+                                     index_t runs,
+                                     bool plain_runs,
+                                     bool splatted_rows = false) {
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
@@ -391,15 +397,16 @@ reduce_kernel register_reduce_kernel(
                 return reduce_kernel::float_lanes;
         bool rows_at_once = false;
         if constexpr (rows_at_once_reducer<Impl>)
-            rows_at_once = contiguous && plain_runs && runs >= 2 && n >= pairwise_rows_min_run
-                           && n <= pairwise_rows_max_run && pairwise_rows_enabled;
+            rows_at_once = (contiguous || splatted_rows) && plain_runs && runs >= 2
+                           && n >= pairwise_rows_min_run && n <= pairwise_rows_max_run
+                           && pairwise_rows_enabled;
         if (terms_in_registers && contiguous && sum_in_registers_pays(n, runs)
             && math_in_registers_enabled
             && !(rows_at_once && rows_at_once_before_registers(n, runs)))
             return reduce_kernel::pairwise_simd;
         return rows_at_once ? reduce_kernel::pairwise_rows : reduce_kernel::pairwise;
     } else {
-        (void)terms_in_registers, (void)runs, (void)plain_runs;
+        (void)terms_in_registers, (void)runs, (void)plain_runs, (void)splatted_rows;
         if constexpr (vector_minmax<Impl, T>)
             if (contiguous && n >= minmax_min_row)
                 return reduce_kernel::minmax_simd;
@@ -474,20 +481,24 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
     index_t runs = 1;
     for (std::size_t l = 0; l + 1 < levels; ++l)
         runs *= p.extents[l];
+    // Every operand moving by 1 or standing still in the run: the broadcast kernel (below). The
+    // flat reduction's such runs (columns) go pairwise_rows_per_pass at a time, as
+    // is_flat_reduction plans them.
+    bool still_or_unit = !p.empty && levels > 0 && p.kernel == inner_kernel::strided;
+    for (std::size_t k = 1; still_or_unit && k < p.operands.size(); ++k) {
+        const operand_plan& o = p.operands[k];
+        const index_t s = o.strides[levels - 1];
+        still_or_unit = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
+    }
     p.reduction = register_reduce_kernel<impl, T>(levels == 0 ? 1 : p.extents[levels - 1],
                                                   contiguous,
                                                   sum_terms_in_registers<impl, C>,
                                                   runs,
-                                                  !has_vector_math<C>);
+                                                  !has_vector_math<C>,
+                                                  p.flat_reduction && still_or_unit);
     if constexpr (pairwise_reducer<impl>) {
         if (p.empty || levels == 0)
             return;
-        bool still_or_unit = p.kernel == inner_kernel::strided;
-        for (std::size_t k = 1; still_or_unit && k < p.operands.size(); ++k) {
-            const operand_plan& o = p.operands[k];
-            const index_t s = o.strides[levels - 1];
-            still_or_unit = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
-        }
         if (still_or_unit)
             p.kernel = inner_kernel::broadcast;
         // In every layout (a strided run gathers its blocks): the same bits as element-wise.

@@ -922,14 +922,19 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
             return false;
     }
     // With columns the general walk's inner loop is the broadcast kernel, not contiguous: the
-    // same choice here (pairwise, float_lanes or compensated, one run at a time).
+    // same choice here (pairwise_rows with the columns splatted run after run, pairwise,
+    // float_lanes or compensated).
     f = flat_plan{
         rows,
         cols,
         0,
         true,
-        register_reduce_kernel<impl, typename C::value_type>(
-            cols, columns == 0, sum_terms_in_registers<impl, C>, rows, !has_vector_math<C>),
+        register_reduce_kernel<impl, typename C::value_type>(cols,
+                                                             columns == 0,
+                                                             sum_terms_in_registers<impl, C>,
+                                                             rows,
+                                                             !has_vector_math<C>,
+                                                             columns != 0),
         columns};
     return true;
 }
