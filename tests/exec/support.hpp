@@ -9,6 +9,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
+
 namespace exec_test {
 
 /// Shape `s` filled with ((i * 7 + salt) % modulus) - modulus / 2: small integers, exact in
@@ -35,10 +37,10 @@ struct observing {
 };
 
 /// The line of explain(e)'s text that starts with `label` ("kernel:", "threads:"), up to its
-/// end; the label must be there.
+/// end (a wrapped line joined back); the label must be there.
 template <class E>
 std::string explain_line(const E& e, const std::string& label) {
-    const std::string text = fusor::explain(e).text();
+    const std::string text = explain_text::one_line(fusor::explain(e).text());
     const auto at = text.find(label);
     REQUIRE(at != std::string::npos);
     return text.substr(at, text.find('\n', at) - at);

@@ -16,6 +16,7 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
 #include "cases.hpp"
 
 TEST_CASE("every inner loop that runs is one explain printed, in the printed order") {
@@ -337,7 +338,8 @@ TEST_CASE("a contraction that sums nothing writes each product where explain say
             CHECK(trace::seen[k].offsets == expected[k].offsets);
         }
         CHECK(e.plan.reduction == reduce_kernel::single_term);
-        CHECK(e.text().find("a contraction summing nothing") != std::string::npos);
+        CHECK(explain_text::one_line(e.text()).find("a contraction summing nothing")
+              != std::string::npos);
         CHECK(e.text().find("_finalize") == std::string::npos);
     };
     check(explain(einsum("i,j->ij", v, w)), [&] { out = einsum("i,j->ij", v, w); });

@@ -1,10 +1,13 @@
 // The planner: loop order, coalescing, per-operand strides (0 on broadcast axes), kernels.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
+
+#include "../explain_text.hpp"
 
 using fusor::shape_t;
 
@@ -197,11 +200,12 @@ TEST_CASE("short rows with a column operand run collapsed: each row's element re
             const auto p = plan_of((x - m) / s);
             CHECK((p.kernel == fusor::inner_kernel::collapsed) == (cols <= 16));
             if (cols <= 16) {
-                CHECK(fusor::explain(x - m).text().find("an element per row, repeated over it: t1")
+                CHECK(explain_text::one_line(fusor::explain(x - m).text())
+                          .find("an element per row, repeated over it: t1")
                       != std::string::npos);
                 // A row and a column: both repeated.
-                CHECK(fusor::explain(x * w - m).text().find(
-                          "a row repeated: t1; an element per row, repeated over it: t2")
+                CHECK(explain_text::one_line(fusor::explain(x * w - m).text())
+                          .find("a row repeated: t1; an element per row, repeated over it: t2")
                       != std::string::npos);
             }
             for (const int threads : {1, 2}) {

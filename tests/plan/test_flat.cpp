@@ -14,6 +14,7 @@
 
 #include "../counting_new.hpp"
 #include "../exec/support.hpp"
+#include "../explain_text.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -142,7 +143,8 @@ TEST_CASE("above the parallel threshold a flat loop is split like any other") {
 TEST_CASE("explain marks the flat plan in its text and JSON") {
     const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
     const auto e = fusor::explain(a * b + 1.0f);
-    CHECK(e.text().find("kernel:  contiguous (flat: every tensor of the output's shape and layout)")
+    CHECK(explain_text::one_line(e.text()).find(
+              "kernel:  contiguous (flat: every tensor of the output's shape and layout)")
           != std::string::npos);
     CHECK(e.json().find("\"flat\":true") != std::string::npos);
     // The tree still shows every operand's strides over the iteration space.
@@ -240,8 +242,9 @@ TEST_CASE("explain names a flat column's splat, and the loop that runs is the on
     const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
     fusor::tensor<float> out(shape_t{64, 33});
     const auto e = fusor::explain(out, a - m);
-    CHECK(e.text().find("kernel:  broadcast (stride 0: t1, splatted per row; flat rows and "
-                        "columns)")
+    CHECK(explain_text::one_line(e.text()).find(
+              "kernel:  broadcast (stride 0: t1, splatted per row; flat rows and "
+              "columns)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_rows\":true") != std::string::npos);
     const auto p = fusor::make_plan(a - m, fusor::detail::layout_of(out.view()));
@@ -267,7 +270,8 @@ TEST_CASE("explain marks flat rows in its text and JSON, and never reports them 
     fusor::tensor<float> out(shape_t{64, 33});
     out = a * row;
     const auto e = fusor::explain(out, a * row);
-    CHECK(e.text().find("kernel:  contiguous (flat rows: each tensor the output's shape, or a row)")
+    CHECK(explain_text::one_line(e.text()).find(
+              "kernel:  contiguous (flat rows: each tensor the output's shape, or a row)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_rows\":true") != std::string::npos);
     CHECK_FALSE(e.cached);
@@ -385,8 +389,9 @@ TEST_CASE("explain names a flat reduction's column splat (explain.executed runs 
     const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
     fusor::tensor<float> out(shape_t{64});
     const auto e = fusor::explain(out, fusor::sum((a - m) * (a - m), 1));
-    CHECK(e.text().find("kernel:  broadcast (stride 0: t1, t1', splatted per run; flat runs and "
-                        "columns)")
+    CHECK(explain_text::one_line(e.text()).find(
+              "kernel:  broadcast (stride 0: t1, t1', splatted per run; flat runs and "
+              "columns)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
 }
@@ -412,7 +417,8 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
     fusor::tensor<float> s(shape_t{});
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
-    CHECK(e.text().find("kernel:  contiguous (flat runs: every tensor of the operand's shape)")
+    CHECK(explain_text::one_line(e.text()).find(
+              "kernel:  contiguous (flat runs: every tensor of the operand's shape)")
           != std::string::npos);
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
     CHECK_FALSE(e.cached);

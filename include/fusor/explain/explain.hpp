@@ -133,6 +133,11 @@ FUSOR_DECL std::string small_gemm_text(const loop_plan& p, const plan_notes& n);
 
 FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n);
 
+// `text` as lines of at most `width` columns, broken at spaces; lines after the first start
+// with `indent` spaces. Ends with a newline.
+FUSOR_DECL std::string
+wrapped(const std::string& text, std::size_t indent, std::size_t width = 100);
+
 // What computes the plan's vectorised math functions: "exp, sin by SLEEF (avx2, 1 ulp)", "sqrt
 // by SIMD sqrt (exact)" (std::sqrt's bits: the instruction rounds correctly), under
 // FUSOR_FAST_MATH "sin by SLEEF (avx2, 3.5 ulp)" for the faster forms, joined by "; ", and

@@ -319,6 +319,26 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     return s;
 }
 
+FUSOR_DECL std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + '\n';
+            line = std::string(indent, ' ');
+        } else if (!line.empty() && line.find_first_not_of(' ') != std::string::npos) {
+            line += ' ';
+        }
+        line += word;
+        start = end + 1;
+    }
+    return out + line + '\n';
+}
+
 FUSOR_DECL std::string vector_math_text(const loop_plan& p) {
     std::string sleef, fast, exact;
     for (const std::string_view m : p.vector_functions) {
@@ -519,7 +539,8 @@ FUSOR_DECL void print_loop(text_builder& os,
         os << "    (the loops above are what the BLAS computes; it runs them in its own order)\n";
     else if (!p.reducer.empty())
         os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
-    os << "    kernel:  " << kernel_text(p, n) << '\n';
+    // Within 100 columns: a collapsed loop's line lists its operands (continued under the text).
+    os << "    " << wrapped("kernel:  " + kernel_text(p, n), 13, 96);
     os << "    vectors: " << vector_text(p) << '\n';
     os << "    threads: " << threads_text(p) << '\n';
 }

@@ -218,10 +218,6 @@ histogram_passes(const histogram_plan& p, const E& e, const O&... opts) {
 
 FUSOR_DECL std::string read_text(const read_plan& r, std::string_view dtype, const shape_t& shape);
 
-// `text` as lines of at most 100 columns, broken at spaces; lines after the first start with
-// `indent` spaces.
-FUSOR_DECL std::string wrapped(const std::string& text, std::size_t indent);
-
 FUSOR_DECL void indent_into(std::string& out, const std::string& text, const char* prefix);
 
 } // namespace detail

@@ -40,26 +40,6 @@ FUSOR_DECL std::string read_text(const read_plan& r, std::string_view dtype, con
     return s;
 }
 
-FUSOR_DECL std::string wrapped(const std::string& text, std::size_t indent) {
-    std::string out, line;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find(' ', start);
-        if (end == std::string::npos)
-            end = text.size();
-        const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > 100) {
-            out += line + '\n';
-            line = std::string(indent, ' ');
-        } else if (!line.empty() && line.find_first_not_of(' ') != std::string::npos) {
-            line += ' ';
-        }
-        line += word;
-        start = end + 1;
-    }
-    return out + line + '\n';
-}
-
 FUSOR_DECL void indent_into(std::string& out, const std::string& text, const char* prefix) {
     std::size_t start = 0;
     while (start < text.size()) {

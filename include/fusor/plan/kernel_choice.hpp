@@ -16,6 +16,7 @@
 #include <fusor/expr/remap.hpp>
 #include <fusor/expr/reshaped.hpp>
 #include <fusor/ops/vector_forms.hpp>
+#include <fusor/plan/coalesce.hpp>
 #include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/reduce/reducers.hpp>

@@ -14,7 +14,8 @@ FUSOR_DECL bool collapsible_runs(const loop_plan& p) {
         || (p.reduction != reduce_kernel::pairwise && p.reduction != reduce_kernel::compensated)
         || (p.kernel != inner_kernel::broadcast
             && !(p.kernel == inner_kernel::contiguous && !p.vector_functions.empty()))
-        || !collapses(p.extents[L - 2], p.extents[L - 1]) || p.operands[0].strides[L - 1] != 0)
+        || !collapses(p.extents[L - 2], p.extents[L - 1], !p.vector_functions.empty())
+        || p.operands[0].strides[L - 1] != 0)
         return false;
     const index_t cols = p.extents[L - 1];
     for (std::size_t k = 1; k < p.operands.size(); ++k) {
@@ -40,6 +41,11 @@ choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const vo
         if (p.kernel == inner_kernel::tiled)
             p.kernel = inner_kernel::strided;
         facts.vector_functions(e, p.vector_functions);
+        // Short rows collapse from fewer elements when each row's loop would call the math
+        // functions (order_and_coalesce decided before they were known).
+        if ((p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast)
+            && collapsible_rows(p))
+            p.kernel = inner_kernel::collapsed;
     }
     if (facts.scalar_math)
         p.scalar_math = true;
