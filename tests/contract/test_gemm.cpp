@@ -12,6 +12,7 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
 #include "filled.hpp"
 #include <nlohmann/json.hpp>
 
@@ -52,7 +53,7 @@ void check_product(const R& result, const A& a_in, const B& b_in) {
 }
 
 std::string kernel_of(const explanation& e) {
-    const std::string t = e.text();
+    const std::string t = explain_text::one_line(e.text());
     for (const char* routine : {"sgemm", "dgemm", "sgemv", "dgemv"})
         if (t.find(std::string("BLAS ") + routine) != std::string::npos)
             return routine;
@@ -115,7 +116,8 @@ TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop
     const auto mt = eval(transpose(m));
     CHECK(kernel_of(explain(matmul(transpose(mt), v))) == "sgemv"); // A read column-major
     CHECK(kernel_of(explain(einsum("ijk,ik->ij", md, vd))) == "dgemv");
-    CHECK(explain(einsum("ijk,ik->ij", md, vd)).text().find("6 calls (batch loops)")
+    CHECK(explain_text::one_line(explain(einsum("ijk,ik->ij", md, vd)).text())
+              .find("6 calls (batch loops)")
           != std::string::npos);
 }
 
@@ -145,8 +147,9 @@ TEST_CASE("float32 contraction runs of 64 terms or more take float_lanes, shorte
         const auto e = explain(einsum("ijk,ik->ij", a, x)); // 5 dots of k terms: not a gemv
         CHECK(runs(e) == (k >= fusor::float_lane_min_run ? "float_lanes" : "pairwise"));
         if (k >= fusor::float_lane_min_run)
-            CHECK(e.text().find("vectors: 32 float32 lanes of up to 16 products, then 32 float64 "
-                                "lanes (")
+            CHECK(explain_text::one_line(e.text()).find(
+                      "vectors: 32 float32 lanes of up to 16 products, then 32 float64 "
+                      "lanes (")
                   != std::string::npos);
         check_matvec(eval(einsum("ijk,ik->ij", a, x)), a, x);
     }
@@ -259,7 +262,8 @@ TEST_CASE("three or more operands contract pairwise in a greedy order that expla
     const auto a = filled<double>({30, 40}, 31), b = filled<double>({40, 50}, 32),
                c = filled<double>({50, 20}, 33), v = filled<double>({20}, 34);
     // (b c) first: its (40, 20) intermediate is the smallest of the three pairs.
-    const std::string text = explain(einsum("ij,jk,kl->il", a, b, c)).text();
+    const std::string text =
+        explain_text::one_line(explain(einsum("ij,jk,kl->il", a, b, c)).text());
     CHECK(text.find("order ((1, 2), 0)") != std::string::npos);
     tensor<double> chain = einsum("ij,jk,kl->il", a, b, c);
     tensor<double> ab = matmul(a, b);
@@ -270,7 +274,9 @@ TEST_CASE("three or more operands contract pairwise in a greedy order that expla
     // over every index, the same values.
     tensor<double> naive = einsum("ij,jk,kl->il", a * 1.0, b, c);
     CHECK(eval(max(abs(naive - pairwise))).item() < 1e-12);
-    CHECK(explain(einsum("ij,jk,kl->il", a * 1.0, b, c)).text().find("order") == std::string::npos);
+    CHECK(
+        explain_text::one_line(explain(einsum("ij,jk,kl->il", a * 1.0, b, c)).text()).find("order")
+        == std::string::npos);
     // Four operands, the last a vector; a diagonal in a chain.
     tensor<double> four = einsum("ij,jk,kl,l->i", a, b, c, v);
     tensor<double> abc = matmul(pairwise, v);

@@ -17,6 +17,7 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
 #include "filled.hpp"
 
 using namespace fusor;
@@ -170,7 +171,8 @@ TEST_CASE("small_gemm: batches, strided destinations, products inside expression
     const auto b1 = filled<float>({1, 7, 4}, 23);
     CHECK(check_row_kernel_bits(einsum("bij,bjk->bik", a, b)) == "small_gemm");
     CHECK(check_row_kernel_bits(matmul(a, b1)) == "small_gemm"); // a broadcast batch
-    CHECK(explain(matmul(a, b)).text().find("6 products (batch loops)") != std::string::npos);
+    CHECK(explain_text::one_line(explain(matmul(a, b)).text()).find("6 products (batch loops)")
+          != std::string::npos);
     // Into a strided view of a larger tensor, and with an epilogue: the product is a
     // temporary, the epilogue an element-wise loop.
     const auto x = filled<float>({4, 4}, 24), y = filled<float>({4, 4}, 25);
@@ -198,7 +200,7 @@ TEST_CASE("small_gemm: batches, strided destinations, products inside expression
 
 TEST_CASE("explain names the small product, its sizes and its vectors") {
     const auto a = filled<float>({8, 8}, 31);
-    const std::string t = explain(matmul(a, a)).text();
+    const std::string t = explain_text::one_line(explain(matmul(a, a)).text());
     CHECK(t.find("kernel:  small_gemm: fusor's matrix product 8 x 8 x 8 (m x n x k, under the "
                  "4096 multiply-adds the BLAS takes)")
           != std::string::npos);
@@ -206,7 +208,8 @@ TEST_CASE("explain names the small product, its sizes and its vectors") {
           != std::string::npos);
     CHECK(t.find("float32 products 8 or 4 columns at a time") != std::string::npos);
     const auto d = filled<double>({8, 8}, 32);
-    CHECK(explain(matmul(d, d)).text().find("vectors: none (one accumulator at a time)")
+    CHECK(explain_text::one_line(explain(matmul(d, d)).text())
+              .find("vectors: none (one accumulator at a time)")
           != std::string::npos);
     const auto doc = nlohmann::json::parse(explain(matmul(a, a)).json());
     CHECK(doc.at("loops").at(0).at("runs") == "small_gemm");

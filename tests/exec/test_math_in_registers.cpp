@@ -19,6 +19,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
+
 #ifndef FUSOR_TEST_AVX512
 #define FUSOR_TEST_AVX512 0
 #endif
@@ -279,7 +281,7 @@ TEST_CASE("operands off unit stride other than 2 keep the gather buffer"
         planning::contractible<decltype(sqrt(every2) * every2 - every2)> == bool(FUSOR_FMA_TARGET));
     CHECK(planning::contractible<decltype(square(every2) + 1.0f)> == bool(FUSOR_FMA_TARGET));
     if (FUSOR_STRIDE2_IN_REGISTERS) {
-        const std::string text = explain(sqrt(every2)).text();
+        const std::string text = explain_text::one_line(explain(sqrt(every2)).text());
         CHECK(text.find("every second element read by two loads and a permute")
               != std::string::npos);
     }
@@ -319,10 +321,10 @@ TEST_CASE("the planner keeps the blocked form where registers cannot apply"
 TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_here)) {
     using namespace fusor;
     const tensor<double> a = values<double>(64, 4.0, 0.0);
-    const std::string text = explain(sqrt(a * a + 1.0)).text();
+    const std::string text = explain_text::one_line(explain(sqrt(a * a + 1.0)).text());
     CHECK(text.find("; in registers with their arguments") != std::string::npos);
     planning::math_in_registers_enabled = false;
-    const std::string blocked = explain(sqrt(a * a + 1.0)).text();
+    const std::string blocked = explain_text::one_line(explain(sqrt(a * a + 1.0)).text());
     planning::math_in_registers_enabled = true;
     CHECK(blocked.find("in registers") == std::string::npos);
 }
@@ -442,10 +444,10 @@ TEST_CASE("a sum keeps the plain pairwise loop where its terms cannot convert in
 TEST_CASE("explain says when a sum's terms convert in registers" * doctest::skip(skip_sums)) {
     using namespace fusor;
     const tensor<float> a = values<float>(1000, 4.0, 0.0);
-    const std::string text = explain(sum(a * a)).text();
+    const std::string text = explain_text::one_line(explain(sum(a * a)).text());
     CHECK(text.find("16 float32 terms converted per load") != std::string::npos);
     planning::math_in_registers_enabled = false;
-    const std::string plain = explain(sum(a * a)).text();
+    const std::string plain = explain_text::one_line(explain(sum(a * a)).text());
     planning::math_in_registers_enabled = true;
     CHECK(plain.find("converted per load") == std::string::npos);
 }

@@ -10,6 +10,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
+
 using fusor::shape_t;
 using fusor::strides_t;
 
@@ -227,7 +229,7 @@ TEST_CASE("reshape of a view: a view when the layout allows (NumPy's rule), else
     c(0) = -1; // writes the copy, not a (as writing NumPy's copy)
     CHECK(a(0, 0, 0) == 0);
     // explain says where the elements come from.
-    const std::string text = fusor::explain(c + 1).text();
+    const std::string text = explain_text::one_line(fusor::explain(c + 1).text());
     CHECK(text.find("t0 = view (reshape copy)") != std::string::npos);
     // Views of views: squeeze(reshape(swapaxes(...)))
     auto vv = fusor::squeeze(fusor::reshape(fusor::swapaxes(a, 0, 1), {3, 1, 8}));
@@ -246,7 +248,7 @@ TEST_CASE("reshape of an expression: an index remap when it splits, else materia
     // (a * 2 + 1).reshape(4, 6): merges axes -> one temporary, shown by explain
     const auto merged = fusor::reshape(a * 2 + 1, {4, 6});
     CHECK(temporaries(merged) == 1);
-    const auto text = fusor::explain(merged * 1).text();
+    const auto text = explain_text::one_line(fusor::explain(merged * 1).text());
     CHECK(text.find("reshape copy of (2, 3, 4) into (4, 6)") != std::string::npos);
     CHECK(values(merged) == std::vector<i64>{1,  3,  5,  7,  9,  11, 13, 15, 17, 19, 21, 23,
                                              25, 27, 29, 31, 33, 35, 37, 39, 41, 43, 45, 47});

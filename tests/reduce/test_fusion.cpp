@@ -9,6 +9,7 @@
 #include <fusor/fusor.hpp>
 
 #include "../counting_new.hpp"
+#include "../explain_text.hpp"
 
 namespace {
 std::size_t largest_allocation = 0;
@@ -227,7 +228,7 @@ TEST_CASE("z-score computes std's sqrt(var / n) once per column, with eager's bi
     CHECK(boundaries[1].plan->iter_shape == fusor::shape_t{d});
     REQUIRE(boundaries[1].plan->boundaries.size() == 1);
     CHECK(boundaries[1].plan->boundaries[0].why == fusor::boundary_plan::reason::reduction);
-    const std::string text = ex.text();
+    const std::string text = explain_text::one_line(ex.text());
     CHECK(text.find("*out = (*t0 - *tmp0) / *tmp2") != std::string::npos);
     CHECK(text.find("*tmp2 = sqrt((*tmp1 / 1000))") != std::string::npos);
     z = e;

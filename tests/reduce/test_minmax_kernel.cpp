@@ -18,6 +18,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
+
 #ifndef FUSOR_TEST_TARGET
 #define FUSOR_TEST_TARGET 0 // the compiler's default target; 2 AVX2, 3 AVX-512
 #endif
@@ -131,7 +133,7 @@ TEST_CASE("the lanes are one register of the target" * doctest::skip(skip_here))
     CHECK(fusor::lane_vector_bytes == want);
     // explain quotes the same lanes: four sets of one register each.
     const auto t = tricky_rows<float>(4, 256, 9);
-    const std::string text = fusor::explain(fusor::argmax(t, 1)).text();
+    const std::string text = explain_text::one_line(fusor::explain(fusor::argmax(t, 1)).text());
     CHECK(text.find("4 x " + std::to_string(want / 4) + " float32 lanes (value, index)")
           != std::string::npos);
 }

@@ -27,6 +27,8 @@
 #include <fusor/fusor.hpp>
 #include <fusor/reduce/nan_reductions.hpp>
 
+#include "../explain_text.hpp"
+
 namespace {
 
 using fusor::index_t;
@@ -327,7 +329,7 @@ TEST_CASE("nansum(a * b, 1) is one fused loop: a * b is never stored") {
     tensor<double> a = {{1, NaN, 3, 4}, {NaN, NaN, NaN, NaN}, {0.5, -Inf, 2, 8}};
     tensor<double> b = {{2, 2, NaN, 1}, {1, 1, 1, 1}, {4, 1, 1, 1}};
     const auto x = fusor::explain(fusor::nansum(a * b, 1));
-    const std::string text = x.text();
+    const std::string text = explain_text::one_line(x.text());
     CAPTURE(text);
     CHECK(x.plan.boundaries.empty()); // no temporary at all
     CHECK(text.rfind("fusor::explain: 1 loop, 0 materialised temporaries", 0) == 0);

@@ -18,6 +18,8 @@
 
 #include <fusor/fusor.hpp>
 
+#include "../explain_text.hpp"
+
 using fusor::index_t;
 using fusor::reduce_kernel;
 using fusor::shape_t;
@@ -169,7 +171,8 @@ TEST_CASE("explain prints pairwise_rows and the evaluator runs it" * doctest::sk
         fusor::planning::flat_plans_enabled = flat;
         const auto e = fusor::explain(fusor::sum(a, 1));
         fusor::planning::flat_plans_enabled = true;
-        CHECK(e.text().find("vectors: 8 float64 lanes per run, " + per + " runs per pass (")
+        CHECK(explain_text::one_line(e.text()).find("vectors: 8 float64 lanes per run, " + per
+                                                    + " runs per pass (")
               != std::string::npos);
         CHECK(e.json().find("\"runs\":\"pairwise_rows\"") != std::string::npos);
         fusor::tensor<float> out(shape_t{6});

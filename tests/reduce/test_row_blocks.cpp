@@ -13,6 +13,7 @@
 #include <fusor/fusor.hpp>
 
 #include "../exec/support.hpp"
+#include "../explain_text.hpp"
 
 using exec_test::observing;
 using exec_test::ran;
@@ -127,7 +128,7 @@ TEST_CASE("the plans that run are the plans explain prints, in its order") {
     // The store computes exp once per element; the expression reads the buffer (no exp).
     CHECK(plan.rows.store.vector_functions.size() + (plan.rows.store.scalar_math ? 1 : 0) == 1);
     CHECK(plan.rows.block.boundaries.size() == 1);
-    const std::string text = plan.text();
+    const std::string text = explain_text::one_line(plan.text());
     CHECK(text.starts_with("fusor::explain: by row blocks (compute_at), on 1 thread\n  rows: "
                            "1000 in "));
     CHECK(text.find("each block stores exp (" + std::to_string(plan.rows.block_rows)
@@ -208,7 +209,8 @@ TEST_CASE("whole blocks split across threads give the one-thread bits"
     fusor::set_num_threads(fusor::threads_enabled ? 2 : 1);
     CHECK(fusor::array_equal(one, two));
     CHECK(plan.rows.threads == 2);
-    CHECK(plan.text().starts_with("fusor::explain: by row blocks (compute_at), on 2 threads\n"));
+    CHECK(explain_text::one_line(plan.text())
+              .starts_with("fusor::explain: by row blocks (compute_at), on 2 threads\n"));
 }
 
 TEST_CASE("a repeated assignment reuses the row blocks and their plans, and explain says so") {
@@ -222,7 +224,8 @@ TEST_CASE("a repeated assignment reuses the row blocks and their plans, and expl
     const auto plan = fusor::explain(out, e);
     REQUIRE(plan.rows.applies);
     CHECK(plan.cached);
-    CHECK(plan.text().find("\nplan cache: the last evaluation of this expression on this thread")
+    CHECK(explain_text::one_line(plan.text())
+              .find("\nplan cache: the last evaluation of this expression on this thread")
           != std::string::npos);
     CHECK(plan.json().find("\"threads\":1,\"cached\":true,") != std::string::npos);
     // Another destination of the same layout: the kept decision runs, its plans pointed at it,
