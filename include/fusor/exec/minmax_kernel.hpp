@@ -61,16 +61,31 @@ struct minmax_lanes {
         best = better ? o.best : best;
         best_at = better ? o.best_at : best_at;
     }
-    // Merges the lanes into `acc` with the reducer's own merge (ties by index).
+    // max and min: lane by lane, the better of this set's and `o`'s values (neither holds a
+    // NaN: those are in nan_seen).
+    template <bool Greater>
+    FUSOR_INLINE void absorb_values(const minmax_lanes& o) {
+        best = (Greater ? (o.best > best) : (o.best < best)) ? o.best : best;
+    }
+    // max and min: the best of the lanes, halving: a tree of log2(width) steps, where merging
+    // lane after lane was a chain of `width` dependent compare-and-selects per run (at rows of
+    // 64 the chain cost more than the loads).
+    template <bool Greater>
+    FUSOR_INLINE T best_value() const {
+        T t[width];
+        for (int j = 0; j < width; ++j)
+            t[j] = best[j];
+        for (int half = width / 2; half > 0; half /= 2)
+            for (int j = 0; j < half; ++j)
+                t[j] = (Greater ? (t[j + half] > t[j]) : (t[j + half] < t[j])) ? t[j + half] : t[j];
+        return t[0];
+    }
+    // argmax and argmin: merges the lanes into `acc` with the reducer's own merge (ties by
+    // index).
     template <class Impl>
     void merge_into(typename Impl::acc_type& acc, index_t i0, index_t si) const {
-        if constexpr (Impl::needs_index) {
-            for (int j = 0; j < width; ++j)
-                acc = Impl::merge(acc, {best[j], i0 + static_cast<index_t>(best_at[j]) * si});
-        } else {
-            for (int j = 0; j < width; ++j)
-                acc = Impl::merge(acc, best[j]);
-        }
+        for (int j = 0; j < width; ++j)
+            acc = Impl::merge(acc, {best[j], i0 + static_cast<index_t>(best_at[j]) * si});
     }
     // A NaN any lane saw (max and min propagate it), else acc unchanged.
     void nan_into(T& acc) const {
@@ -136,12 +151,13 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         }
         s0.template merge_into<Impl>(acc, i0, si);
     } else {
-        s0.template merge_into<Impl>(acc, i0, si);
         if (sets_end > 0) {
-            s1.template merge_into<Impl>(acc, i0, si);
-            s2.template merge_into<Impl>(acc, i0, si);
-            s3.template merge_into<Impl>(acc, i0, si);
+            s0.template absorb_values<greater>(s1);
+            s2.template absorb_values<greater>(s3);
+            s0.template absorb_values<greater>(s2);
         }
+        if (vector_end > 0)
+            acc = Impl::merge(acc, s0.template best_value<greater>());
     }
     if constexpr (!needs_index) {
         s0.nan_into(acc);

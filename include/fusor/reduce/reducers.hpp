@@ -225,8 +225,12 @@ struct max {
         static constexpr bool needs_index = false;
         static constexpr int order = 1; // keeps the greater (the vector kernel's cue)
         static constexpr acc_type identity() { return detail::lowest<T>(); }
+        // The greater as its own select, then NaN: g++ compiles this to `maxss` and a NaN test
+        // that is never taken on real data. Written as one `(v > a) | is_nan(v)` condition it
+        // branched on the comparison, mispredicted on every other element of random rows.
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return ((v > a) | detail::is_nan(v)) ? v : a;
+            const acc_type greater = v > a ? v : a;
+            return detail::is_nan(v) ? v : greater;
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
@@ -247,7 +251,8 @@ struct min {
         static constexpr int order = -1; // keeps the lesser
         static constexpr acc_type identity() { return detail::highest<T>(); }
         FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-            return ((v < a) | detail::is_nan(v)) ? v : a;
+            const acc_type lesser = v < a ? v : a; // `minss`, as max's step
+            return detail::is_nan(v) ? v : lesser;
         }
         static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
         static constexpr result_type finalize(acc_type a, index_t) { return a; }
@@ -268,9 +273,15 @@ struct arg_impl {
     static constexpr bool needs_index = true;
     static constexpr int order = Greater ? 1 : -1;
     static constexpr acc_type identity() { return {Greater ? lowest<T>() : highest<T>(), 0}; }
+    // The value as a max (min) select and the index through a mask, then the first NaN: g++
+    // branched on one `better || first NaN` condition, mispredicted on random rows (argmax over
+    // rows of 10 ran 4x slower than max), and keeps only the rare NaN test as a branch here.
     FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t i) {
         const bool better = Greater ? (v > a.best) : (v < a.best);
-        return (better || (is_nan(v) && !is_nan(a.best))) ? acc_type{v, i} : a;
+        const std::int64_t mask = -static_cast<std::int64_t>(better);
+        const acc_type kept{better ? v : a.best,
+                            (static_cast<std::int64_t>(i) & mask) | (a.index & ~mask)};
+        return (is_nan(v) && !is_nan(a.best)) ? acc_type{v, i} : kept;
     }
     // Partial results may come from interleaved lanes, so on a tie (equal values, or both
     // NaN) the lower index wins, not the left operand.
