@@ -80,12 +80,39 @@ struct minmax_lanes {
                 t[j] = (Greater ? (t[j + half] > t[j]) : (t[j + half] < t[j])) ? t[j + half] : t[j];
         return t[0];
     }
-    // argmax and argmin: merges the lanes into `acc` with the reducer's own merge (ties by
-    // index).
-    template <class Impl>
-    void merge_into(typename Impl::acc_type& acc, index_t i0, index_t si) const {
+    // argmax and argmin: the best lane and its index (ties to the lower index), halving as
+    // best_value does; what merging the lanes one after another with the reducer's merge gives,
+    // without its chain of dependent compares.
+    template <bool Greater>
+    FUSOR_INLINE void best_and_index(T& value, index_type& index) const {
+        T t[width];
+        index_type at[width];
+        for (int j = 0; j < width; ++j) {
+            t[j] = best[j];
+            at[j] = best_at[j];
+        }
+        for (int half = width / 2; half > 0; half /= 2)
+            for (int j = 0; j < half; ++j) {
+                const T u = t[j + half];
+                const bool better =
+                    (Greater ? (u > t[j]) : (u < t[j])) | ((u == t[j]) & (at[j + half] < at[j]));
+                t[j] = better ? u : t[j];
+                at[j] = better ? at[j + half] : at[j];
+            }
+        value = t[0];
+        index = at[0];
+    }
+    // Lane by lane, `o`'s NaN where it saw one: the sets' NaNs in one register.
+    FUSOR_INLINE void absorb_nans(const minmax_lanes& o) {
+        nan_seen = (o.nan_seen != o.nan_seen) ? o.nan_seen : nan_seen;
+    }
+    // Whether some lane saw a NaN, tested as one register (no branch per lane).
+    FUSOR_INLINE bool saw_nan() const {
+        const auto nan = nan_seen != nan_seen;
+        bool any = false;
         for (int j = 0; j < width; ++j)
-            acc = Impl::merge(acc, {best[j], i0 + static_cast<index_t>(best_at[j]) * si});
+            any |= nan[j] != 0;
+        return any;
     }
     // A NaN any lane saw (max and min propagate it), else acc unchanged.
     void nan_into(T& acc) const {
@@ -149,7 +176,10 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
             s2.template absorb<greater>(s3);
             s0.template absorb<greater>(s2);
         }
-        s0.template merge_into<Impl>(acc, i0, si);
+        T value;
+        I at0;
+        s0.template best_and_index<greater>(value, at0);
+        acc = Impl::merge(acc, {value, i0 + static_cast<index_t>(at0) * si});
     } else {
         if (sets_end > 0) {
             s0.template absorb_values<greater>(s1);
@@ -159,20 +189,16 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         if (vector_end > 0)
             acc = Impl::merge(acc, s0.template best_value<greater>());
     }
+    if (sets_end > 0) {
+        s0.absorb_nans(s1);
+        s2.absorb_nans(s3);
+        s0.absorb_nans(s2);
+    }
     if constexpr (!needs_index) {
-        s0.nan_into(acc);
-        if (sets_end > 0) {
-            s1.nan_into(acc);
-            s2.nan_into(acc);
-            s3.nan_into(acc);
-        }
+        if (s0.saw_nan())
+            s0.nan_into(acc);
     } else {
-        T nan = start;
-        s0.nan_into(nan);
-        s1.nan_into(nan);
-        s2.nan_into(nan);
-        s3.nan_into(nan);
-        if (nan != nan) { // some lane saw a NaN: the first NaN of [0, i) is the result so far
+        if (s0.saw_nan()) { // some lane saw a NaN: the first NaN of [0, i) is the result so far
             for (index_t j = 0; j < i; ++j) {
                 const T x = ev.template get<true>(j);
                 if (x != x) {
