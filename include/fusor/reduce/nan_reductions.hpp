@@ -68,8 +68,10 @@ struct nan_extreme_impl {
     static constexpr bool needs_index = false;
     static constexpr acc_type identity() { return std::numeric_limits<T>::quiet_NaN(); }
     FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
-        const bool better = Greater ? (v > a) : (v < a);
-        return (better | (a != a)) ? v : a;
+        // The better as its own select (maxss/minss), then "nothing seen yet": one
+        // `better | (a != a)` condition compiled to a branch on the comparison (max's step).
+        const acc_type kept = (Greater ? (v > a) : (v < a)) ? v : a;
+        return a != a ? v : kept;
     }
     static constexpr acc_type merge(acc_type a, acc_type b) { return step(a, b, 0); }
     static constexpr result_type finalize(acc_type a, index_t) { return a; }
