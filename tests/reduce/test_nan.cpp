@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -362,6 +363,57 @@ TEST_CASE("nanmean and nanvar of a * b store no temporary of the operand's shape
         REQUIRE(!plan.boundaries.empty());
         check_boundaries(plan);
     }
+}
+
+// Rows long enough for the executor's vector lanes (8 interleaved accumulators, each starting
+// at NaN: exec/execute.hpp, lane_reduce) with NaNs in any lane, whole rows of NaN and rows whose
+// only number sits in the tail: the result is the rows' fmax/fmin (NaN only for an all-NaN
+// row), row-major and through a transpose (the strided path), float32 and float64.
+template <class T>
+void check_rows_any_lane(bool greater) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> value(-100.0, 100.0);
+    std::uniform_real_distribution<double> coin(0.0, 1.0);
+    for (index_t cols : {1, 7, 8, 9, 16, 17, 31, 64, 100}) {
+        const index_t rows = 12;
+        tensor<T> a(shape_t{rows, cols});
+        for (index_t r = 0; r < rows; ++r)
+            for (index_t c = 0; c < cols; ++c) {
+                const double nan_share = r == 0   ? 1.0
+                                         : r == 1 ? (c == cols - 1 ? 0.0 : 1.0)
+                                                  : 0.1 * static_cast<double>(r % 8);
+                a.data()[r * cols + c] = coin(rng) < nan_share ? std::numeric_limits<T>::quiet_NaN()
+                                                               : static_cast<T>(value(rng));
+            }
+        const tensor<T> at = fusor::eval(fusor::transpose(a));
+        const tensor<T> got =
+            greater ? fusor::eval(fusor::nanmax(a, 1)) : fusor::eval(fusor::nanmin(a, 1));
+        const tensor<T> got_t = greater ? fusor::eval(fusor::nanmax(fusor::transpose(at), 1))
+                                        : fusor::eval(fusor::nanmin(fusor::transpose(at), 1));
+        for (index_t r = 0; r < rows; ++r) {
+            T want = std::numeric_limits<T>::quiet_NaN();
+            for (index_t c = 0; c < cols; ++c) {
+                const T v = a.data()[r * cols + c];
+                if (!std::isnan(v) && (std::isnan(want) || (greater ? v > want : v < want)))
+                    want = v;
+            }
+            INFO("cols ", cols, " row ", r);
+            if (std::isnan(want)) {
+                CHECK(std::isnan(got.data()[r]));
+                CHECK(std::isnan(got_t.data()[r]));
+            } else {
+                CHECK(got.data()[r] == want);
+                CHECK(got_t.data()[r] == want);
+            }
+        }
+    }
+}
+
+TEST_CASE("nanmax and nanmin over rows of 1 to 100: NaNs in any lane, all-NaN rows") {
+    check_rows_any_lane<float>(true);
+    check_rows_any_lane<float>(false);
+    check_rows_any_lane<double>(true);
+    check_rows_any_lane<double>(false);
 }
 
 TEST_CASE("expressions and views give what their evaluated tensors give") {

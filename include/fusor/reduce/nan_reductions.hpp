@@ -67,6 +67,10 @@ struct nan_extreme_impl {
     static constexpr bool has_identity = false;
     static constexpr bool needs_index = false;
     static constexpr acc_type identity() { return std::numeric_limits<T>::quiet_NaN(); }
+    // Keeps the greater (1) or the lesser (-1), NaN-ignoring: the cue for the executor's vector
+    // lanes (exec/execute.hpp, lane_reduce). Not `order`, which asks for max's SIMD kernel and
+    // its NaN-propagating rule.
+    static constexpr int nan_ignoring_order = Greater ? 1 : -1;
     FUSOR_INLINE static constexpr acc_type step(acc_type a, T v, index_t) {
         // The better as its own select (maxss/minss), then "nothing seen yet": one
         // `better | (a != a)` condition compiled to a branch on the comparison (max's step).
