@@ -366,9 +366,11 @@ TEST_CASE("nanmean and nanvar of a * b store no temporary of the operand's shape
 }
 
 // Rows long enough for the executor's vector lanes (8 interleaved accumulators, each starting
-// at NaN: exec/execute.hpp, lane_reduce) with NaNs in any lane, whole rows of NaN and rows whose
-// only number sits in the tail: the result is the rows' fmax/fmin (NaN only for an all-NaN
-// row), row-major and through a transpose (the strided path), float32 and float64.
+// at NaN: exec/execute.hpp, lane_reduce) and, from 64, the SIMD max/min kernel (lanes starting
+// at -inf or +inf: exec/minmax_kernel.hpp), with NaNs in any lane, whole rows of NaN, rows whose
+// only number sits in the tail and rows whose only number is that starting infinity: the result
+// is the rows' fmax/fmin (NaN only for an all-NaN row), row-major and through a transpose (the
+// strided path), float32 and float64.
 template <class T>
 void check_rows_any_lane(bool greater) {
     std::mt19937 rng(11);
@@ -385,6 +387,15 @@ void check_rows_any_lane(bool greater) {
                 a.data()[r * cols + c] = coin(rng) < nan_share ? std::numeric_limits<T>::quiet_NaN()
                                                                : static_cast<T>(value(rng));
             }
+        // Rows 2 and 3: NaN but one -inf (+inf) mid-row, the value the SIMD kernel's lanes start
+        // at for nanmax (nanmin): the result is that infinity, not NaN.
+        for (index_t c = 0; c < cols; ++c) {
+            const bool mid = c == cols / 2;
+            a.data()[2 * cols + c] =
+                mid ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::quiet_NaN();
+            a.data()[3 * cols + c] =
+                mid ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::quiet_NaN();
+        }
         const tensor<T> at = fusor::eval(fusor::transpose(a));
         const tensor<T> got =
             greater ? fusor::eval(fusor::nanmax(a, 1)) : fusor::eval(fusor::nanmin(a, 1));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <fusor/config.hpp>
@@ -36,8 +37,9 @@ struct minmax_lanes {
             best_at[j] = static_cast<index_type>(first + j);
         }
     }
-    // Takes register v, whose elements have indices `at`.
-    template <bool Greater, bool NeedsIndex>
+    // Takes register v, whose elements have indices `at`. `NoteNans`: NaNs are noted beside
+    // (max, min, argmax, argmin); nanmax and nanmin's lanes simply never take one.
+    template <bool Greater, bool NeedsIndex, bool NoteNans = true>
     FUSOR_INLINE void take(const vec& v, const ivec& at) {
         if constexpr (NeedsIndex) {
             // A lane takes v when strictly better; NaNs are noted beside (the row is searched
@@ -48,7 +50,8 @@ struct minmax_lanes {
             nan_seen = (v != v) ? v : nan_seen;
         } else {
             best = (Greater ? (v > best) : (v < best)) ? v : best;
-            nan_seen = (v != v) ? v : nan_seen;
+            if constexpr (NoteNans)
+                nan_seen = (v != v) ? v : nan_seen;
         }
     }
     // Lane by lane, the better of this set's and `o`'s (value, index), ties to the lower index:
@@ -130,9 +133,22 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
     using vec = typename lanes::vec;
     using ivec = typename lanes::ivec;
     constexpr int W = lanes::width;
-    constexpr bool greater = Impl::order > 0, needs_index = Impl::needs_index;
+    // nanmax and nanmin (`nan_ignoring_order`): lanes that start at -inf (+inf) and never take a
+    // NaN; the accumulator they merge into starts at NaN, "nothing seen yet".
+    constexpr bool ignores_nan = requires {
+        Impl::nan_ignoring_order;
+    };
+    constexpr bool greater = [] {
+        if constexpr (ignores_nan)
+            return Impl::nan_ignoring_order > 0;
+        else
+            return Impl::order > 0;
+    }();
+    constexpr bool needs_index = Impl::needs_index, note_nans = !ignores_nan;
     T start;
-    if constexpr (needs_index)
+    if constexpr (ignores_nan)
+        start = greater ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    else if constexpr (needs_index)
         start = Impl::identity().best;
     else
         start = Impl::identity();
@@ -155,17 +171,17 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         load(v1, i + W);
         load(v2, i + 2 * W);
         load(v3, i + 3 * W);
-        s0.template take<greater, needs_index>(v0, at);
-        s1.template take<greater, needs_index>(v1, at + W);
-        s2.template take<greater, needs_index>(v2, at + 2 * W);
-        s3.template take<greater, needs_index>(v3, at + 3 * W);
+        s0.template take<greater, needs_index, note_nans>(v0, at);
+        s1.template take<greater, needs_index, note_nans>(v1, at + W);
+        s2.template take<greater, needs_index, note_nans>(v2, at + 2 * W);
+        s3.template take<greater, needs_index, note_nans>(v3, at + 3 * W);
         at += 4 * W;
     }
     // Whole registers left over go to set 0.
     const index_t vector_end = indexable ? n - n % W : 0;
     for (; i < vector_end; i += W) {
         load(v0, i);
-        s0.template take<greater, needs_index>(v0, at);
+        s0.template take<greater, needs_index, note_nans>(v0, at);
         at += W;
     }
     typename Impl::acc_type acc = Impl::identity();
@@ -186,15 +202,26 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
             s2.template absorb_values<greater>(s3);
             s0.template absorb_values<greater>(s2);
         }
-        if (vector_end > 0)
-            acc = Impl::merge(acc, s0.template best_value<greater>());
+        if (vector_end > 0) {
+            const T best = s0.template best_value<greater>();
+            bool seen = best != start;
+            if constexpr (ignores_nan) // still the start: a number equal to it, or only NaNs?
+                for (index_t j = 0; !seen && j < i; ++j)
+                    seen = ev.template get<true>(j) == start;
+            if (seen || !ignores_nan)
+                acc = Impl::merge(acc, best);
+        }
     }
-    if (sets_end > 0) {
-        s0.absorb_nans(s1);
-        s2.absorb_nans(s3);
-        s0.absorb_nans(s2);
+    if constexpr (note_nans) {
+        if (sets_end > 0) {
+            s0.absorb_nans(s1);
+            s2.absorb_nans(s3);
+            s0.absorb_nans(s2);
+        }
     }
-    if constexpr (!needs_index) {
+    if constexpr (!note_nans) {
+        // nanmax and nanmin: no NaN to propagate
+    } else if constexpr (!needs_index) {
         if (s0.saw_nan())
             s0.nan_into(acc);
     } else {

@@ -133,13 +133,19 @@ constexpr int count_held_candidates() {
 template <class N>
 inline constexpr int held_candidates = count_held_candidates<N>();
 
-/// True when `Impl` (a reducer's impl) is max, min, argmax or argmin over a 4- or 8-byte
-/// arithmetic element type: the types the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
+/// Reducers that keep the greater or the lesser element: max, min, argmax, argmin (`order`),
+/// nanmax and nanmin (`nan_ignoring_order`).
+// (Unformatted: clang-format 14 splits a concept's requires-expressions across lines.)
+// clang-format off
+template <class Impl>
+concept extreme_reducer = requires { Impl::order; } || requires { Impl::nan_ignoring_order; };
+
+/// True when `Impl` is an extreme_reducer over a 4- or 8-byte arithmetic element type: the types
+/// the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
 template <class Impl, class T>
-concept vector_minmax = requires {
-    Impl::order;
-}
-&&std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+concept vector_minmax = extreme_reducer<Impl> && std::is_arithmetic_v<T>
+                        && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+// clang-format on
 
 /// Reducers whose reduction of one term is that term in the result type
 /// (`R::one_term_is_result`: reducers::contract): over no axis they run

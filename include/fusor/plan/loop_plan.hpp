@@ -164,7 +164,7 @@ enum class reduce_kernel : std::uint8_t {
     compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,           ///< register accumulator: eight interleaved accumulators
     sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
-    minmax_simd,     ///< register accumulator: max/min/argmax/argmin in SIMD lanes (rows >= 64)
+    minmax_simd,     ///< register accumulator: max, min, their arg and nan forms in SIMD lanes
     rescaled_blocks, ///< register accumulator: logsumexp by blocks, each block's maximum then
                      ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
     row,             ///< a row of accumulators, one per result element, updated element-wise
