@@ -860,9 +860,8 @@ typename Impl::acc_type sequential_reduce(const Ev& ev, index_t n, index_t i0, i
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
 template <class Impl>
-inline constexpr bool vector_lanes =
-    (requires { Impl::order; } || requires { Impl::nan_ignoring_order; }) && !Impl::needs_index
-    && std::is_floating_point_v<typename Impl::acc_type>;
+inline constexpr bool vector_lanes = planning::extreme_reducer<Impl> && !Impl::needs_index
+                                     && std::is_floating_point_v<typename Impl::acc_type>;
 // clang-format on
 
 // Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order.
@@ -891,18 +890,15 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
                 lanes_vec v;
                 for (index_t j = 0; j < L; ++j)
                     v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + k * L + j));
-                if constexpr (requires { Impl::nan_ignoring_order; }) {
+                constexpr bool greater = planning::keeps_greater<Impl>;
+                const auto better = greater ? (v > best[k]) : (v < best[k]);
+                if constexpr (requires { Impl::nan_ignoring_order; })
                     // nanmax and nanmin's step, lane by lane: v when better, or when the lane
                     // has seen only NaNs so far (it starts at NaN).
-                    constexpr bool greater = Impl::nan_ignoring_order > 0;
-                    const auto take =
-                        (greater ? (v > best[k]) : (v < best[k])) | (best[k] != best[k]);
-                    best[k] = take ? v : best[k];
-                } else {
+                    best[k] = (better | (best[k] != best[k])) ? v : best[k];
+                else
                     // Impl::step, lane by lane: v when better or NaN.
-                    const auto take = (Impl::order > 0 ? (v > best[k]) : (v < best[k])) | (v != v);
-                    best[k] = take ? v : best[k];
-                }
+                    best[k] = (better | (v != v)) ? v : best[k];
             }
         }
         for (index_t k = 0; k < K; ++k)

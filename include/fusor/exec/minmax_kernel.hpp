@@ -17,7 +17,8 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
-#include <fusor/plan/loop_plan.hpp> // lane_vector_bytes
+#include <fusor/plan/kernel_choice.hpp> // keeps_greater
+#include <fusor/plan/loop_plan.hpp>     // lane_vector_bytes
 
 namespace fusor::exec::detail {
 
@@ -138,12 +139,7 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
     constexpr bool ignores_nan = requires {
         Impl::nan_ignoring_order;
     };
-    constexpr bool greater = [] {
-        if constexpr (ignores_nan)
-            return Impl::nan_ignoring_order > 0;
-        else
-            return Impl::order > 0;
-    }();
+    constexpr bool greater = planning::keeps_greater<Impl>;
     constexpr bool needs_index = Impl::needs_index, note_nans = !ignores_nan;
     T start;
     if constexpr (ignores_nan)
@@ -204,12 +200,16 @@ typename Impl::acc_type vector_minmax_reduce(const Ev& ev, index_t n, index_t i0
         }
         if (vector_end > 0) {
             const T best = s0.template best_value<greater>();
-            bool seen = best != start;
-            if constexpr (ignores_nan) // still the start: a number equal to it, or only NaNs?
+            if constexpr (ignores_nan) {
+                // Still the start: a number equal to it, or only NaNs?
+                bool seen = best != start;
                 for (index_t j = 0; !seen && j < i; ++j)
                     seen = ev.template get<true>(j) == start;
-            if (seen || !ignores_nan)
+                if (seen)
+                    acc = Impl::merge(acc, best);
+            } else {
                 acc = Impl::merge(acc, best);
+            }
         }
     }
     if constexpr (note_nans) {

@@ -139,6 +139,19 @@ inline constexpr int held_candidates = count_held_candidates<N>();
 // clang-format off
 template <class Impl>
 concept extreme_reducer = requires { Impl::order; } || requires { Impl::nan_ignoring_order; };
+// clang-format on
+
+/// For an extreme_reducer: true when it keeps the greater element (max, argmax, nanmax), false
+/// for the lesser (min, argmin, nanmin).
+template <extreme_reducer Impl>
+inline constexpr bool keeps_greater = [] {
+    if constexpr (requires { Impl::nan_ignoring_order; })
+        return Impl::nan_ignoring_order > 0;
+    else
+        return Impl::order > 0;
+}();
+
+// clang-format off
 
 /// True when `Impl` is an extreme_reducer over a 4- or 8-byte arithmetic element type: the types
 /// the SIMD max/min kernel (exec/minmax_kernel.hpp) takes.
