@@ -10,6 +10,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <boost/container/small_vector.hpp>
+#include <boost/container/static_vector.hpp>
+
 #include <fusor/config.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
@@ -83,10 +86,27 @@ struct gemm_axis {
     index_t n = 1, a = 0, b = 0, c = 0;
 };
 using gemm_axes = boost::container::small_vector<gemm_axis, 4>;
+// The axes of a flat product's space (rank at most 3): on the stack, no allocation to test for.
+using flat_gemm_axes = boost::container::static_vector<gemm_axis, 3>;
 
 // Merges consecutive axes of one role into one when every operand that moves along them walks
 // them as one (outer stride == inner stride * inner extent); true when at most one is left.
-FUSOR_DECL bool merge_into_one(gemm_axes& axes);
+template <class Axes>
+bool merge_into_one(Axes& axes) {
+    while (axes.size() > 1) {
+        const gemm_axis& x = axes[axes.size() - 2];
+        const gemm_axis& y = axes.back();
+        auto joins = [&](index_t sx, index_t sy) {
+            return sx == sy * y.n;
+        };
+        if (!joins(x.a, y.a) || !joins(x.b, y.b) || !joins(x.c, y.c))
+            return false;
+        const gemm_axis merged{x.n * y.n, y.a, y.b, y.c};
+        axes.pop_back();
+        axes.back() = merged;
+    }
+    return true;
+}
 
 // A (rows × cols) matrix with strides (sr, sc) as the BLAS reads it: row-major (`sc == 1`, rows
 // `ld` apart) or column-major (`transposed`: `sr == 1`, columns `ld` apart). False otherwise.
@@ -101,19 +121,56 @@ namespace gemm_detail {
 // and B operand `ib` (C the accumulator, operand 0): rows (only A moves), columns (only B),
 // summed (both; C stands still) and batch (both, kept). False when some axis has none of these
 // roles or a factor's stride is negative.
-struct product_axes {
-    gemm_axes rows, cols, sums, batch;
+template <class Axes>
+struct basic_product_axes {
+    Axes rows, cols, sums, batch;
 };
+using product_axes = basic_product_axes<gemm_axes>;
+using flat_product_axes = basic_product_axes<flat_gemm_axes>; // rank at most 3
 FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x);
-// As above, over the iteration space `space` with each operand's strides along its axes.
-FUSOR_DECL bool classify_axes(const shape_t& space,
-                              const strides_t& a,
-                              const strides_t& b,
-                              const strides_t& c,
-                              product_axes& x);
+// As above, over the iteration space `space` of `rank` axes with each operand's strides along
+// them (a flat_product_axes holds up to 3 per role: `rank` at most 3).
+template <class Axes>
+bool classify_axes(const index_t* space,
+                   std::size_t rank,
+                   const index_t* a,
+                   const index_t* b,
+                   const index_t* c,
+                   basic_product_axes<Axes>& x) {
+    auto& [rows, cols, sums, batch] = x;
+    for (std::size_t j = 0; j < rank; ++j) {
+        const gemm_axis x{space[j], a[j], b[j], c[j]};
+        if (x.n == 1)
+            continue;
+        if (x.a < 0 || x.b < 0)
+            return false;
+        if (x.c == 0) {
+            if (x.a == 0 || x.b == 0)
+                return false; // a summed axis one operand does not move along: not a product
+            sums.push_back(x);
+        } else if (x.a != 0 && x.b == 0) {
+            rows.push_back(x);
+        } else if (x.a == 0 && x.b != 0) {
+            cols.push_back(x);
+        } else if (x.a != 0 && x.b != 0) {
+            batch.push_back(x);
+        } else {
+            return false; // the result varies where neither operand does
+        }
+    }
+    return true;
+}
 
 // The batch loops of `x` into `g`.
-FUSOR_DECL void set_batch(const product_axes& x, gemm_plan& g);
+template <class Axes>
+void set_batch(const basic_product_axes<Axes>& x, gemm_plan& g) {
+    for (const gemm_axis& b : x.batch) {
+        g.batch.push_back(b.n);
+        g.batch_a.push_back(b.a);
+        g.batch_b.push_back(b.b);
+        g.batch_c.push_back(b.c);
+    }
+}
 
 // Whether loop `p` is `C = A B` with A operand `ia` and B operand `ib` (C the accumulator,
 // operand 0) as the BLAS takes it, and if so its matrix product, not yet `direct`.
@@ -125,7 +182,25 @@ FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, g
 // accumulator then takes its terms in the order of that axis, as the row kernel does.
 FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g);
 // as_small_product's second half, from the classified axes `x` (merges its rows and columns).
-FUSOR_DECL bool small_product_from(product_axes& x, gemm_plan& g);
+template <class Axes>
+bool small_product_from(basic_product_axes<Axes>& x, gemm_plan& g) {
+    if (x.sums.size() > 1 || !merge_into_one(x.rows) || !merge_into_one(x.cols))
+        return false;
+    const gemm_axis none{};
+    const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
+                    &k = x.sums.empty() ? none : x.sums[0];
+    g.m = r.n;
+    g.n = c.n;
+    g.k = k.n;
+    g.a_m = r.a;
+    g.a_k = k.a;
+    g.b_k = k.b;
+    g.b_n = c.b;
+    g.c_m = r.c;
+    g.c_n = c.c;
+    set_batch(x, g);
+    return true;
+}
 } // namespace gemm_detail
 
 /// Decides whether reduction loop `p` (planned, operands 1 and 2 the two factors, operand 0 the

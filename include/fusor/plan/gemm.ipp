@@ -8,22 +8,6 @@
 namespace fusor::planning {
 namespace gemm_detail {
 
-FUSOR_DECL bool merge_into_one(gemm_axes& axes) {
-    while (axes.size() > 1) {
-        const gemm_axis& x = axes[axes.size() - 2];
-        const gemm_axis& y = axes.back();
-        auto joins = [&](index_t sx, index_t sy) {
-            return sx == sy * y.n;
-        };
-        if (!joins(x.a, y.a) || !joins(x.b, y.b) || !joins(x.c, y.c))
-            return false;
-        const gemm_axis merged{x.n * y.n, y.a, y.b, y.c};
-        axes.pop_back();
-        axes.back() = merged;
-    }
-    return true;
-}
-
 FUSOR_DECL bool
 as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transposed, index_t& ld) {
     if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols)) {
@@ -44,49 +28,12 @@ FUSOR_DECL bool fits_int(index_t v) {
 }
 
 FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
-    return classify_axes(p.iter_shape,
-                         p.operands[ia].iter_strides,
-                         p.operands[ib].iter_strides,
-                         p.operands[0].iter_strides,
+    return classify_axes(p.iter_shape.data(),
+                         p.iter_shape.size(),
+                         p.operands[ia].iter_strides.data(),
+                         p.operands[ib].iter_strides.data(),
+                         p.operands[0].iter_strides.data(),
                          x);
-}
-
-FUSOR_DECL bool classify_axes(const shape_t& space,
-                              const strides_t& a,
-                              const strides_t& b,
-                              const strides_t& c,
-                              product_axes& x) {
-    auto& [rows, cols, sums, batch] = x;
-    for (std::size_t j = 0; j < space.size(); ++j) {
-        const gemm_axis x{space[j], a[j], b[j], c[j]};
-        if (x.n == 1)
-            continue;
-        if (x.a < 0 || x.b < 0)
-            return false;
-        if (x.c == 0) {
-            if (x.a == 0 || x.b == 0)
-                return false; // a summed axis one operand does not move along: not a product
-            sums.push_back(x);
-        } else if (x.a != 0 && x.b == 0) {
-            rows.push_back(x);
-        } else if (x.a == 0 && x.b != 0) {
-            cols.push_back(x);
-        } else if (x.a != 0 && x.b != 0) {
-            batch.push_back(x);
-        } else {
-            return false; // the result varies where neither operand does
-        }
-    }
-    return true;
-}
-
-FUSOR_DECL void set_batch(const product_axes& x, gemm_plan& g) {
-    for (const gemm_axis& b : x.batch) {
-        g.batch.push_back(b.n);
-        g.batch_a.push_back(b.a);
-        g.batch_b.push_back(b.b);
-        g.batch_c.push_back(b.c);
-    }
 }
 
 FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
@@ -129,25 +76,6 @@ FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t
     return classify_axes(p, ia, ib, x) && small_product_from(x, g);
 }
 
-FUSOR_DECL bool small_product_from(product_axes& x, gemm_plan& g) {
-    if (x.sums.size() > 1 || !merge_into_one(x.rows) || !merge_into_one(x.cols))
-        return false;
-    const gemm_axis none{};
-    const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
-                    &k = x.sums.empty() ? none : x.sums[0];
-    g.m = r.n;
-    g.n = c.n;
-    g.k = k.n;
-    g.a_m = r.a;
-    g.a_k = k.a;
-    g.b_k = k.b;
-    g.b_n = c.b;
-    g.c_m = r.c;
-    g.c_n = c.c;
-    set_batch(x, g);
-    return true;
-}
-
 } // namespace gemm_detail
 } // namespace fusor::planning
 
@@ -180,7 +108,7 @@ FUSOR_DECL bool flat_product_of(const shape_t& space,
     if (!small_gemm_enabled || !destination_row_major || rank == 0 || rank > 3 || ks >= rank
         || shape_size(space) >= gemm_min_work)
         return false;
-    strides_t sc(rank); // the accumulators: row-major over the result, still along `summed`
+    index_t sc[3]; // the accumulators: row-major over the result, still along `summed`
     index_t results = 1;
     for (std::size_t j = rank; j-- > 0;) {
         sc[j] = j == ks ? 0 : results;
@@ -196,9 +124,9 @@ FUSOR_DECL bool flat_product_of(const shape_t& space,
         }
     if ((innermost == ks || innermost == rank) && (compensated || space[ks] >= 8))
         return false; // a register run of compensated lanes, or of 8 or more pairwise terms
-    gemm_detail::product_axes x;
-    return gemm_detail::classify_axes(space, sa, sb, sc, x) && x.batch.empty()
-           && gemm_detail::small_product_from(x, g);
+    gemm_detail::flat_product_axes x;
+    return gemm_detail::classify_axes(space.data(), rank, sa.data(), sb.data(), sc, x)
+           && x.batch.empty() && gemm_detail::small_product_from(x, g);
 }
 
 } // namespace fusor::planning
