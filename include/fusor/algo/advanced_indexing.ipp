@@ -263,13 +263,13 @@ FUSOR_DECL selection select(const shape_t& shape,
         if (e.shape == b) { // no broadcasting: one pass, in the array's own order
             for (index_t j = 0; j < size; ++j) {
                 index_t& r = s.rows[static_cast<std::size_t>(j)];
-                r = (first ? 0 : r) + checked_index(e.values[j], n, e.axis) * stride;
+                r = (first ? 0 : r) + wrapped_index(e.values[j], n, e.axis) * stride;
             }
             continue;
         }
         std::vector<index_t> at(static_cast<std::size_t>(size));
         for (index_t j = 0; j < size; ++j)
-            at[static_cast<std::size_t>(j)] = checked_index(e.values[j], n, e.axis);
+            at[static_cast<std::size_t>(j)] = wrapped_index(e.values[j], n, e.axis);
         // The array's row-major strides on the broadcast shape (0 where it is stretched).
         const strides_t own = row_major_strides(e.shape);
         strides_t bs(b.size(), 0);

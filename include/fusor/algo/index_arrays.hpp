@@ -66,6 +66,16 @@ index_t flat_offset(const tensor_view<T>& v, bool row_major, index_t flat) {
 /// index, the axis and its size, NumPy's words.
 FUSOR_DECL index_t checked_index(std::int64_t index, index_t n, index_t axis);
 
+/// checked_index for loops over many indices: the wrap and the test inline, only the error
+/// (checked_index again, which throws) out of line. A call per index was 1.8 ms of the 10.5 that
+/// `view(x, idx)` took for 2^20 random indices into 2^24 float32.
+FUSOR_INLINE index_t wrapped_index(std::int64_t index, index_t n, index_t axis) {
+    const index_t j = index < 0 ? index + n : index;
+    if (j < 0 || j >= n) [[unlikely]]
+        return checked_index(index, n, axis); // throws, naming it
+    return j;
+}
+
 /// The values an operand holds, converted to T, in row-major order (a C++ scalar is one value).
 template <class T, class V>
 tensor<T> values_as(const V& v) {
@@ -173,17 +183,12 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
     for (index_t outer = 0; outer < lanes.outer; ++outer) {
         const T* base = v.data() + lanes.first(outer, 0);
         if (lanes.inner == 1) {
-            for (index_t j = 0; j < m; ++j) {
-                const std::int64_t i = ip[j];
-                const index_t k = i < 0 ? i + n : i;
-                if (k < 0 || k >= n) [[unlikely]]
-                    detail::checked_index(i, n, ax); // throws, naming it
-                o[j] = base[k];
-            }
+            for (index_t j = 0; j < m; ++j)
+                o[j] = base[detail::wrapped_index(ip[j], n, ax)];
             o += m;
         } else {
             for (index_t j = 0; j < m; ++j) {
-                const T* from = base + detail::checked_index(ip[j], n, ax) * lanes.inner;
+                const T* from = base + detail::wrapped_index(ip[j], n, ax) * lanes.inner;
                 o = std::copy(from, from + lanes.inner, o);
             }
         }
@@ -223,7 +228,7 @@ tensor<value_type_t<E>> take_along_axis(const E& arr, const I& indices, index_t 
     const index_t n = s[static_cast<std::size_t>(ax)];
     std::vector<index_t> at(static_cast<std::size_t>(idx.size()));
     for (index_t j = 0; j < idx.size(); ++j)
-        at[static_cast<std::size_t>(j)] = detail::checked_index(idx.data()[j], n, ax);
+        at[static_cast<std::size_t>(j)] = detail::wrapped_index(idx.data()[j], n, ax);
     const detail::flat_values<E> v(arr);
     const index_t step = row_major_strides(s)[static_cast<std::size_t>(ax)];
     T* o = out.data();
@@ -258,7 +263,7 @@ void put(A&& a, const I& indices, const V& values) {
     const index_t n = dest.size();
     std::vector<index_t> at(static_cast<std::size_t>(idx.size()));
     for (index_t j = 0; j < idx.size(); ++j)
-        at[static_cast<std::size_t>(j)] = detail::checked_index(idx.data()[j], n, 0);
+        at[static_cast<std::size_t>(j)] = detail::wrapped_index(idx.data()[j], n, 0);
     const bool rm = is_row_major(dest.shape(), dest.strides());
     for (index_t j = 0; j < idx.size(); ++j)
         dest.data()[detail::flat_offset(dest, rm, at[static_cast<std::size_t>(j)])] =
@@ -296,7 +301,7 @@ void put_along_axis(A&& arr, const I& indices, const V& values, index_t axis) {
     const index_t n = s[static_cast<std::size_t>(ax)];
     std::vector<index_t> at(static_cast<std::size_t>(idx.size()));
     for (index_t j = 0; j < idx.size(); ++j)
-        at[static_cast<std::size_t>(j)] = detail::checked_index(idx.data()[j], n, ax);
+        at[static_cast<std::size_t>(j)] = detail::wrapped_index(idx.data()[j], n, ax);
     // The values as the indexed shape (extra leading extent-1 axes dropped, as assignment).
     const shape_t vs = [&] {
         shape_t v = vals.shape();
