@@ -8,14 +8,52 @@
 
 #include <cstring>
 #include <type_traits>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include <fusor/config.hpp>
+#include <fusor/core/rounding.hpp> // FUSOR_FMA_TARGET, rounding::opaque
 #include <fusor/core/shape.hpp>
 #include <fusor/plan/loop_plan.hpp>
 
 namespace fusor::exec {
 
 namespace detail {
+// The term x * y in T, rounded before the reducer's step adds it, as the row kernel and NumPy
+// round it: on an FMA target g++ fused a float64 product into the compensated sum's first add
+// (contraction), other bits than the row kernel's (tests/contract/test_small_products_avx512.cpp).
+// A float32 product is rounded anyway: it is widened to float64 before it is added.
+template <class T>
+FUSOR_INLINE T rounded_product(T x, T y) {
+#if FUSOR_FMA_TARGET
+    if constexpr (std::is_same_v<T, double>)
+        return fusor::detail::rounding::opaque(x * y);
+#endif
+    return static_cast<T>(x * y);
+}
+
+// `acc += f` lane by lane, the W floats of `f` widened to doubles (exact). Both types given: g++
+// deduces a vector parameter as its element type; by reference, not returned: a vector's return
+// convention depends on the target flags. Eight floats on AVX-512 widen in one vcvtps2pd: g++ 12
+// lowered __builtin_convertvector of 8 floats to two 4-wide conversions, an extract and an
+// insert, the most instructions of an 8 x 8 product's loop.
+template <class DVec, class FVec>
+FUSOR_INLINE void add_widened(DVec& acc, const FVec& f) {
+#if defined(__AVX512F__)
+    if constexpr (sizeof(FVec) == sizeof(__m256) && sizeof(DVec) == sizeof(__m512d)) {
+        __m256 v;
+        std::memcpy(&v, &f, sizeof v);
+        const __m512d w = _mm512_cvtps_pd(v);
+        DVec d;
+        std::memcpy(&d, &w, sizeof d);
+        acc += d;
+        return;
+    }
+#endif
+    acc += __builtin_convertvector(f, DVec);
+}
+
 // Rows [i, i + R) and columns [j, j + W) of C: R x W accumulators held in registers while k
 // runs, each taking its terms in k order. R and W are constants, so the compiler keeps them in
 // registers; R rows make R independent chains of adds (one row's k steps wait on each other).
@@ -40,7 +78,7 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
             fvec row;
             std::memcpy(&row, b + k * g.b_k + j, sizeof row);
             for (index_t r = 0; r < R; ++r)
-                acc[r] += __builtin_convertvector(ai[r * g.a_m + k * g.a_k] * row, dvec);
+                add_widened<dvec, fvec>(acc[r], ai[r * g.a_m + k * g.a_k] * row);
         }
         for (index_t r = 0; r < R; ++r)
             std::memcpy(ci + r * g.c_m, &acc[r], sizeof(dvec));
@@ -54,7 +92,7 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
             for (index_t r = 0; r < R; ++r) {
                 const T x = ai[r * g.a_m + k * g.a_k];
                 for (index_t w = 0; w < W; ++w)
-                    acc[r][w] = Impl::step(acc[r][w], static_cast<T>(x * bk[w]), 0);
+                    acc[r][w] = Impl::step(acc[r][w], rounded_product(x, bk[w]), 0);
             }
         }
         for (index_t r = 0; r < R; ++r)
@@ -101,7 +139,8 @@ void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
                 const T* bk = b + ob + k * g.b_k;
                 Acc* ci = c + oc + i * g.c_m;
                 for (index_t j = 0; j < g.n; ++j)
-                    ci[j * g.c_n] = Impl::step(ci[j * g.c_n], static_cast<T>(x * bk[j * g.b_n]), 0);
+                    ci[j * g.c_n] =
+                        Impl::step(ci[j * g.c_n], detail::rounded_product(x, bk[j * g.b_n]), 0);
             }
     });
 }
