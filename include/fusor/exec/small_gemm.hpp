@@ -16,6 +16,7 @@
 #include <fusor/core/rounding.hpp> // FUSOR_FMA_TARGET, rounding::opaque
 #include <fusor/core/shape.hpp>
 #include <fusor/plan/loop_plan.hpp>
+#include <fusor/reduce/reducers.hpp> // compensated_sum
 
 namespace fusor::exec {
 
@@ -32,6 +33,15 @@ FUSOR_INLINE T rounded_product(T x, T y) {
 #endif
     return static_cast<T>(x * y);
 }
+
+// float64 products summed in compensated accumulators: small_gemm_block's vector lanes.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl, class T, class Acc>
+inline constexpr bool compensated_double_lanes =
+    std::is_same_v<T, double> && std::is_same_v<Acc, reducers::detail::compensated_sum>
+    && Impl::term_is_element;
+// clang-format on
 
 // `acc += f` lane by lane, the W floats of `f` widened to doubles (exact). Both types given: g++
 // deduces a vector parameter as its element type; by reference, not returned: a vector's return
@@ -82,6 +92,43 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
         }
         for (index_t r = 0; r < R; ++r)
             std::memcpy(ci + r * g.c_m, &acc[r], sizeof(dvec));
+    } else if constexpr (compensated_double_lanes<Impl, T, Acc> && W > 1) {
+        // float64 into compensated accumulators: the sums and their corrections as vectors of
+        // W lanes, each lane the scalar step's TwoSum on the same product in the same order, so
+        // the same bits. As structs of two doubles g++ kept them scalar (an 8 x 8 float64
+        // product at 11 times Eigen's time).
+        typedef double dvec __attribute__((vector_size(W * sizeof(double))));
+        dvec sum[R], corr[R];
+        for (index_t r = 0; r < R; ++r)
+            for (index_t w = 0; w < W; ++w) {
+                sum[r][w] = ci[r * g.c_m + w].sum;
+                corr[r][w] = ci[r * g.c_m + w].correction;
+            }
+        for (index_t k = 0; k < g.k; ++k) {
+            dvec row;
+            std::memcpy(&row, b + k * g.b_k + j, sizeof row);
+            for (index_t r = 0; r < R; ++r) {
+                dvec p = ai[r * g.a_m + k * g.a_k] * row;
+#if FUSOR_FMA_TARGET && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+                // rounded_product's barrier: on the register on AVX-512 (a vector of W doubles
+                // is one), through memory elsewhere (g++ 12 found no AVX2 register for it).
+#if defined(__AVX512F__)
+                __asm__("" : "+x"(p));
+#else
+                __asm__("" : "+m"(p));
+#endif
+#endif
+                // reducers::detail::two_sum_into, written out: g++ drops the vector attribute
+                // of this W-dependent type when it is a template argument.
+                const dvec t = sum[r] + p;
+                const dvec z = t - sum[r];
+                corr[r] += (sum[r] - (t - z)) + (p - z);
+                sum[r] = t;
+            }
+        }
+        for (index_t r = 0; r < R; ++r)
+            for (index_t w = 0; w < W; ++w)
+                ci[r * g.c_m + w] = Acc{sum[r][w], corr[r][w]};
     } else {
         Acc acc[R][W];
         for (index_t r = 0; r < R; ++r)
