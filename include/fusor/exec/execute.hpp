@@ -876,7 +876,8 @@ inline constexpr bool vector_lanes = planning::extreme_reducer<Impl> && !Impl::n
                                      && std::is_floating_point_v<typename Impl::acc_type>;
 // clang-format on
 
-// Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order.
+// Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order
+// (max and min: halving, below).
 // One accumulator would chain every step on the previous one (a compare-and-select per element
 // for max: latency-bound, ~10x slower than memory); eight independent chains run at the speed
 // of the loads. `merge` is associative for every reducer, so the result is the sequential one

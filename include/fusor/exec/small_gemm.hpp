@@ -21,10 +21,11 @@
 namespace fusor::exec {
 
 namespace detail {
-// The term x * y in T, rounded before the reducer's step adds it, as the row kernel and NumPy
-// round it: on an FMA target g++ fused a float64 product into the compensated sum's first add
-// (contraction), other bits than the row kernel's (tests/contract/test_small_products_avx512.cpp).
-// A float32 product is rounded anyway: it is widened to float64 before it is added.
+// The term x * y in T, rounded before the reducer's step adds it, as NumPy rounds it: on an FMA
+// target g++ fused a float64 product into the compensated sum's first add (contraction), bits
+// NumPy does not give (found by tests/contract/test_small_products_avx512.cpp; the row kernels
+// still contract it there: docs/explain.md, "FMA contraction"). A float32 product is rounded
+// anyway: it is widened to float64 before it is added.
 template <class T>
 FUSOR_INLINE T rounded_product(T x, T y) {
 #if FUSOR_FMA_TARGET
