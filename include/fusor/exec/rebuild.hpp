@@ -27,8 +27,8 @@ auto rebuild_with(const N& n, F&& f) {
         (std::make_index_sequence<child_count<N>>{});
     } else if constexpr (t == node_tag::reduction) {
         auto c = f(n.child);
-        return reduction<typename N::reducer_type, decltype(c)>{
-            {}, std::move(c), n.axes, n.keepdims, n.flat, n.shape()};
+        return reduction<typename N::reducer_type, decltype(c)>(
+            std::move(c), n.axes, n.keepdims, n.flat, n.shape());
     } else if constexpr (t == node_tag::reshaped) {
         auto c = f(n.child);
         return reshaped<decltype(c)>{{}, std::move(c), n.out_shape, n.split};

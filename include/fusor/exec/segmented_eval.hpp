@@ -150,8 +150,8 @@ auto lower_to_cell(const N& n, const segment_cells& p, const segment_cell& c) {
     cell_lowering low{p, c};
     if constexpr (tag_of<N> == node_tag::reduction) {
         auto child = traverse(n.child, low);
-        return reduction<typename N::reducer_type, decltype(child)>{
-            {}, std::move(child), n.axes, n.keepdims, n.flat, reduced_cell_shape(n, c)};
+        return reduction<typename N::reducer_type, decltype(child)>(
+            std::move(child), n.axes, n.keepdims, n.flat, reduced_cell_shape(n, c));
     } else {
         return traverse(n, low);
     }

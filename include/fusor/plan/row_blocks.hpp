@@ -313,8 +313,8 @@ struct row_lowering {
             auto c = lower(n.child, reduced_row_axis(n, a));
             shape_t s = n.shape();
             s[static_cast<std::size_t>(a)] = len;
-            return reduction<typename N::reducer_type, decltype(c)>{
-                {}, std::move(c), n.axes, n.keepdims, n.flat, std::move(s)};
+            return reduction<typename N::reducer_type, decltype(c)>(
+                std::move(c), n.axes, n.keepdims, n.flat, std::move(s));
         } else {
             static_assert(t == node_tag::elementwise);
             return [&]<std::size_t... I>(std::index_sequence<I...>) {

@@ -43,6 +43,20 @@ struct reduction : value_node<reduction<Reducer, C>> {
     bool flat;     ///< no axis given: arg-reductions report flat (row-major) indices
     shape_t shape_;
 
+    // Constructors, not aggregate initialisation: g++ 12 cleared a whole node built from a
+    // braced list whose child was a constructor call (a 4 x 4 matmul's 624 bytes, one memset
+    // call per evaluation) before storing its members.
+    /// Every member given (the child moved or copied in).
+    template <class Child, class Axes, class Shape>
+    reduction(Child&& c, Axes&& reduced_axes, bool keep, bool flat_indices, Shape&& shape)
+        : child(std::forward<Child>(c)), axes(std::forward<Axes>(reduced_axes)), keepdims(keep),
+          flat(flat_indices), shape_(std::forward<Shape>(shape)) {}
+    /// The child is what `make_child()` returns, built where the node holds it; the axes and
+    /// the shape empty, for the caller to fill.
+    template <class F>
+    reduction(std::in_place_t, F&& make_child, bool keep, bool flat_indices)
+        : child(make_child()), keepdims(keep), flat(flat_indices) {}
+
     const shape_t& shape() const { return shape_; }
     index_t rank() const { return shape_.rank(); }
     index_t size() const { return shape_size(shape_); }
@@ -105,7 +119,8 @@ template <class Reducer, class E>
 auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options opt) {
     using N = node_t<E>;
     // Built in place (the node is returned by copy elision): no shape is moved.
-    reduction<Reducer, N> r{{}, as_node(std::forward<E>(e)), {}, opt.keepdims, !axes_in, {}};
+    reduction<Reducer, N> r(
+        std::in_place, [&e] { return as_node(std::forward<E>(e)); }, opt.keepdims, !axes_in);
     const shape_t& in = r.child.shape();
     // Every axis, or one axis of a tensor of rank >= 1, written in place: `sum(a * b)` moves
     // no shape.
@@ -129,7 +144,7 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
 template <class Reducer, class F>
 auto make_reduction_in_place(F&& make_child, index_t axis, reduce_options opt) {
     using N = decltype(make_child());
-    reduction<Reducer, N> r{{}, make_child(), {}, opt.keepdims, false, {}};
+    reduction<Reducer, N> r(std::in_place, std::forward<F>(make_child), opt.keepdims, false);
     const index_t rank = r.child.shape().rank();
     if (rank > 0) [[likely]]
         r.axes.push_back(normalize_axis(axis, rank));
