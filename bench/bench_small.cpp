@@ -15,6 +15,9 @@
 //                                          statistics applied (the normalisation step)
 //   S7  v = sum((x - m) * (x - m), 1)      x (8, 16) and (64, 256), m (rows, 1): a row's
 //                                          squared deviations summed (the variance step)
+//   S8  d = x[1:] - x[:-1]                 x (n + 1,), n = 4, 64, 1024, 16384: two views of
+//                                          one tensor (a finite difference)
+//   S9  c = transpose(a) + b               a, b (n, n), n = 8, 32: a view read across
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
 //
 //   build/release/bench/bench_small --benchmark_repetitions=5
@@ -485,6 +488,88 @@ void s7(index_t rows, index_t cols) {
 #endif
 }
 
+// ---- S8: d = x[1:] - x[:-1], two views of one tensor ------------------------------------------
+void s8(index_t n) {
+    struct data {
+        fusor::tensor<float> x, d;
+    };
+    auto* x = new data{random_tensor({n + 1}, 15), fusor::tensor<float>(fusor::shape_t{n})};
+    const std::string name = "S8_difference_views/" + std::to_string(n);
+    std::vector<float> want(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] = x->x.data()[i + 1] - x->x.data()[i];
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->d.data(), x->d.data() + n, 0.f);
+        run();
+        expect_close(name + "/" + way, x->d.data(), want.data(), n, 1e-6);
+        add(name, way, run);
+    };
+    check("fused", [x] {
+        x->d = fusor::view(x->x, fusor::slice(1, fusor::none))
+               - fusor::view(x->x, fusor::slice(fusor::none, -1));
+    });
+    check("hand", [x, n] {
+        const float* in = x->x.data();
+        float* out = x->d.data();
+        for (index_t i = 0; i < n; ++i)
+            out[i] = in[i + 1] - in[i];
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x, n] {
+        const auto in = ev(std::as_const(x->x));
+        ev(x->d) = in.tail(n) - in.head(n);
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto d = xt_of<1>(x->d);
+        const auto in = xt_of<1>(x->x);
+        xt::noalias(d) = xt::view(in, xt::range(1, xt::placeholders::_))
+                         - xt::view(in, xt::range(xt::placeholders::_, -1));
+    });
+#endif
+}
+
+// ---- S9: c = transpose(a) + b, a square matrix read across --------------------------------------
+void s9(index_t n) {
+    struct data {
+        fusor::tensor<float> a, b, c;
+    };
+    auto* x = new data{random_tensor({n, n}, 16),
+                       random_tensor({n, n}, 17),
+                       fusor::tensor<float>(fusor::shape_t{n, n})};
+    const std::string name = "S9_transpose_plus/" + std::to_string(n * n);
+    std::vector<float> want(static_cast<std::size_t>(n * n));
+    for (index_t i = 0; i < n; ++i)
+        for (index_t j = 0; j < n; ++j)
+            want[static_cast<std::size_t>(i * n + j)] =
+                x->a.data()[j * n + i] + x->b.data()[i * n + j];
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + n * n, 0.f);
+        run();
+        expect_close(name + "/" + way, x->c.data(), want.data(), n * n, 1e-6);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = fusor::transpose(x->a) + x->b; });
+    check("hand", [x, n] {
+        const float *a = x->a.data(), *b = x->b.data();
+        float* c = x->c.data();
+        for (index_t i = 0; i < n; ++i)
+            for (index_t j = 0; j < n; ++j)
+                c[i * n + j] = a[j * n + i] + b[i * n + j];
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen",
+          [x] { em(x->c) = em(std::as_const(x->a)).transpose() + em(std::as_const(x->b)); });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<2>(x->c);
+        xt::noalias(c) = xt::transpose(xt_of<2>(x->a)) + xt_of<2>(x->b);
+    });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -509,6 +594,10 @@ int main(int argc, char** argv) {
     s6(64, 256);
     s7(8, 16);
     s7(64, 256);
+    for (index_t n : {4, 64, 1024, 16384})
+        s8(n);
+    for (index_t n : {8, 32})
+        s9(n);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

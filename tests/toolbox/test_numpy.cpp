@@ -1081,6 +1081,28 @@ TEST_CASE("the lazy forms read their operands when evaluated") {
     CHECK(array_equal(eval(gy), tensor<double>{{-10, -10, -10}, {20, 20, 20}}));
 }
 
+TEST_CASE("views of small tensors evaluated into existing results allocate nothing") {
+    // Inner-loop code: a difference of two slices, a transpose, a reversed axis, a broadcast
+    // and a new axis. Each view's index map, its label and view(...)'s index list stay off the
+    // heap (ranks up to 4); the first evaluation of each fills the plan caches.
+    tensor<float> x = arange<float>(17), d(shape_t{16});
+    tensor<float> a = arange<float>(64), b(shape_t{8, 8}), c(shape_t{8, 8});
+    a.reshape({8, 8});
+    auto evaluate_all = [&] {
+        d = view(x, slice(1, none)) - view(x, slice(none, -1));
+        c = transpose(a) + b;
+        c = view(a, slice(none, none, -1), all) * 2.0f;
+        c = broadcast_to(view(x, slice(0, 8)), shape_t{8, 8}) + view(a, all, 0, newaxis);
+    };
+    evaluate_all();
+    start_counting();
+    evaluate_all();
+    counting = false;
+    CHECK(total_allocated == 0);
+    CHECK(d(3) == 1.0f);
+    CHECK(c(2, 5) == 5.0f + 16.0f); // x[5] + a[2, 0]
+}
+
 TEST_CASE("building the lazy forms allocates nothing of the operand's size") {
     const index_t n = 256;
     tensor<double> t(shape_t{n, n});

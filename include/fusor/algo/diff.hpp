@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -40,11 +41,12 @@ using diff_op_t = std::conditional_t<std::is_same_v<T, bool>, ops::not_equal, op
 // 0 gives two empty views).
 template <class T>
 auto diff_once(const tensor_view<const T>& v, index_t axis) {
-    std::vector<view_index> hi(v.shape().size(), slice(none, none)), lo = hi;
+    boost::container::small_vector<view_index, 6> hi(v.shape().size(), slice(none, none)), lo = hi;
     hi[static_cast<std::size_t>(axis)] = slice(1, none);
     lo[static_cast<std::size_t>(axis)] = slice(none, -1);
-    return make_binary<diff_op_t<T>>(v.remap(view_map(v.shape(), hi)),
-                                     v.remap(view_map(v.shape(), lo)));
+    using indices = std::span<const view_index>; // (clang: a small_vector is no std range)
+    return make_binary<diff_op_t<T>>(v.remap(view_map(v.shape(), indices(hi.data(), hi.size()))),
+                                     v.remap(view_map(v.shape(), indices(lo.data(), lo.size()))));
 }
 
 // A read-only view that owns `t` (kept alive by the views and leaves made from it).

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
-#include <vector>
 
 #include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
@@ -19,21 +19,43 @@
 
 namespace fusor {
 
+/// What `explain` prints for a view's map (`transpose(axes=(1, 0))`), kept as a pattern and
+/// its numbers and written out only when printed (`str()`): views of tensors, made in inner
+/// loops, never print their maps, and formatting the text cost more than the rest of the view.
+struct map_label {
+    /// Static text; `%t` stands for every number of `numbers` as a tuple (`(1, 0)`), `%a` and
+    /// `%b` for their first and second halves as tuples, `%0` ... `%9` for one number.
+    const char* pattern = "";
+    shape_t numbers;  ///< what the pattern prints
+    std::string text; ///< a label made at run time (einsum's subscripts), printed as it is
+
+    map_label() = default;
+    map_label(const char* static_pattern, shape_t values = {})
+        : pattern(static_pattern), numbers(std::move(values)) {}
+    map_label(std::string made) : text(std::move(made)) {}
+
+    /// The text explain prints: `text` when set, else the pattern with its numbers.
+    FUSOR_DECL std::string str() const;
+};
+
 /// `operand_index = coef * view_index + offset`, with `coef` an
 /// (operand rank × view rank) integer matrix. Transpose is a permutation matrix, a slice
 /// scales one axis and offsets it, an integer index is a zero row plus an offset, `newaxis`
 /// and broadcast axes are zero columns, and a diagonal maps two operand axes to one view axis.
 struct affine_map {
-    shape_t in_shape;          ///< the operand's shape
-    shape_t out_shape;         ///< the view's shape
-    std::vector<index_t> coef; ///< in_rank × out_rank, row-major
-    shape_t offset;            ///< in_rank
-    std::string label;         ///< what `explain` prints, e.g. `transpose(axes=(1, 0))`
+    shape_t in_shape;  ///< the operand's shape
+    shape_t out_shape; ///< the view's shape
+    /// in_rank × out_rank, row-major; up to 4 × 4 inline (a view of a small tensor in an inner
+    /// loop allocated it on the heap before).
+    boost::container::small_vector<index_t, 16> coef;
+    shape_t offset;  ///< in_rank
+    map_label label; ///< what `explain` prints, e.g. `transpose(axes=(1, 0))`
 
-    affine_map(shape_t in, shape_t out, std::string what)
-        : in_shape(std::move(in)), out_shape(std::move(out)),
-          coef(in_shape.size() * out_shape.size(), 0), offset(in_shape.size(), 0),
-          label(std::move(what)) {}
+    /// `what`: a map_label or what makes one (a pattern, a string), built in place.
+    template <class Label>
+    affine_map(const shape_t& in, shape_t out, Label&& what)
+        : in_shape(in), out_shape(std::move(out)), coef(in_shape.size() * out_shape.size(), 0),
+          offset(in_shape.size(), 0), label(std::forward<Label>(what)) {}
 
     index_t& at(std::size_t in_axis, std::size_t out_axis) {
         return coef[in_axis * out_shape.size() + out_axis];
@@ -63,6 +85,12 @@ struct affine_map {
 /// numpy.transpose). Throws `value_error` when `axes` has the wrong length or is not a
 /// permutation, `axis_error` for an axis out of range.
 FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in);
+
+namespace detail {
+/// transpose's axes over an operand of shape `in`: `axes_in` normalised (none: every axis,
+/// reversed). Throws as transpose_map.
+FUSOR_DECL shape_t transpose_axes(const shape_t& in, const shape_t& axes_in);
+} // namespace detail
 
 /// `swapaxes(e, axis1, axis2)` as numpy.swapaxes: the transpose exchanging two axes.
 /// Throws `axis_error` for an axis out of range.
@@ -112,7 +140,63 @@ using view_index = std::variant<index_t, slice, newaxis_t, ellipsis_t>;
 /// throws `index_error`), `newaxis` inserts an extent-1 axis, `ellipsis` stands for all the
 /// axes not named, trailing axes not named are kept whole. Too many indices or two
 /// ellipses throw `value_error`.
-FUSOR_DECL affine_map view_map(const shape_t& in, const std::vector<view_index>& idx);
+FUSOR_DECL affine_map view_map(const shape_t& in, std::span<const view_index> idx);
+
+namespace detail {
+/// One axis of NumPy's basic indexing as view_map applies it, in view order: an operand axis
+/// read from `start` by `step`, kept as a view axis of `extent` elements (a slice) or dropped
+/// (an integer), or a new view axis of extent 1 that reads no operand axis (`newaxis`).
+struct view_axis {
+    index_t start = 0, step = 0, extent = 1;
+    bool reads = true, keeps = true;
+};
+
+/// Calls `f(operand_axis, view_axis)` for each axis of `e[idx]` over an operand of shape `in`,
+/// in view order (`operand_axis` is the next operand axis; it moves on when the axis reads one),
+/// the ellipsis (or the end) standing for the axes not named, as whole slices. Throws as
+/// view_map (after the calls for the axes before the bad index: callers build locals).
+template <class F>
+void for_each_view_axis(const shape_t& in, std::span<const view_index> idx, F&& f) {
+    std::size_t consumed = 0, ellipses = 0;
+    for (const view_index& v : idx) {
+        consumed += std::holds_alternative<index_t>(v) || std::holds_alternative<slice>(v);
+        ellipses += std::holds_alternative<ellipsis_t>(v);
+    }
+    if (ellipses > 1)
+        throw value_error("an index can only have a single ellipsis");
+    if (consumed > in.size())
+        throw value_error("too many indices for tensor: tensor is " + std::to_string(in.size())
+                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
+    std::size_t in_axis = 0;
+    auto whole_axes = [&](std::size_t count) {
+        for (std::size_t k = 0; k < count; ++k, ++in_axis)
+            f(in_axis, view_axis{0, 1, in[in_axis], true, true});
+    };
+    bool expanded = false;
+    for (const view_index& v : idx) {
+        if (std::holds_alternative<ellipsis_t>(v)) {
+            whole_axes(in.size() - consumed);
+            expanded = true;
+        } else if (const auto* i = std::get_if<index_t>(&v)) {
+            const index_t n = in[in_axis];
+            if (*i < -n || *i >= n)
+                throw index_error("index " + std::to_string(*i) + " is out of bounds for axis "
+                                  + std::to_string(in_axis) + " with size " + std::to_string(n));
+            f(in_axis, view_axis{*i < 0 ? *i + n : *i, 0, 1, true, false});
+            ++in_axis;
+        } else if (const auto* s = std::get_if<slice>(&v)) {
+            const auto r = s->resolve(in[in_axis]);
+            // An empty slice starts at 0 so that no stored offset points past the operand.
+            f(in_axis, view_axis{r.length > 0 ? r.start : 0, r.step, r.length, true, true});
+            ++in_axis;
+        } else { // newaxis
+            f(in_axis, view_axis{0, 0, 1, false, true});
+        }
+    }
+    if (!expanded)
+        whole_axes(in.size() - consumed);
+}
+} // namespace detail
 
 } // namespace fusor
 

@@ -7,7 +7,35 @@
 
 namespace fusor {
 
-FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
+FUSOR_DECL std::string map_label::str() const {
+    if (!text.empty())
+        return text;
+    std::string out;
+    const std::size_t half = numbers.size() / 2;
+    for (const char* p = pattern; *p; ++p) {
+        if (*p != '%' || !p[1]) {
+            out += *p;
+            continue;
+        }
+        const char c = *++p;
+        if (c == 't')
+            out += to_string(numbers);
+        else if (c == 'a')
+            out += to_string(shape_t(numbers.begin(), numbers.begin() + half));
+        else if (c == 'b')
+            out += to_string(shape_t(numbers.begin() + half, numbers.end()));
+        else
+            out += std::to_string(numbers[static_cast<std::size_t>(c - '0')]);
+    }
+    return out;
+}
+
+namespace detail {
+// One flag per axis, inline up to rank 8: views of small tensors are made in inner loops.
+using axis_flags = boost::container::small_vector<bool, 8>;
+} // namespace detail
+
+FUSOR_DECL shape_t detail::transpose_axes(const shape_t& in, const shape_t& axes_in) {
     const index_t r = in.rank();
     shape_t axes = axes_in;
     if (axes.empty())
@@ -16,7 +44,7 @@ FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
     if (axes.rank() != r)
         throw value_error("axes don't match array: " + std::to_string(axes.size())
                           + " axes for tensor of rank " + std::to_string(r));
-    std::vector<bool> seen(static_cast<std::size_t>(r), false);
+    detail::axis_flags seen(static_cast<std::size_t>(r), false);
     for (index_t& a : axes) {
         a = normalize_axis(a, r);
         if (seen[static_cast<std::size_t>(a)])
@@ -24,10 +52,15 @@ FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
                               + " are not a permutation");
         seen[static_cast<std::size_t>(a)] = true;
     }
+    return axes;
+}
+
+FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
+    const shape_t axes = detail::transpose_axes(in, axes_in);
     shape_t out;
     for (index_t a : axes)
         out.push_back(in[static_cast<std::size_t>(a)]);
-    affine_map m(in, out, "transpose(axes=" + to_string(axes) + ")");
+    affine_map m(in, out, map_label("transpose(axes=%t)", axes));
     for (std::size_t j = 0; j < axes.size(); ++j)
         m.at(static_cast<std::size_t>(axes[j]), j) = 1;
     return m;
@@ -40,7 +73,7 @@ FUSOR_DECL affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axi
     for (index_t k = 0; k < r; ++k)
         perm.push_back(k == a ? b : k == b ? a : k);
     affine_map m = transpose_map(in, perm);
-    m.label = "swapaxes(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+    m.label = map_label("swapaxes(%0, %1)", shape_t{a, b});
     return m;
 }
 
@@ -66,7 +99,7 @@ FUSOR_DECL affine_map moveaxis_map(const shape_t& in,
     const shape_t src = normalized(source, "source"), dst = normalized(destination, "destination");
     // NumPy's construction: the axes not moved, in order, then each moved axis inserted at its
     // destination in increasing destination order.
-    std::vector<std::pair<index_t, index_t>> moves;
+    boost::container::small_vector<std::pair<index_t, index_t>, 6> moves;
     for (std::size_t i = 0; i < src.size(); ++i)
         moves.emplace_back(dst[i], src[i]);
     std::sort(moves.begin(), moves.end());
@@ -77,13 +110,15 @@ FUSOR_DECL affine_map moveaxis_map(const shape_t& in,
     for (const auto& [d, s] : moves)
         order.insert(order.begin() + d, s);
     affine_map m = transpose_map(in, order);
-    m.label = "moveaxis(" + to_string(src) + " -> " + to_string(dst) + ")";
+    shape_t both = src; // the pattern's halves: source, then destination
+    both.insert(both.end(), dst.begin(), dst.end());
+    m.label = map_label("moveaxis(%a -> %b)", std::move(both));
     return m;
 }
 
 FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
     const index_t r = in.rank() + axes.rank();
-    std::vector<bool> inserted(static_cast<std::size_t>(r), false);
+    detail::axis_flags inserted(static_cast<std::size_t>(r), false);
     for (index_t a : axes) {
         const auto k = static_cast<std::size_t>(normalize_axis(a, r));
         if (inserted[k])
@@ -94,7 +129,7 @@ FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
     std::size_t next = 0;
     for (std::size_t k = 0; k < inserted.size(); ++k)
         out.push_back(inserted[k] ? 1 : in[next++]);
-    affine_map m(in, out, "expand_dims(axes=" + to_string(axes) + ")");
+    affine_map m(in, std::move(out), map_label("expand_dims(axes=%t)", axes));
     next = 0;
     for (std::size_t k = 0; k < inserted.size(); ++k)
         if (!inserted[k])
@@ -103,7 +138,7 @@ FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
 }
 
 FUSOR_DECL affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes) {
-    std::vector<bool> dropped(in.size(), false);
+    detail::axis_flags dropped(in.size(), false);
     if (axes) {
         for (index_t a : normalize_axes(*axes, in.rank())) {
             const auto k = static_cast<std::size_t>(a);
@@ -121,7 +156,8 @@ FUSOR_DECL affine_map squeeze_map(const shape_t& in, const std::optional<shape_t
     for (std::size_t k = 0; k < in.size(); ++k)
         if (!dropped[k])
             out.push_back(in[k]);
-    affine_map m(in, out, axes ? "squeeze(axes=" + to_string(*axes) + ")" : "squeeze");
+    affine_map m(
+        in, std::move(out), axes ? map_label("squeeze(axes=%t)", *axes) : map_label("squeeze"));
     std::size_t j = 0;
     for (std::size_t k = 0; k < in.size(); ++k)
         if (!dropped[k])
@@ -150,10 +186,7 @@ FUSOR_DECL affine_map diagonal_map(const shape_t& in,
         if (k != a1 && k != a2)
             out.push_back(in[static_cast<std::size_t>(k)]);
     out.push_back(len);
-    affine_map m(in,
-                 out,
-                 "diagonal(offset=" + std::to_string(offset) + ", axis1=" + std::to_string(a1)
-                     + ", axis2=" + std::to_string(a2) + ")");
+    affine_map m(in, out, map_label("diagonal(offset=%0, axis1=%1, axis2=%2)", {offset, a1, a2}));
     std::size_t j = 0;
     for (index_t k = 0; k < r; ++k)
         if (k != a1 && k != a2)
@@ -174,7 +207,7 @@ FUSOR_DECL affine_map flip_map(const shape_t& in, const std::optional<shape_t>& 
     else
         for (index_t k = 0; k < in.rank(); ++k)
             axes.push_back(k);
-    affine_map m(in, in, "flip(axes=" + to_string(axes) + ")");
+    affine_map m(in, in, map_label("flip(axes=%t)", axes));
     for (std::size_t k = 0; k < in.size(); ++k)
         m.at(k, k) = 1;
     for (index_t a : axes) {
@@ -189,81 +222,31 @@ FUSOR_DECL affine_map broadcast_map(const shape_t& in, const shape_t& to) {
     if (!broadcasts_to(in, to, false))
         throw broadcast_error("cannot broadcast a tensor of shape " + to_string(in) + " to shape "
                               + to_string(to));
-    affine_map m(in, to, "broadcast_to(shape=" + to_string(to) + ")");
+    affine_map m(in, to, map_label("broadcast_to(shape=%t)", to));
     const std::size_t lead = to.size() - in.size();
     for (std::size_t k = 0; k < in.size(); ++k)
         m.at(k, lead + k) = (in[k] == to[lead + k]) ? 1 : 0;
     return m;
 }
 
-FUSOR_DECL affine_map view_map(const shape_t& in, const std::vector<view_index>& idx) {
-    std::size_t consumed = 0, ellipses = 0;
-    for (const view_index& v : idx) {
-        if (std::holds_alternative<index_t>(v) || std::holds_alternative<slice>(v))
-            ++consumed;
-        ellipses += std::holds_alternative<ellipsis_t>(v);
-    }
-    if (ellipses > 1)
-        throw value_error("an index can only have a single ellipsis");
-    if (consumed > in.size())
-        throw value_error("too many indices for tensor: tensor is " + std::to_string(in.size())
-                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
-    // Expand: the ellipsis (or the end) stands for the unnamed axes as whole slices.
-    std::vector<view_index> full;
-    bool expanded = false;
-    for (const view_index& v : idx) {
-        if (std::holds_alternative<ellipsis_t>(v)) {
-            for (std::size_t k = 0; k < in.size() - consumed; ++k)
-                full.emplace_back(slice(none, none));
-            expanded = true;
-        } else {
-            full.push_back(v);
-        }
-    }
-    if (!expanded)
-        for (std::size_t k = 0; k < in.size() - consumed; ++k)
-            full.emplace_back(slice(none, none));
-
+FUSOR_DECL affine_map view_map(const shape_t& in, std::span<const view_index> idx) {
+    boost::container::small_vector<detail::view_axis, 6> axes;
     shape_t out;
-    struct axis_rule {
-        std::size_t in_axis;
-        index_t start, step;
-        bool keeps; // a slice keeps its axis; an integer does not
-    };
-    std::vector<axis_rule> rules;
-    std::vector<bool> out_is_newaxis;
-    std::size_t in_axis = 0;
-    for (const view_index& v : full) {
-        if (const auto* i = std::get_if<index_t>(&v)) {
-            const index_t n = in[in_axis];
-            const index_t k = *i < 0 ? *i + n : *i;
-            if (k < 0 || k >= n)
-                throw index_error("index " + std::to_string(*i) + " is out of bounds for axis "
-                                  + std::to_string(in_axis) + " with size " + std::to_string(n));
-            rules.push_back({in_axis++, k, 0, false});
-        } else if (const auto* s = std::get_if<slice>(&v)) {
-            const auto r = s->resolve(in[in_axis]);
-            // An empty slice starts at 0 so that no stored offset points past the operand.
-            rules.push_back({in_axis++, r.length > 0 ? r.start : 0, r.step, true});
-            out.push_back(r.length);
-            out_is_newaxis.push_back(false);
-        } else { // newaxis
-            out.push_back(1);
-            out_is_newaxis.push_back(true);
-        }
-    }
-    affine_map m(in, out, "view");
-    std::size_t out_axis = 0;
-    std::size_t rule = 0;
-    for (const view_index& v : full) {
-        if (std::holds_alternative<newaxis_t>(v)) {
-            ++out_axis;
-            continue;
-        }
-        const axis_rule& a = rules[rule++];
-        m.offset[a.in_axis] = a.start;
+    detail::for_each_view_axis(in, idx, [&](std::size_t, const detail::view_axis& a) {
+        axes.push_back(a);
         if (a.keeps)
-            m.at(a.in_axis, out_axis++) = a.step;
+            out.push_back(a.extent);
+    });
+    affine_map m(in, std::move(out), "view");
+    std::size_t operand_axis = 0, view_axis = 0;
+    for (const detail::view_axis& a : axes) {
+        if (a.reads) {
+            m.offset[operand_axis] = a.start;
+            if (a.keeps)
+                m.at(operand_axis, view_axis) = a.step;
+            ++operand_axis;
+        }
+        view_axis += a.keeps;
     }
     return m;
 }

@@ -82,7 +82,7 @@ reshape_strides(const shape_t& shape, const strides_t& strides, const shape_t& t
 }
 
 FUSOR_DECL std::optional<affine_map> reshape_map(const shape_t& in, const shape_t& to) {
-    affine_map m(in, to, "reshape(shape=" + to_string(to) + ")");
+    affine_map m(in, to, map_label("reshape(shape=%t)", to));
     if (shape_size(in) == 0)
         return m;
     bool affine = true;

@@ -24,7 +24,7 @@ namespace detail {
 FUSOR_DECL void require_rank(const shape_t& in, index_t rank, const char* what);
 
 // The identity map of `in`, labelled for explain.
-FUSOR_DECL affine_map identity_map(const shape_t& in, std::string label);
+FUSOR_DECL affine_map identity_map(const shape_t& in, map_label label);
 
 // `rot90(e, k, axes)` as one map, numpy.rot90's cases: k = 0 the identity, k = 2 both axes
 // flipped, k = 1 `transpose(flip(e, a1), swap(a0, a1))`, k = 3 `flip(transpose(...), a1)`.

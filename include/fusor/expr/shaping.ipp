@@ -14,7 +14,7 @@ FUSOR_DECL void require_rank(const shape_t& in, index_t rank, const char* what) 
                           + "-d, got shape " + to_string(in));
 }
 
-FUSOR_DECL affine_map identity_map(const shape_t& in, std::string label) {
+FUSOR_DECL affine_map identity_map(const shape_t& in, map_label label) {
     affine_map m(in, in, std::move(label));
     for (std::size_t k = 0; k < in.size(); ++k)
         m.at(k, k) = 1;
@@ -35,7 +35,7 @@ FUSOR_DECL affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axe
     const auto n0 = static_cast<std::size_t>(a0 < 0 ? a0 + r : a0);
     const auto n1 = static_cast<std::size_t>(a1 < 0 ? a1 + r : a1);
     const index_t turns = ((k % 4) + 4) % 4;
-    const std::string label = "rot90(k=" + std::to_string(k) + ", axes=" + to_string(axes) + ")";
+    const map_label label("rot90(k=%0, axes=(%1, %2))", {k, a0, a1});
     if (turns == 0)
         return identity_map(in, label);
     if (turns == 2) {
@@ -71,7 +71,7 @@ FUSOR_DECL affine_map atleast_map(const shape_t& in, index_t rank) {
             axes = {2};
     }
     affine_map m = expand_dims_map(in, axes);
-    m.label = "atleast_" + std::to_string(rank) + "d";
+    m.label = map_label("atleast_%0d", {rank});
     return m;
 }
 

@@ -3,6 +3,7 @@
 // `remap` node) on any other expression.
 #pragma once
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <type_traits>
@@ -22,15 +23,50 @@
 namespace fusor {
 
 namespace detail {
+/// True for the operands a view reads in place: a view, or a tensor that outlives the
+/// expression (an lvalue). A view of one is a tensor_view; of anything else, a remap node.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class E>
+inline constexpr bool strided_operand =
+    view_like<E> || (tensor_like<E> && std::is_lvalue_reference_v<E>);
+// clang-format on
+
+// A view of the strided elements of `e` (an lvalue tensor or a view): `shape` and `strides`
+// (moved in) from `offset` elements past its data, keeping alive what `e` keeps alive.
+template <class E>
+auto strided_view_of(E& e, shape_t&& shape, strides_t&& strides, index_t offset) {
+    if constexpr (view_like<E>) {
+        using view_type = std::remove_cvref_t<E>;
+        return view_type::from_parts(e.data() + offset,
+                                     std::move(shape),
+                                     std::move(strides),
+                                     e.owner(),
+                                     e.lifetime(),
+                                     e.base());
+    } else {
+        using view_type = decltype(e.view());
+        return view_type::from_parts(e.data() + offset,
+                                     std::move(shape),
+                                     std::move(strides),
+                                     nullptr,
+                                     e.lifetime_stamp(false),
+                                     e.data());
+    }
+}
+
 // The one place that decides what a view of `e` is: a tensor_view for an lvalue tensor or a
-// view (writable when they are), otherwise a remap node holding `e`.
+// view (writable when they are), otherwise a remap node holding `e`. (view() and transpose()
+// make the tensor_view from the indices directly, with the shape, strides and offset the map
+// would give.)
 template <class E, class MakeMap>
 auto apply_view(E&& e, MakeMap&& make_map) {
     using U = std::remove_cvref_t<E>;
-    if constexpr (view_like<E>) {
-        return e.remap(make_map(e.shape()));
-    } else if constexpr (tensor_like<E> && std::is_lvalue_reference_v<E>) {
-        return e.view().remap(make_map(e.shape()));
+    if constexpr (detail::strided_operand<E>) {
+        affine_map m = make_map(e.shape());
+        strides_t strides = m.apply_strides(e.strides());
+        const index_t offset = m.apply_offset(e.strides());
+        return strided_view_of(e, std::move(m.out_shape), std::move(strides), offset);
     } else {
         static_assert(expression<U>, "fusor: views take a tensor, a view or an expression");
         auto n = as_node(std::forward<E>(e));
@@ -58,8 +94,20 @@ view_index to_view_index(const I& i) {
 template <class E>
     requires expression<E>
 auto transpose(E&& e, const shape_t& axes = {}) {
-    return detail::apply_view(std::forward<E>(e),
-                              [&](const shape_t& s) { return transpose_map(s, axes); });
+    if constexpr (detail::strided_operand<E>) {
+        // Strided elements: the shape and strides permuted, as transpose_map's map gives them.
+        const shape_t order = detail::transpose_axes(e.shape(), axes);
+        shape_t shape;
+        strides_t strides;
+        for (const index_t a : order) {
+            shape.push_back(e.shape()[static_cast<std::size_t>(a)]);
+            strides.push_back(e.strides()[static_cast<std::size_t>(a)]);
+        }
+        return detail::strided_view_of(e, std::move(shape), std::move(strides), 0);
+    } else {
+        return detail::apply_view(std::forward<E>(e),
+                                  [&](const shape_t& s) { return transpose_map(s, axes); });
+    }
 }
 
 /// `swapaxes(e, axis1, axis2)` as numpy.swapaxes: the two axes exchanged, (2, 3, 4) with 0, 2
@@ -115,9 +163,29 @@ auto diagonal(E&& e, index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) {
 template <class E, class... I>
     requires expression<E>
 auto view(E&& e, const I&... idx) {
-    std::vector<view_index> list{detail::to_view_index(idx)...};
-    return detail::apply_view(std::forward<E>(e),
-                              [&](const shape_t& s) { return view_map(s, list); });
+    const std::array<view_index, sizeof...(I)> list{detail::to_view_index(idx)...};
+    if constexpr (detail::strided_operand<E>) {
+        // Strided elements: the view's shape, strides and offset straight from the indices, the
+        // ones view_map's map gives (apply_view's route), without building the map: slices of
+        // small tensors are taken in inner loops.
+        shape_t shape;
+        strides_t strides;
+        index_t offset = 0;
+        const strides_t& from = e.strides();
+        detail::for_each_view_axis(
+            e.shape(), list, [&](std::size_t axis, const detail::view_axis& a) {
+                const index_t stride = a.reads ? from[axis] : 0;
+                offset += a.start * stride;
+                if (a.keeps) {
+                    shape.push_back(a.extent);
+                    strides.push_back(a.step * stride);
+                }
+            });
+        return detail::strided_view_of(e, std::move(shape), std::move(strides), offset);
+    } else {
+        return detail::apply_view(std::forward<E>(e),
+                                  [&](const shape_t& s) { return view_map(s, list); });
+    }
 }
 
 /// `flip(e)` reverses every axis, `flip(e, axis)` one axis, `flip(e, {axes})` several (as

@@ -351,7 +351,7 @@ struct tree_walker {
             if (notes) {
                 tree_line line = line_of(n, depth);
                 line.kind = node_kind::view;
-                line.what = n.split->label;
+                line.what = n.split->label.str();
                 notes->tree.push_back(std::move(line));
             }
             visit(n.child, through_view(*n.split, t), depth + 1);
@@ -370,7 +370,7 @@ struct tree_walker {
         if (notes) {
             tree_line line = line_of(n, depth);
             line.kind = node_kind::view;
-            line.what = n.map.label;
+            line.what = n.map.label.str();
             notes->tree.push_back(std::move(line));
         }
         visit(n.child, through_view(n.map, t), depth + 1);

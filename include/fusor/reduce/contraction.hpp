@@ -80,9 +80,6 @@ FUSOR_DECL contraction_spec matmul_spec(const shape_t& a, const shape_t& b);
 // general path, which throws NumPy's error).
 // (clang-format 14 reads `&&` between template arguments as an rvalue reference.)
 // clang-format off
-template <class E>
-inline constexpr bool strided_operand =
-    view_like<E> || (tensor_like<E> && std::is_lvalue_reference_v<E>);
 template <class A, class B>
 inline constexpr bool strided_pair = strided_operand<A> && strided_operand<B>;
 // clang-format on

@@ -135,13 +135,16 @@ public:
     tensor_view(T* data, shape_t shape, strides_t strides, std::shared_ptr<const void> owner)
         : data_(data), shape_(std::move(shape)), strides_(std::move(strides)),
           owner_(std::move(owner)) {}
-    /// (Internal) a view that also carries what checked mode recorded of its storage.
+    /// (Internal) a view that also carries what checked mode recorded of its storage. The shape
+    /// and strides are copied or moved straight into place (views of small tensors are made in
+    /// inner loops, and each extra move of a shape cost about as much as copying it).
+    template <class Shape, class Strides>
     tensor_view(T* data,
-                shape_t shape,
-                strides_t strides,
+                Shape&& shape,
+                Strides&& strides,
                 std::shared_ptr<const void> owner,
                 detail::lifetime_stamp stamp)
-        : data_(data), shape_(std::move(shape)), strides_(std::move(strides)),
+        : data_(data), shape_(std::forward<Shape>(shape)), strides_(std::forward<Strides>(strides)),
           owner_(std::move(owner)), stamp_(std::move(stamp)) {}
 
     /// A writable view converts to a read-only one.
@@ -259,12 +262,33 @@ public:
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
-        tensor_view v{data_ + m.apply_offset(strides_),
-                      m.out_shape,
-                      m.apply_strides(strides_),
-                      owner_,
-                      stamp_};
-        v.base_ = base();
+        return from_parts(data_ + m.apply_offset(strides_),
+                          shape_t(m.out_shape),
+                          m.apply_strides(strides_),
+                          owner_,
+                          stamp_,
+                          base());
+    }
+    /// As above, taking the map's view shape.
+    tensor_view remap(affine_map&& m) const {
+        return from_parts(data_ + m.apply_offset(strides_),
+                          std::move(m.out_shape),
+                          m.apply_strides(strides_),
+                          owner_,
+                          stamp_,
+                          base());
+    }
+    /// (Internal) the view of `shape` and `strides` (moved in) at `data`, in storage that starts
+    /// at `base`, keeping `owner` alive.
+    static tensor_view from_parts(T* data,
+                                  shape_t&& shape,
+                                  strides_t&& strides,
+                                  std::shared_ptr<const void> owner,
+                                  detail::lifetime_stamp stamp,
+                                  T* base) {
+        tensor_view v{
+            data, std::move(shape), std::move(strides), std::move(owner), std::move(stamp)};
+        v.base_ = base;
         return v;
     }
     /// The same elements under another shape and strides (a reshape that needs no copy).
