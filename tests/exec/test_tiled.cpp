@@ -3,7 +3,8 @@
 // int32, broadcast and flipped operands, a transposed view of an expression, and under
 // threads, transposed views with steps and offsets, and element types of 2, 4 and 8 bytes (the
 // staging's blocks transposed in registers, with rows and columns left over); explain names the
-// kernel; small loops keep the strided kernel.
+// kernel; small loops keep the strided kernel, which steps the rows of its blocks itself (two
+// levels per call): its results with three levels, a strided destination and under threads.
 #include <cstdint>
 #include <string>
 
@@ -127,4 +128,49 @@ TEST_CASE("tiles with three levels, broadcast, flipped and expression operands, 
     fusor::set_num_threads(1);
     CHECK(fusor::array_equal(one, three));
     CHECK(one(511, 299) == big(511, 299) + bigt(299, 511));
+}
+
+TEST_CASE("the strided kernel steps its rows: three levels, a strided destination, threads") {
+    // (3, 8, 8): blocks of 8 rows of 8, the batch level stepped by the driver.
+    const auto x = counting<float>({3, 8, 8}, 17);
+    CHECK(kernel_line(x + fusor::swapaxes(x, 1, 2)).starts_with("kernel:  strided"));
+    const fusor::tensor<float> sum3 = fusor::eval(x + fusor::swapaxes(x, 1, 2));
+    bool three_ok = true;
+    for (index_t n = 0; n < 3; ++n)
+        for (index_t i = 0; i < 8; ++i)
+            for (index_t j = 0; j < 8; ++j)
+                three_ok = three_ok && sum3(n, i, j) == x(n, i, j) + x(n, j, i);
+    CHECK(three_ok);
+
+    // Into every second column of a (6, 10): the destination at stride 2 in each row; the
+    // columns between are left as they were.
+    const auto a = counting<double>({6, 5}, 18), b = counting<double>({5, 6}, 19);
+    fusor::tensor<double> dest = fusor::full<double>({6, 10}, -7.0);
+    fusor::view(dest, fusor::slice(fusor::none, fusor::none), fusor::slice(0, fusor::none, 2)) =
+        a * 2.0 - fusor::transpose(b);
+    bool dest_ok = true;
+    for (index_t i = 0; i < 6; ++i)
+        for (index_t j = 0; j < 10; ++j)
+            dest_ok =
+                dest_ok && dest(i, j) == (j % 2 == 0 ? a(i, j / 2) * 2.0 - b(j / 2, i) : -7.0);
+    CHECK(dest_ok);
+
+    // Every third column of (1000, 901): two levels that do not coalesce, split across threads
+    // in chunks of rows; the same values on one thread and three.
+    const auto wide = counting<std::int64_t>({1000, 901}, 20);
+    const auto c = counting<std::int64_t>({1000, 300}, 21);
+    const auto third =
+        fusor::view(wide, fusor::slice(fusor::none, fusor::none), fusor::slice(0, 900, 3));
+    CHECK(kernel_line(c + third).starts_with("kernel:  strided"));
+    fusor::set_num_threads(1);
+    const fusor::tensor<std::int64_t> one = fusor::eval(c + third);
+    fusor::set_num_threads(3);
+    const fusor::tensor<std::int64_t> three = fusor::eval(c + third);
+    fusor::set_num_threads(1);
+    CHECK(fusor::array_equal(one, three));
+    bool wide_ok = true;
+    for (index_t i = 0; i < 1000; ++i)
+        for (index_t j = 0; j < 300; ++j)
+            wide_ok = wide_ok && one(i, j) == c(i, j) + wide(i, 3 * j);
+    CHECK(wide_ok);
 }
