@@ -100,6 +100,41 @@ TEST_CASE("elementwise::dense: every tensor below of the node's shape, row-major
     CHECK_FALSE((zero_d + a).dense); // a 0-d tensor is not a scalar
 }
 
+TEST_CASE("an element-wise node's shape: the operand's own where one operand's shape is it") {
+    // Two children of one shape, or a child and a scalar (the binary node's short way), and
+    // broadcasts (the general one): the node points at a tensor's shape instead of copying it
+    // wherever that tensor's shape is the result's, and `dense` is as for the general walk.
+    fusor::tensor<float> a = fusor::ones<float>({2, 3}), b = fusor::ones<float>({2, 3});
+    fusor::tensor<float> row = fusor::ones<float>({3}), col = fusor::ones<float>({2, 1});
+    const auto ab = a * b;
+    CHECK(&ab.shape() == &a.shape());
+    const auto twice = 2.0f * b;
+    CHECK(&twice.shape() == &b.shape());
+    const auto plus_one = a + 1.0f;
+    CHECK(&plus_one.shape() == &a.shape());
+    const auto nested = a * b + b; // the child's shape is a's: the node points at a's too
+    CHECK(&nested.shape() == &a.shape());
+    CHECK((ab.dense && twice.dense && plus_one.dense && nested.dense));
+    const auto stretched = row * a; // the higher rank is the result's
+    CHECK(&stretched.shape() == &a.shape());
+    CHECK_FALSE(stretched.dense);
+    const auto outer = col * row; // neither operand's shape: the node's own (2, 3)
+    CHECK(outer.shape() == fusor::shape_t{2, 3});
+    CHECK(&outer.shape() != &col.shape());
+    CHECK(&outer.shape() != &row.shape());
+    // A view made for the expression owns its shape, which the node copies: the same value.
+    const auto of_view = fusor::view(a, fusor::slice(0, 2)) + b;
+    CHECK(of_view.shape() == a.shape());
+    CHECK(of_view.dense);
+    // Equal ranks, other extents: the general walk's error.
+    fusor::tensor<float> other = fusor::ones<float>({2, 4});
+    CHECK_THROWS_AS(a + other, fusor::broadcast_error);
+    // 0-d: a 0-d tensor with a scalar, either side.
+    fusor::tensor<float> zero_d = fusor::full<float>(fusor::shape_t{}, 2.0f);
+    CHECK((zero_d * 3.0f).shape() == fusor::shape_t{});
+    CHECK((3.0f * zero_d).dense);
+}
+
 TEST_CASE("a dense expression and a broadcast one agree with the general walk") {
     // The flat case reads `dense`; with flat plans off the general walk plans the same loop.
     fusor::tensor<float> a{{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}},
