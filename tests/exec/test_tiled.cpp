@@ -63,9 +63,19 @@ TEST_CASE("a + transpose(b) in tiles equals the element-wise definition") {
     }
     const auto a = counting<float>({300, 257}, 3), b = counting<float>({257, 300}, 4);
     CHECK(kernel_line(a + fusor::transpose(b)).starts_with("kernel:  tiled (the two inner loops"));
-    // Too small for a tile: the strided kernel.
+    // Too small for a tile: the strided kernel (fewer than 16 rows or 32 columns, or a stride
+    // under 16); half a tile's columns and more: tiled.
     const auto s = counting<float>({8, 8}, 5);
     CHECK(kernel_line(s + fusor::transpose(s)).starts_with("kernel:  strided"));
+    const auto n31 = counting<float>({31, 31}, 5), w = counting<float>({16, 32}, 5);
+    CHECK(kernel_line(n31 + fusor::transpose(n31)).starts_with("kernel:  strided"));
+    CHECK(kernel_line(w + fusor::transpose(counting<float>({32, 16}, 6)))
+              .starts_with("kernel:  tiled"));
+    const auto n15 = counting<float>({15, 64}, 5);
+    CHECK(kernel_line(n15 + fusor::transpose(counting<float>({64, 15}, 6)))
+              .starts_with("kernel:  strided"));
+    for (auto [r, c] : {std::pair<index_t, index_t>{16, 32}, {32, 32}, {20, 45}, {48, 48}})
+        check_plus_transpose<float>(r, c);
 }
 
 TEST_CASE("tiles with three levels, broadcast, flipped and expression operands, and threads") {

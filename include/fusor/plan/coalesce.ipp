@@ -91,12 +91,13 @@ FUSOR_DECL void order_and_coalesce(loop_plan& p) {
         const index_t s = o.strides.back();
         broadcast = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
     }
-    // Tiled: an element-wise loop writing at unit stride, at least a tile in both inner levels,
-    // where some operand jumps 16 or more elements per step but moves by 1 one level out (a
-    // transposed operand: B's rows are apart, so a plain loop reads a cache line per element).
+    // Tiled: an element-wise loop writing at unit stride, at least a tile's rows and half its
+    // columns in the inner levels (tile_min_cols), where some operand jumps 16 or more elements
+    // per step but moves by 1 one level out (a transposed operand: B's rows are apart, so a
+    // plain loop reads a cache line per element).
     const std::size_t L = ext.size();
     bool tiled = !contiguous && !broadcast && L >= 2 && p.reducer.empty()
-                 && p.operands[0].strides[L - 1] == 1 && ext[L - 1] >= tile_cols
+                 && p.operands[0].strides[L - 1] == 1 && ext[L - 1] >= tile_min_cols
                  && ext[L - 2] >= tile_rows;
     bool transposed = false;
     for (std::size_t k = 1; tiled && k < p.operands.size(); ++k) {
