@@ -68,19 +68,6 @@ broadcast_result_of(const shape_t* const* shapes, std::size_t count, std::uint64
     return static_cast<int>(best);
 }
 
-// Whether `a` and `b` are one shape, compared without a branch per extent (the two children of
-// most binary nodes).
-FUSOR_INLINE bool equal_extents(const shape_t& a, const shape_t& b) {
-    const std::size_t rank = a.size();
-    if (rank != b.size())
-        return false;
-    const index_t *x = a.data(), *y = b.data();
-    bool equal = true;
-    for (std::size_t k = 0; k < rank; ++k)
-        equal &= x[k] == y[k];
-    return equal;
-}
-
 // Whether child `c` of an element-wise node, with `same_shape` when its shape is the node's
 // shape, reads every tensor at that shape in row-major order, element for element: a scalar,
 // a tensor of that shape, a view of that shape with row-major strides, or an element-wise
@@ -172,7 +159,7 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
                         dense = detail::dense_child(c1, true);
                         return;
                     }
-                } else if (stable[0] && detail::equal_extents(*shapes[0], *shapes[1])) {
+                } else if (stable[0] && *shapes[0] == *shapes[1]) {
                     shape_ref = stable[0];
                     dense = detail::dense_child(c0, true) && detail::dense_child(c1, true);
                     return;
