@@ -4,7 +4,9 @@
 // a = np.arange(24).reshape(2, 3, 4) and b = np.arange(6).reshape(1, 2, 1, 3, 1).
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -362,4 +364,103 @@ TEST_CASE("a view of a tensor made from its indices is the view its map gives") 
     CHECK_THROWS_AS(fusor::view(a, ellipsis, 0, ellipsis), fusor::value_error);
     CHECK_THROWS_AS(fusor::view(a, slice(none, none, 0)), fusor::value_error);
     CHECK_THROWS_AS(fusor::transpose(a, {0, 0, 1}), fusor::value_error);
+}
+
+namespace {
+// view(t, i...) with each of `idx` as its own C++ type (an integer, a slice or `all`), the
+// types chosen at run time: the route of view() that takes no index list.
+template <class T, class... Done>
+fusor::tensor_view<const T> plain_view_of(const fusor::tensor<T>& t,
+                                          std::span<const fusor::view_index> idx,
+                                          const Done&... done) {
+    if constexpr (sizeof...(Done) < 3) {
+        if (!idx.empty()) {
+            const auto rest = idx.subspan(1);
+            if (const auto* i = std::get_if<fusor::index_t>(&idx[0]))
+                return plain_view_of(t, rest, done..., *i);
+            const auto& s = std::get<fusor::slice>(idx[0]);
+            if (!s.start() && !s.stop() && s.step() == 1)
+                return plain_view_of(t, rest, done..., fusor::all);
+            return plain_view_of(t, rest, done..., s);
+        }
+    }
+    return fusor::view(t, done...);
+}
+} // namespace
+
+TEST_CASE("a view from integers, slices and all alone is the view its map gives") {
+    // view() of a tensor whose indices are only integers, slices and `all` writes the view's
+    // axes straight from them; view_map's walk over an index list is the reference: the same
+    // shape, strides and data, or the same exception and message. Shapes of rank 0 to 4 (empty
+    // axes included), up to 3 indices each drawn from integers in and out of range, slices of
+    // every sign and step (0 included) and `all`.
+    using fusor::none;
+    using fusor::slice;
+    std::uint64_t state = 12345;
+    auto draw = [&](int n) { // a small pseudo-random integer in [0, n)
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(n));
+    };
+    auto bound = [&]() -> std::optional<fusor::index_t> {
+        const int b = draw(9);
+        return b == 8 ? std::nullopt : std::optional<fusor::index_t>(b - 5);
+    };
+    int checked = 0, thrown = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        shape_t shape(static_cast<std::size_t>(draw(5)));
+        for (auto& n : shape)
+            n = std::vector<fusor::index_t>{0, 1, 3, 4}[static_cast<std::size_t>(draw(4))];
+        fusor::tensor<i64> t(shape);
+        std::vector<fusor::view_index> idx;
+        for (int k = draw(4); k > 0; --k) {
+            const int kind = draw(4);
+            if (kind == 0) {
+                idx.emplace_back(static_cast<fusor::index_t>(draw(11) - 5));
+            } else if (kind == 1) {
+                idx.emplace_back(slice(none, none));
+            } else {
+                const auto start = bound(), stop = bound();
+                const fusor::index_t step =
+                    std::vector<fusor::index_t>{1, 2, -1, -3, 0}[static_cast<std::size_t>(draw(5))];
+                if (start && stop)
+                    idx.emplace_back(slice(*start, *stop, step));
+                else if (start)
+                    idx.emplace_back(slice(*start, none, step));
+                else if (stop)
+                    idx.emplace_back(slice(none, *stop, step));
+                else
+                    idx.emplace_back(slice(none, none, step));
+            }
+        }
+        CAPTURE(shape);
+        CAPTURE(trial);
+        std::string want_error, got_error;
+        std::optional<fusor::tensor_view<const i64>> want, got;
+        try {
+            want.emplace(fusor::tensor_view<const i64>(t).remap(fusor::view_map(t.shape(), idx)));
+        } catch (const fusor::value_error& e) {
+            want_error = std::string("value_error: ") + e.what();
+        } catch (const fusor::index_error& e) {
+            want_error = std::string("index_error: ") + e.what();
+        }
+        try {
+            got.emplace(plain_view_of(t, idx)); // (a view's = writes its elements)
+        } catch (const fusor::value_error& e) {
+            got_error = std::string("value_error: ") + e.what();
+        } catch (const fusor::index_error& e) {
+            got_error = std::string("index_error: ") + e.what();
+        }
+        CHECK(got_error == want_error);
+        REQUIRE(got.has_value() == want.has_value());
+        if (!got)
+            ++thrown;
+        else {
+            CHECK(got->shape() == want->shape());
+            CHECK(got->strides() == want->strides());
+            CHECK(got->data() == want->data());
+            ++checked;
+        }
+    }
+    CHECK(checked > 1000); // both outcomes are drawn often
+    CHECK(thrown > 300);
 }

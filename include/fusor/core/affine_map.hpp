@@ -151,6 +151,28 @@ struct view_axis {
     bool reads = true, keeps = true;
 };
 
+/// The axis of `e[i]` for an integer `i` on operand axis `axis` of extent `n`: dropped, read at
+/// `i` (negative counts from the end). Throws `index_error` for `i` outside the axis.
+inline view_axis integer_view_axis(index_t i, index_t n, std::size_t axis) {
+    if (i < -n || i >= n)
+        throw index_error("index " + std::to_string(i) + " is out of bounds for axis "
+                          + std::to_string(axis) + " with size " + std::to_string(n));
+    return view_axis{i < 0 ? i + n : i, 0, 1, true, false};
+}
+/// The axis of `e[s]` for a slice `s` on an operand axis of extent `n` (Python's clamping).
+/// Throws `value_error` for a step of 0.
+inline view_axis slice_view_axis(const slice& s, index_t n) {
+    const auto r = s.resolve(n);
+    // An empty slice starts at 0 so that no stored offset points past the operand.
+    return view_axis{r.length > 0 ? r.start : 0, r.step, r.length, true, true};
+}
+/// Throws `value_error` when `consumed` indices name more axes than the operand's `rank`.
+inline void check_index_count(std::size_t consumed, std::size_t rank) {
+    if (consumed > rank)
+        throw value_error("too many indices for tensor: tensor is " + std::to_string(rank)
+                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
+}
+
 /// Calls `f(operand_axis, view_axis)` for each axis of `e[idx]` over an operand of shape `in`,
 /// in view order (`operand_axis` is the next operand axis; it moves on when the axis reads one),
 /// the ellipsis (or the end) standing for the axes not named, as whole slices. Throws as
@@ -164,9 +186,7 @@ void for_each_view_axis(const shape_t& in, std::span<const view_index> idx, F&& 
     }
     if (ellipses > 1)
         throw value_error("an index can only have a single ellipsis");
-    if (consumed > in.size())
-        throw value_error("too many indices for tensor: tensor is " + std::to_string(in.size())
-                          + "-dimensional, but " + std::to_string(consumed) + " were indexed");
+    check_index_count(consumed, in.size());
     std::size_t in_axis = 0;
     auto whole_axes = [&](std::size_t count) {
         for (std::size_t k = 0; k < count; ++k, ++in_axis)
@@ -178,16 +198,10 @@ void for_each_view_axis(const shape_t& in, std::span<const view_index> idx, F&& 
             whole_axes(in.size() - consumed);
             expanded = true;
         } else if (const auto* i = std::get_if<index_t>(&v)) {
-            const index_t n = in[in_axis];
-            if (*i < -n || *i >= n)
-                throw index_error("index " + std::to_string(*i) + " is out of bounds for axis "
-                                  + std::to_string(in_axis) + " with size " + std::to_string(n));
-            f(in_axis, view_axis{*i < 0 ? *i + n : *i, 0, 1, true, false});
+            f(in_axis, integer_view_axis(*i, in[in_axis], in_axis));
             ++in_axis;
         } else if (const auto* s = std::get_if<slice>(&v)) {
-            const auto r = s->resolve(in[in_axis]);
-            // An empty slice starts at 0 so that no stored offset points past the operand.
-            f(in_axis, view_axis{r.length > 0 ? r.start : 0, r.step, r.length, true, true});
+            f(in_axis, slice_view_axis(*s, in[in_axis]));
             ++in_axis;
         } else { // newaxis
             f(in_axis, view_axis{0, 0, 1, false, true});

@@ -61,10 +61,10 @@ public:
     // the instructions.
     shape_t(shape_t&& o) noexcept
         : base(o.size() <= inline_rank ? o.size() : 0, boost::container::default_init) {
-        if (o.size() <= inline_rank)
+        if (o.size() <= inline_rank) [[likely]]
             copy_from(o); // inline: allocates nothing, so it cannot throw
         else
-            base::operator=(std::move(static_cast<base&>(o)));
+            take_heap(o);
     }
     shape_t& operator=(const shape_t& o) {
         if (this != &o) {
@@ -89,34 +89,23 @@ public:
     }
 
 private:
-    // this->size() == o.size() already; constant-length copies compile to moves.
+    // this->size() == o.size() already. Where both buffers hold 6 extents (the inline storage,
+    // or a heap buffer grown past it) the whole block is copied, whatever the rank: three vector
+    // moves and no branch on it. A heap buffer can hold fewer (a shape cut down from a longer
+    // one), so the capacities are checked, not assumed.
     void copy_from(const shape_t& o) {
         index_t* d = base::data();
         const index_t* s = o.data();
-        switch (o.size()) {
-        case 0:
+        if (base::capacity() >= inline_rank && o.capacity() >= inline_rank
+            && o.size() <= inline_rank) [[likely]] {
+            __builtin_memcpy(d, s, inline_rank * sizeof(index_t));
             return;
-        case 1:
-            __builtin_memcpy(d, s, 1 * sizeof(index_t));
-            return;
-        case 2:
-            __builtin_memcpy(d, s, 2 * sizeof(index_t));
-            return;
-        case 3:
-            __builtin_memcpy(d, s, 3 * sizeof(index_t));
-            return;
-        case 4:
-            __builtin_memcpy(d, s, 4 * sizeof(index_t));
-            return;
-        case 5:
-            __builtin_memcpy(d, s, 5 * sizeof(index_t));
-            return;
-        case 6:
-            __builtin_memcpy(d, s, 6 * sizeof(index_t));
-            return;
-        default:
-            std::copy(s, s + o.size(), d);
         }
+        std::copy(s, s + o.size(), d);
+    }
+    // Out of line, so that the move of an inline shape is small enough to inline.
+    [[gnu::noinline]] void take_heap(shape_t& o) noexcept {
+        base::operator=(std::move(static_cast<base&>(o)));
     }
 };
 

@@ -84,6 +84,49 @@ view_index to_view_index(const I& i) {
     else
         return i;
 }
+
+// An index that names one operand axis in order (an integer, a slice or `all`): a view from
+// only these needs no index list (slices of small tensors are taken in inner loops).
+template <class I>
+inline constexpr bool plain_view_index =
+    std::is_integral_v<I> || std::is_same_v<I, slice> || std::is_same_v<I, all_t>;
+
+// `view(e, idx...)` of an lvalue tensor or a view, every index plain: the axes view_map gives
+// (for_each_view_axis's rules, axis by axis), each written at its place in the view's shape.
+template <class E, class... I>
+auto plain_view(E& e, const I&... idx) {
+    const shape_t& in = e.shape();
+    const strides_t& from = e.strides();
+    check_index_count(sizeof...(I), in.size());
+    constexpr std::size_t dropped = (std::size_t{std::is_integral_v<I>} + ... + 0);
+    // Every element is written below.
+    shape_t shape(in.size() - dropped, boost::container::default_init);
+    strides_t strides(shape.size(), boost::container::default_init);
+    index_t offset = 0;
+    std::size_t in_axis = 0, out_axis = 0;
+    auto keep = [&](index_t extent, index_t stride) {
+        shape[out_axis] = extent;
+        strides[out_axis] = stride;
+        ++out_axis;
+    };
+    auto apply = [&]<class J>(const J& i) {
+        const index_t n = in[in_axis], stride = from[in_axis];
+        if constexpr (std::is_integral_v<J>) {
+            offset += integer_view_axis(static_cast<index_t>(i), n, in_axis).start * stride;
+        } else if constexpr (std::is_same_v<J, slice>) {
+            const view_axis a = slice_view_axis(i, n);
+            offset += a.start * stride;
+            keep(a.extent, a.step * stride);
+        } else {
+            keep(n, stride);
+        }
+        ++in_axis;
+    };
+    (apply(idx), ...);
+    for (; in_axis < in.size(); ++in_axis)
+        keep(in[in_axis], from[in_axis]);
+    return strided_view_of(e, std::move(shape), std::move(strides), offset);
+}
 } // namespace detail
 
 /// `transpose(e)` reverses the axes; `transpose(e, {axes})` puts operand axis `axes[j]` at
@@ -163,28 +206,31 @@ auto diagonal(E&& e, index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) {
 template <class E, class... I>
     requires expression<E>
 auto view(E&& e, const I&... idx) {
-    const std::array<view_index, sizeof...(I)> list{detail::to_view_index(idx)...};
-    if constexpr (detail::strided_operand<E>) {
-        // Strided elements: the view's shape, strides and offset straight from the indices, the
-        // ones view_map's map gives (apply_view's route), without building the map: slices of
-        // small tensors are taken in inner loops.
-        shape_t shape;
-        strides_t strides;
-        index_t offset = 0;
-        const strides_t& from = e.strides();
-        detail::for_each_view_axis(
-            e.shape(), list, [&](std::size_t axis, const detail::view_axis& a) {
-                const index_t stride = a.reads ? from[axis] : 0;
-                offset += a.start * stride;
-                if (a.keeps) {
-                    shape.push_back(a.extent);
-                    strides.push_back(a.step * stride);
-                }
-            });
-        return detail::strided_view_of(e, std::move(shape), std::move(strides), offset);
+    if constexpr (detail::strided_operand<E> && (detail::plain_view_index<I> && ...)) {
+        return detail::plain_view(e, idx...);
     } else {
-        return detail::apply_view(std::forward<E>(e),
-                                  [&](const shape_t& s) { return view_map(s, list); });
+        const std::array<view_index, sizeof...(I)> list{detail::to_view_index(idx)...};
+        if constexpr (detail::strided_operand<E>) {
+            // Strided elements: the view's shape, strides and offset straight from the indices,
+            // the ones view_map's map gives (apply_view's route), without building the map.
+            shape_t shape;
+            strides_t strides;
+            index_t offset = 0;
+            const strides_t& from = e.strides();
+            detail::for_each_view_axis(
+                e.shape(), list, [&](std::size_t axis, const detail::view_axis& a) {
+                    const index_t stride = a.reads ? from[axis] : 0;
+                    offset += a.start * stride;
+                    if (a.keeps) {
+                        shape.push_back(a.extent);
+                        strides.push_back(a.step * stride);
+                    }
+                });
+            return detail::strided_view_of(e, std::move(shape), std::move(strides), offset);
+        } else {
+            return detail::apply_view(std::forward<E>(e),
+                                      [&](const shape_t& s) { return view_map(s, list); });
+        }
     }
 }
 
