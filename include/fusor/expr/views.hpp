@@ -109,7 +109,7 @@ auto plain_view(E& e, const I&... idx) {
         strides[out_axis] = stride;
         ++out_axis;
     };
-    auto apply = [&]<class J>(const J& i) {
+    [[maybe_unused]] auto apply = [&]<class J>(const J& i) { // (unused for `view(e)`)
         const index_t n = in[in_axis], stride = from[in_axis];
         if constexpr (std::is_integral_v<J>) {
             offset += integer_view_axis(static_cast<index_t>(i), n, in_axis).start * stride;
