@@ -55,7 +55,13 @@ public:
     // Copies of up to 6 extents are a few register moves, not a call to memmove: boost's copy
     // of a trivially copyable range calls memmove whatever its length, and evaluating a small
     // expression copies a dozen shapes (about half of building a 4 x 4 matmul was those calls).
-    shape_t(const shape_t& o) : base(o.size(), boost::container::default_init) { copy_from(o); }
+    shape_t(const shape_t& o)
+        : base(o.size() <= inline_rank ? o.size() : 0, boost::container::default_init) {
+        if (o.size() <= inline_rank) [[likely]]
+            copy_from(o);
+        else
+            copy_heap(o);
+    }
     // Built at its size, then copied, as the copy (a node moved into its parent moves its
     // shapes this way): assigning into an empty vector went through boost's growth path, twice
     // the instructions.
@@ -103,7 +109,8 @@ private:
         }
         std::copy(s, s + o.size(), d);
     }
-    // Out of line, so that the move of an inline shape is small enough to inline.
+    // Out of line, so that copies and moves of an inline shape are small enough to inline.
+    [[gnu::noinline]] void copy_heap(const shape_t& o) { base::assign(o.begin(), o.end()); }
     [[gnu::noinline]] void take_heap(shape_t& o) noexcept {
         base::operator=(std::move(static_cast<base&>(o)));
     }
@@ -125,7 +132,7 @@ inline index_t shape_size(const shape_t& s) {
 
 /// Row-major (C order) strides of a contiguous tensor of shape `s`, in elements.
 inline strides_t row_major_strides(const shape_t& s) {
-    strides_t st(s.size());
+    strides_t st(s.size(), boost::container::default_init); // every element written below
     index_t acc = 1;
     for (index_t i = s.rank() - 1; i >= 0; --i) {
         st[static_cast<std::size_t>(i)] = acc;

@@ -49,16 +49,21 @@ void run_plan(
 }
 
 // A flat reduction's or flat product's plan as the general walk makes it (explain's), when the
-// plan observer or the trace wants it; else null (nothing planned).
+// plan observer or the trace wants it; else null (nothing planned). The planning out of line,
+// so that the test that nothing observes costs the evaluation a load and a branch, not a call
+// (sum(a * b) over 4 elements: 665 -> 615 instructions with row_major_strides' fill).
+template <class N>
+[[gnu::noinline]] std::unique_ptr<loop_plan> observed_plan(const N& n, const destination_ref& d) {
+    auto shown = std::make_unique<loop_plan>(make_plan(n, d));
+    if (plan_observer)
+        plan_observer(*shown);
+    return shown;
+}
 template <class N>
 std::unique_ptr<loop_plan> shown_plan(const N& n, const destination_ref& d) {
-    std::unique_ptr<loop_plan> shown;
-    if (plan_observer || exec::tracing) [[unlikely]] {
-        shown = std::make_unique<loop_plan>(make_plan(n, d));
-        if (plan_observer)
-            plan_observer(*shown);
-    }
-    return shown;
+    if (plan_observer || exec::tracing) [[unlikely]]
+        return observed_plan(n, d);
+    return nullptr;
 }
 
 // The one evaluation routine: `n` (a node) into the destination at `data` with `shape` and
