@@ -357,6 +357,10 @@ TEST_CASE("a view of a tensor made from its indices is the view its map gives") 
     same(fusor::transpose(v), v.remap(fusor::transpose_map(v.shape(), {})));
     same(fusor::transpose(a, {1, -1, 0}),
          a.view().remap(fusor::transpose_map(a.shape(), {1, 2, 0})));
+    same(fusor::transpose(a), a.view().remap(fusor::transpose_map(a.shape(), {}))); // reversed
+    const fusor::tensor<i64> row = fusor::arange<i64>(5), zero_d(shape_t{});
+    same(fusor::transpose(row), row.view().remap(fusor::transpose_map(row.shape(), {})));
+    same(fusor::transpose(zero_d), zero_d.view().remap(fusor::transpose_map(shape_t{}, {})));
     CHECK(fusor::view(v, 0, 2, 3).item() == a(1, 0, 3)); // v[0, 2, 3] is a[1, 2 - 2, 3]
     // The errors are the map's, and nothing is made.
     CHECK_THROWS_AS(fusor::view(a, 0, 3), fusor::index_error);

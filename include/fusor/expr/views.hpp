@@ -139,12 +139,20 @@ template <class E>
 auto transpose(E&& e, const shape_t& axes = {}) {
     if constexpr (detail::strided_operand<E>) {
         // Strided elements: the shape and strides permuted, as transpose_map's map gives them.
-        const shape_t order = detail::transpose_axes(e.shape(), axes);
-        shape_t shape;
-        strides_t strides;
-        for (const index_t a : order) {
-            shape.push_back(e.shape()[static_cast<std::size_t>(a)]);
-            strides.push_back(e.strides()[static_cast<std::size_t>(a)]);
+        const std::size_t rank = e.shape().size();
+        shape_t shape(rank, boost::container::default_init); // each written below
+        strides_t strides(rank, boost::container::default_init);
+        auto take = [&](std::size_t j, std::size_t axis) {
+            shape[j] = e.shape()[axis];
+            strides[j] = e.strides()[axis];
+        };
+        if (axes.empty()) { // the axes reversed, as transpose_axes gives them
+            for (std::size_t j = 0; j < rank; ++j)
+                take(j, rank - 1 - j);
+        } else {
+            const shape_t order = detail::transpose_axes(e.shape(), axes);
+            for (std::size_t j = 0; j < rank; ++j)
+                take(j, static_cast<std::size_t>(order[j]));
         }
         return detail::strided_view_of(e, std::move(shape), std::move(strides), 0);
     } else {
