@@ -51,7 +51,7 @@ void run_plan(
 // A flat reduction's or flat product's plan as the general walk makes it (explain's), when the
 // plan observer or the trace wants it; else null (nothing planned). The planning out of line,
 // so that the test that nothing observes costs the evaluation a load and a branch, not a call
-// (sum(a * b) over 4 elements: 665 -> 615 instructions with row_major_strides' fill).
+// (eval(sum(a * b)) over 4 elements: 644 -> 615 instructions).
 template <class N>
 [[gnu::noinline]] std::unique_ptr<loop_plan> observed_plan(const N& n, const destination_ref& d) {
     auto shown = std::make_unique<loop_plan>(make_plan(n, d));
