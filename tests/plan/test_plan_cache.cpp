@@ -166,3 +166,65 @@ TEST_CASE("the key of a layer norm with weight and bias is held inline: the look
     out = e;
     CHECK(fusor::explain(out, e).cached);
 }
+
+namespace {
+// is_key_of (a key compared with a kept one as it is made) must answer as making the key and
+// comparing the two: checked both ways, and the answer returned.
+template <class N>
+bool matches_made_key(const fusor::planning::plan_key& kept,
+                      const N& n,
+                      const fusor::destination_ref& d) {
+    const bool matched = fusor::planning::is_key_of(kept, n, d);
+    CHECK(matched == (fusor::planning::key_of(n, d) == kept));
+    return matched;
+}
+} // namespace
+
+TEST_CASE("a key compared as it is made answers as two made keys compared, spilled words "
+          "included") {
+    // Fifteen rank-2 leaves: 150 words of tree and 11 of destination, so the last leaves and the
+    // destination are in the key's spill, past its 128 inline words.
+    const auto a = counting<float>({2, 3}, 1), b = counting<float>({2, 3}, 2),
+               c = counting<float>({2, 3}, 3);
+    const auto at = fusor::transpose(counting<float>({3, 2}, 4)); // (2, 3) at strides (1, 2)
+    auto chain = [](const auto& x, const auto& y, const auto& last) {
+        return x + y + x + y + x + y + x + y + x + y + x + y + x + y + last;
+    };
+    fusor::tensor<float> out(shape_t{2, 3}), other(shape_t{2, 3}), wide(shape_t{3, 2});
+    auto dest = [](const fusor::tensor<float>& t) {
+        return fusor::destination_ref{
+            t.shape(), t.strides(), t.data(), fusor::dtype_name<float>(), sizeof(float)};
+    };
+    const auto e = chain(a, b, c);
+    const auto& n = fusor::detail::operand_for<float>(e);
+    const fusor::planning::plan_key kept = fusor::planning::key_of(n, dest(out));
+    REQUIRE(kept.count > fusor::planning::plan_key::inline_words + 11);
+    REQUIRE_FALSE(kept.spill.empty());
+
+    CHECK(matches_made_key(kept, n, dest(out)));
+    // The same expression type: another operand in the inline words, in the spill, or the last
+    // leaf's strides only (a transposed view of the same shape).
+    const auto inline_change = chain(a, a, c), spill_change = chain(a, b, b);
+    CHECK_FALSE(
+        matches_made_key(kept, fusor::detail::operand_for<float>(inline_change), dest(out)));
+    CHECK_FALSE(matches_made_key(kept, fusor::detail::operand_for<float>(spill_change), dest(out)));
+    const auto strides_change = chain(a, b, at);
+    const auto& sn = fusor::detail::operand_for<float>(strides_change);
+    const fusor::planning::plan_key kept_view = fusor::planning::key_of(sn, dest(out));
+    CHECK(matches_made_key(kept_view, sn, dest(out)));
+    CHECK_FALSE(matches_made_key(kept, sn, dest(out)));
+    // The destination (its words are last, in the spill): another address of the same layout
+    // is the same key (it overlaps nothing); another shape is not.
+    CHECK(matches_made_key(kept, n, dest(other)));
+    CHECK_FALSE(matches_made_key(kept, n, dest(wide)));
+    // Keys of other lengths: a shorter expression's key against the long tree and back, and a
+    // short key matched inline.
+    const auto short_e = a + b;
+    const auto& short_n = fusor::detail::operand_for<float>(short_e);
+    const fusor::planning::plan_key short_kept = fusor::planning::key_of(short_n, dest(out));
+    CHECK(short_kept.spill.empty());
+    CHECK(matches_made_key(short_kept, short_n, dest(other)));
+    CHECK_FALSE(matches_made_key(short_kept, n, dest(out)));
+    CHECK_FALSE(matches_made_key(kept, short_n, dest(out)));
+    CHECK_FALSE(matches_made_key(short_kept, short_n, dest(wide)));
+}

@@ -137,14 +137,11 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
             // once per block of rows when the rows allow it (plan/row_blocks.hpp). The decision
             // and its plans come from this thread's row-block cache, under the plan cache's key.
             if (planning::row_blocks_fit(n.shape(), shape)) {
-                planning::plan_key key = planning::key_of(n, d);
-                const row_blocks& b = planning::cached_row_blocks(n, d, key, hit);
+                const row_blocks& b = planning::cached_row_blocks(n, d, hit);
                 if (b.applies) {
                     evaluate_row_blocks(data, shape, strides, n, b);
                     return;
                 }
-                run_plan(planning::cached_plan(n, d, std::move(key), hit), data, shape, strides, n);
-                return;
             }
         }
         run_plan(planning::cached_plan(n, d, hit), data, shape, strides, n);

@@ -43,20 +43,6 @@ struct plan_key {
             spill.push_back(w);
         ++count;
     }
-    void add_int(index_t v) { add(static_cast<std::uintptr_t>(v)); }
-    void add_pointer(const void* p) { add(reinterpret_cast<std::uintptr_t>(p)); }
-    void add_shape(const shape_t& s) {
-        add_int(s.rank());
-        for (const index_t e : s)
-            add_int(e);
-    }
-    void add_map(const affine_map& m) {
-        add_shape(m.in_shape);
-        add_shape(m.out_shape);
-        for (const index_t c : m.coef)
-            add_int(c);
-        add_shape(m.offset);
-    }
     friend bool operator==(const plan_key& a, const plan_key& b) {
         return a.count == b.count
                && std::memcmp(
@@ -66,18 +52,81 @@ struct plan_key {
     }
 };
 
+/// The words of a key compared, as they are made, with a kept key's (`key_of(...) == kept`
+/// without making the key): a repeated evaluation, the cache's common case, reads each kept
+/// word once and writes none, and no two keys are compared after.
+struct key_match {
+    const plan_key& kept;
+    std::size_t count = 0;
+    // The kept words in `head`: below this, a word is compared without a further test.
+    std::size_t inline_end = std::min(kept.count, plan_key::inline_words);
+    std::uintptr_t differences = 0; // the bits in which compared words differed
+
+    FUSOR_INLINE void add(std::uintptr_t w) {
+        if (count < inline_end) [[likely]]
+            differences |= kept.head[count] ^ w;
+        else
+            differences |= count < kept.count ? kept.spill[count - plan_key::inline_words] ^ w : 1;
+        ++count;
+    }
+    bool matches() const { return differences == 0 && count == kept.count; }
+};
+
+// A key's words (`Sink`: plan_key stores them, key_match compares them).
+template <class Sink>
+FUSOR_INLINE void add_int(Sink& k, index_t v) {
+    k.add(static_cast<std::uintptr_t>(v));
+}
+template <class Sink>
+FUSOR_INLINE void add_pointer(Sink& k, const void* p) {
+    k.add(reinterpret_cast<std::uintptr_t>(p));
+}
+template <class Sink>
+FUSOR_INLINE void add_shape(Sink& k, const shape_t& s) {
+    add_int(k, s.rank());
+    for (const index_t e : s)
+        add_int(k, e);
+}
+// A shape against kept words: its rank and extents compared without a test per word when the
+// kept key's inline words hold them all.
+FUSOR_INLINE void add_shape(key_match& k, const shape_t& s) {
+    const std::size_t rank = s.size();
+    if (k.count + 1 + rank > k.inline_end) [[unlikely]] {
+        add_int(k, s.rank());
+        for (const index_t e : s)
+            add_int(k, e);
+        return;
+    }
+    const std::uintptr_t* kept = k.kept.head + k.count;
+    const index_t* extents = s.data();
+    std::uintptr_t differences = kept[0] ^ rank;
+    for (std::size_t i = 0; i < rank; ++i)
+        differences |= kept[1 + i] ^ static_cast<std::uintptr_t>(extents[i]);
+    k.differences |= differences;
+    k.count += 1 + rank;
+}
+template <class Sink>
+void add_map(Sink& k, const affine_map& m) {
+    add_shape(k, m.in_shape);
+    add_shape(k, m.out_shape);
+    for (const index_t c : m.coef)
+        add_int(k, c);
+    add_shape(k, m.offset);
+}
+
 // What the key records of each node: every leaf's address, layout and role, every scalar's
 // bits, every view's map, every reshape's and reduction's parameters, in tree order.
+template <class Sink>
 struct key_builder {
-    plan_key& k;
+    Sink& k;
     template <class N>
     void on_leaf(const N& n) {
-        k.add_pointer(n.data);
-        k.add_pointer(n.base);
-        k.add_int(n.is_view ? 1 : 0);
-        k.add_int(n.owner ? 1 : 0); // a reshape copy's view is labelled so
-        k.add_shape(n.shape());
-        k.add_shape(n.strides());
+        add_pointer(k, n.data);
+        add_pointer(k, n.base);
+        add_int(k, n.is_view ? 1 : 0);
+        add_int(k, n.owner ? 1 : 0); // a reshape copy's view is labelled so
+        add_shape(k, n.shape());
+        add_shape(k, n.strides());
     }
     template <class N>
     void on_scalar(const N& n) {
@@ -91,37 +140,63 @@ struct key_builder {
     }
     template <class N>
     void on_remap(const N& n) {
-        k.add_map(n.map);
+        add_map(k, n.map);
         traverse(n.child, *this);
     }
     template <class N>
     void on_reshaped(const N& n) {
-        k.add_shape(n.out_shape);
-        k.add_int(n.split ? 1 : 0);
+        add_shape(k, n.out_shape);
+        add_int(k, n.split ? 1 : 0);
         if (n.split)
-            k.add_map(*n.split);
+            add_map(k, *n.split);
         traverse(n.child, *this);
     }
     template <class N>
     void on_reduction(const N& n) {
-        k.add_shape(n.axes);
-        k.add_int((n.keepdims ? 1 : 0) + (n.flat ? 2 : 0));
+        add_shape(k, n.axes);
+        add_int(k, (n.keepdims ? 1 : 0) + (n.flat ? 2 : 0));
         traverse(n.child, *this);
     }
 };
 
-// key_of after the tree's words: the destination's (`overlaps`: whether it overlaps what the
-// expression reads). Not a template.
-FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
+// The destination's words, after the tree's (`overlaps`: whether it overlaps what the
+// expression reads).
+template <class Sink>
+void add_destination(Sink& k, const destination_ref& d, bool overlaps) {
+    add_pointer(k, d.dtype.data()); // one expression type may be assigned to several dtypes
+    add_int(k, d.itemsize);
+    add_shape(k, d.shape);
+    add_shape(k, d.strides);
+    add_pointer(k, overlaps ? d.address : nullptr);
+    add_int(k, num_threads());
+    add_int(k,
+            math_in_registers_enabled + 2 * small_gemm_enabled); // test hooks (kernel_choice.hpp)
+}
 
-template <class E>
-plan_key key_of(const E& e, const destination_ref& d) {
-    plan_key k;
-    traverse(e, key_builder{k});
+// The words of the key of evaluating `e` into `d`, sent to `k`.
+template <class Sink, class E>
+void add_key_words(Sink& k, const E& e, const destination_ref& d) {
+    traverse(e, key_builder<Sink>{k});
     const std::pair<const char*, const char*> touched =
         bytes_touched(d.address, d.shape, d.strides, d.itemsize);
     add_destination(k, d, touched.first && reads_overlap(e, touched.first, touched.second));
+}
+
+/// The key of evaluating `e` into `d`.
+template <class E>
+plan_key key_of(const E& e, const destination_ref& d) {
+    plan_key k;
+    add_key_words(k, e, d);
     return k;
+}
+
+/// Whether `kept` is the key of evaluating `e` into `d` (`key_of(e, d) == kept`), without
+/// making that key.
+template <class E>
+bool is_key_of(const plan_key& kept, const E& e, const destination_ref& d) {
+    key_match m{kept};
+    add_key_words(m, e, d);
+    return m.matches();
 }
 
 /// A plan cache slot's content: the key and the plan made for it. One type for every
@@ -142,10 +217,11 @@ std::unique_ptr<Entry>& cache_slot() {
     return slot;
 }
 
-/// Whether `slot` holds an entry made for `key` (an entry made but never filled holds none).
-template <class Entry>
-bool holds_key(const std::unique_ptr<Entry>& slot, const plan_key& key) {
-    return slot && slot->key.count > 0 && slot->key == key;
+/// Whether `slot` holds an entry made for the key of evaluating `e` into `d` (an entry made
+/// but never filled holds none).
+template <class Entry, class E>
+bool holds_key_of(const std::unique_ptr<Entry>& slot, const E& e, const destination_ref& d) {
+    return slot && slot->key.count > 0 && is_key_of(slot->key, e, d);
 }
 
 /// The plan cache slot of expression type `E` on this thread.
@@ -159,37 +235,30 @@ std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
 // the only field that differs from what make_plan would build now.
 FUSOR_DECL void retarget(loop_plan& p, const void* address);
 
-// cached_plan's lookup: makes the slot's entry on first use; true (and the plan retargeted at
-// `address`) when it holds the plan for `key`. Not a template.
-FUSOR_DECL bool
-find_cached(std::unique_ptr<plan_cache_entry>& slot, const plan_key& key, const void* address);
-
-/// The plan for evaluating `e` into `d` whose key is `key` (`key_of(e, d)`): this thread's last
-/// plan for `E` when it was made for the same key (`hit` true), else a new one, which replaces
-/// it. An evaluation that looked up its row blocks (plan/row_blocks.hpp) with the key passes it
-/// on, so the tree is walked once.
-template <class E>
-const loop_plan& cached_plan(const E& e, const destination_ref& d, plan_key&& key, bool& hit) {
-    auto& slot = plan_cache_slot<E>();
-    hit = find_cached(slot, key, d.address);
-    if (!hit) {
-        slot->plan = make_plan(e, d);
-        slot->key = std::move(key);
-    }
-    return slot->plan;
-}
-
-/// As above, making the key.
+/// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
+/// the same key (`hit` true; the key compared as it is made, key_match), else a new one, which
+/// replaces it.
 template <class E>
 const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
-    return cached_plan(e, d, key_of(e, d), hit);
+    auto& slot = plan_cache_slot<E>();
+    hit = holds_key_of(slot, e, d);
+    if (hit) {
+        retarget(slot->plan, d.address);
+    } else {
+        plan_key key = key_of(e, d);
+        if (!slot)
+            slot = std::make_unique<plan_cache_entry>();
+        slot->plan = make_plan(e, d);
+        slot->key = std::move(key); // after the plan: a throwing make_plan leaves the old pair
+    }
+    return slot->plan;
 }
 
 /// True when this thread's cache holds the plan for evaluating `e` into `d` (its last
 /// evaluation of `E` had the same key): what explain reports.
 template <class E>
 bool plan_is_cached(const E& e, const destination_ref& d) {
-    return holds_key(plan_cache_slot<E>(), key_of(e, d));
+    return holds_key_of(plan_cache_slot<E>(), e, d);
 }
 
 } // namespace fusor::planning

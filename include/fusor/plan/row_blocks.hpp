@@ -433,17 +433,15 @@ struct row_blocks_cache_entry {
 };
 
 /// plan_row_blocks(n, d), from this thread's row-block cache when its last decision for `N`
-/// was made for the same key (`key_of(n, d)`; `hit` true), else decided now and kept. A
-/// decision's four plans cost more to make than a small softmax costs to run; the key is what
-/// they are made from (the operands, the destination's layout, the thread cap), so a kept
-/// decision is the one plan_row_blocks would make, and results never depend on the cache.
+/// was made for the same key (`key_of(n, d)`, compared as it is made; `hit` true), else decided
+/// now and kept. A decision's four plans cost more to make than a small softmax costs to run;
+/// the key is what they are made from (the operands, the destination's layout, the thread
+/// cap), so a kept decision is the one plan_row_blocks would make, and results never depend on
+/// the cache.
 template <class N>
-const row_blocks&
-cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, bool& hit) {
+const row_blocks& cached_row_blocks(const N& n, const destination_ref& d, bool& hit) {
     auto& slot = cache_slot<row_blocks_cache_entry, N>();
-    if (!slot)
-        slot = std::make_unique<row_blocks_cache_entry>();
-    hit = holds_key(slot, key);
+    hit = holds_key_of(slot, n, d);
     if (hit) {
         // Only the destination's address may differ (it overlaps nothing, or the key would
         // hold it); each block's rows are passed to its plan when it runs, this keeps what an
@@ -454,8 +452,11 @@ cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, boo
         if (b.applies && b.tail_rows() > 0)
             retarget(b.block_tail, d.address);
     } else {
+        plan_key key = key_of(n, d);
+        if (!slot)
+            slot = std::make_unique<row_blocks_cache_entry>();
         slot->blocks = plan_row_blocks(n, d);
-        slot->key = key;
+        slot->key = std::move(key);
     }
     return slot->blocks;
 }
@@ -464,7 +465,7 @@ cached_row_blocks(const N& n, const destination_ref& d, const plan_key& key, boo
 /// what explain reports.
 template <class N>
 bool row_blocks_are_cached(const N& n, const destination_ref& d) {
-    return holds_key(cache_slot<row_blocks_cache_entry, N>(), key_of(n, d));
+    return holds_key_of(cache_slot<row_blocks_cache_entry, N>(), n, d);
 }
 
 } // namespace planning
