@@ -114,6 +114,44 @@ void add_map(Sink& k, const affine_map& m) {
     add_shape(k, m.offset);
 }
 
+// A leaf's words: its data and base addresses, whether it is a view and whether it owns what
+// it reads (a reshape copy's view is labelled so), its shape and strides.
+template <class Sink>
+FUSOR_INLINE void add_leaf_words(Sink& k,
+                                 const void* data,
+                                 const void* base,
+                                 bool is_view,
+                                 bool owner,
+                                 const shape_t& shape,
+                                 const strides_t& strides) {
+    add_pointer(k, data);
+    add_pointer(k, base);
+    add_int(k, is_view ? 1 : 0);
+    add_int(k, owner ? 1 : 0);
+    add_shape(k, shape);
+    add_shape(k, strides);
+}
+
+// Writing a key happens on a cache miss only: its leaf and destination words are written out
+// of line (not templates: compiled once, not once per expression type), while a key_match
+// compares them inline, on every evaluation.
+FUSOR_DECL void add_leaf(plan_key& k,
+                         const void* data,
+                         const void* base,
+                         bool is_view,
+                         bool owner,
+                         const shape_t& shape,
+                         const strides_t& strides);
+FUSOR_INLINE void add_leaf(key_match& k,
+                           const void* data,
+                           const void* base,
+                           bool is_view,
+                           bool owner,
+                           const shape_t& shape,
+                           const strides_t& strides) {
+    add_leaf_words(k, data, base, is_view, owner, shape, strides);
+}
+
 // What the key records of each node: every leaf's address, layout and role, every scalar's
 // bits, every view's map, every reshape's and reduction's parameters, in tree order.
 template <class Sink>
@@ -121,12 +159,7 @@ struct key_builder {
     Sink& k;
     template <class N>
     void on_leaf(const N& n) {
-        add_pointer(k, n.data);
-        add_pointer(k, n.base);
-        add_int(k, n.is_view ? 1 : 0);
-        add_int(k, n.owner ? 1 : 0); // a reshape copy's view is labelled so
-        add_shape(k, n.shape());
-        add_shape(k, n.strides());
+        add_leaf(k, n.data, n.base, n.is_view, static_cast<bool>(n.owner), n.shape(), n.strides());
     }
     template <class N>
     void on_scalar(const N& n) {
@@ -162,7 +195,7 @@ struct key_builder {
 // The destination's words, after the tree's (`overlaps`: whether it overlaps what the
 // expression reads).
 template <class Sink>
-void add_destination(Sink& k, const destination_ref& d, bool overlaps) {
+FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool overlaps) {
     add_pointer(k, d.dtype.data()); // one expression type may be assigned to several dtypes
     add_int(k, d.itemsize);
     add_shape(k, d.shape);
@@ -171,6 +204,10 @@ void add_destination(Sink& k, const destination_ref& d, bool overlaps) {
     add_int(k, num_threads());
     add_int(k,
             math_in_registers_enabled + 2 * small_gemm_enabled); // test hooks (kernel_choice.hpp)
+}
+FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
+FUSOR_INLINE void add_destination(key_match& k, const destination_ref& d, bool overlaps) {
+    add_destination_words(k, d, overlaps);
 }
 
 // The words of the key of evaluating `e` into `d`, sent to `k`.
