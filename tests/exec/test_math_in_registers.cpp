@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -20,6 +21,7 @@
 #include <fusor/fusor.hpp>
 
 #include "../explain_text.hpp"
+#include "support.hpp"
 
 #ifndef FUSOR_TEST_AVX512
 #define FUSOR_TEST_AVX512 0
@@ -316,6 +318,105 @@ TEST_CASE("the planner keeps the blocked form where registers cannot apply"
     tensor<double> out64;
     check_forms(
         out64, [&] { out64 = sqrt(i); }, [&] { return explain(sqrt(i)); }, "blocked");
+}
+
+namespace {
+// Flat rows (planning::is_flat_rows_case) over short rows, computed a register at a time
+// (flat_plan::rows_in_registers) and by the plain loop: the same bits, and each runs where
+// explain says. With a column, every row length but those that collapse and those too long
+// for a column's splat (more than broadcast_block: the general walk's broadcast kernel);
+// with rows only, lengths the compiler's loop would end one element at a time (not a whole
+// number of half registers).
+template <class T>
+void check_rows(fusor::index_t rows, fusor::index_t cols) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const tensor<T> x = reshape(values<T>(rows * cols, 4.0, -1.0), {rows, cols});
+    const tensor<T> row = values<T>(cols, 1.0, 0.25), scale = values<T>(cols, 2.0, 1.0);
+    const tensor<T> m = reshape(values<T>(rows, 3.0, 0.5), {rows, 1});
+    const tensor<T> s = reshape(values<T>(rows, 1.0, 2.0), {rows, 1});
+    tensor<T> out = zeros<T>({rows, cols});
+    const bool collapsed = collapses(rows, cols);
+    const index_t half_register = compiled_simd_target().bytes / 2 / index_t{sizeof(T)};
+    const std::string plain = collapsed ? "collapsed" : "broadcast";
+    const std::string columns = cols > broadcast_block ? "broadcast"
+                                : collapsed            ? "collapsed"
+                                                       : "row_registers";
+    check_forms(
+        out, [&] { out = (x - m) / s; }, [&] { return explain(out, (x - m) / s); }, columns, plain);
+    check_forms(
+        out,
+        [&] { out = -(x - m) / s + T(2); },
+        [&] { return explain(out, -(x - m) / s + T(2)); },
+        columns,
+        plain);
+    check_forms(
+        out,
+        [&] { out = (x + row) / m - s; },
+        [&] { return explain(out, (x + row) / m - s); },
+        columns,
+        plain);
+    const std::string plain_rows = collapsed ? "collapsed" : "contiguous";
+    check_forms(
+        out,
+        [&] { out = (x - row) / scale; },
+        [&] { return explain(out, (x - row) / scale); },
+        !collapsed && cols % half_register != 0 ? "row_registers" : plain_rows,
+        plain_rows);
+    // A product and a sum (planning::contractible, on the FMA targets this file is built for)
+    // and a destination of the other element type keep the plain loop.
+    // (Rows too long for flat rows' splat: the general walk holds the one column in a register.)
+    const std::string held = cols > broadcast_block ? "held" : plain;
+    check_forms(
+        out, [&] { out = x * m + row; }, [&] { return explain(out, x * m + row); }, held, held);
+    using other = std::conditional_t<std::is_same_v<T, float>, double, float>;
+    tensor<other> converted = zeros<other>({rows, cols});
+    trace::clear();
+    converted = (x - m) / s;
+    REQUIRE(trace::kernels.size() == 1);
+    CHECK(trace::kernels[0] == plain);
+}
+} // namespace
+
+TEST_CASE("flat rows computed a register at a time give the plain loop's bits"
+          * doctest::skip(skip_here)) {
+    for (const fusor::index_t rows : {2, 3, 8, 40})
+        for (const fusor::index_t cols :
+             {2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 1024, 1025}) {
+            check_rows<float>(rows, cols);
+            check_rows<double>(rows, cols);
+        }
+}
+
+TEST_CASE("explain says when flat rows run in registers" * doctest::skip(skip_here)) {
+    using namespace fusor;
+    const tensor<float> x = reshape(values<float>(8 * 16, 4.0, 0.0), {8, 16});
+    const tensor<float> m = reshape(values<float>(8, 1.0, 0.0), {8, 1});
+    const tensor<float> s = reshape(values<float>(8, 1.0, 2.0), {8, 1});
+    tensor<float> out = zeros<float>({8, 16});
+    const auto e = explain(out, (x - m) / s);
+    const std::string text = explain_text::one_line(e.text());
+    CHECK(text.find("kernel:  broadcast (stride 0: t1, t2, broadcast into a register per row; "
+                    "flat rows and columns)")
+          != std::string::npos);
+    CHECK(text.find("(each row a register at a time, the tail by a masked store)")
+          != std::string::npos);
+    CHECK(e.json().find("\"runs\":\"row_registers\"") != std::string::npos);
+    // The plan an evaluation runs holds the decision: observed, it is the plan explain printed.
+    {
+        const exec_test::observing watch;
+        out = (x - m) / s;
+    }
+    const auto& ran = exec_test::ran;
+    REQUIRE(ran.size() == 1);
+    CHECK(ran[0].rows_in_registers);
+    CHECK(ran[0] == make_plan((x - m) / s, detail::layout_of(out.view())));
+    planning::math_in_registers_enabled = false;
+    const std::string plain = explain_text::one_line(explain(out, (x - m) / s).text());
+    planning::math_in_registers_enabled = true;
+    CHECK(plain.find("splatted per row") != std::string::npos);
+    CHECK(plain.find("register at a time") == std::string::npos);
 }
 
 TEST_CASE("explain says when the math runs in registers" * doctest::skip(skip_here)) {

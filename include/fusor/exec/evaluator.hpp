@@ -137,7 +137,7 @@ stage_tile(T* dst, const T* src, index_t rows, index_t cols, index_t outer_strid
 /// (the partial register at the block's end; nothing past them is read). Leaves, scalars,
 /// `+ - * /` and unary `-` over those (ops/vector_forms.hpp: register_arithmetic) and the
 /// vectorised math functions have it; every lane gets the bits the element's scalar or blocked
-/// form gives.
+/// form gives. How a leaf reads its register is the loop's `register_read`.
 namespace detail {
 template <class Ev>
 constexpr bool register_form_of() {
@@ -149,6 +149,16 @@ constexpr bool register_form_of() {
 } // namespace detail
 template <class Ev>
 inline constexpr bool in_registers_v = detail::register_form_of<Ev>();
+
+/// How the leaves of a register form read a register (`get_register<Partial, Read>`), one
+/// constant per loop so that a loop's loads are one instruction sequence (a branch between
+/// two kinds of load let g++ fuse a multiply and an add differently: FMA contraction):
+///  - `block`: the block as bind_registers left it, at unit stride (math_in_registers);
+///  - `stride2`: every k-th element from `cur`, k = 1 or 2 as the leaf says, through
+///    simd_isa::load_every (the plan's stride2_in_registers);
+///  - `rows`: a flat plan's row as bind_row left it, a column's one element broadcast to every
+///    lane (flat_plan::rows_in_registers).
+enum class register_read : std::uint8_t { block, stride2, rows };
 namespace detail {
 // The element types the register form computes.
 template <class T>
@@ -296,14 +306,14 @@ struct leaf_evaluator {
 #endif
         bind_block(offsets, start, len);
     }
-    // `Stride2`: the loop of a plan with stride2_in_registers, where each leaf reads every k-th
-    // element, k = 1 or 2, through the same instructions (simd_isa::load_every): a branch on k
-    // here let g++ fuse a multiply and an add differently from the blocked form (FMA
-    // contraction), and so give other bits; the loops of other plans keep the plain loads.
-    template <bool Partial, bool Stride2 = false>
+    // `stride2`: each leaf reads every k-th element, k = 1 or 2, through the same instructions
+    // (simd_isa::load_every): a branch on k here let g++ fuse a multiply and an add differently
+    // from the blocked form (FMA contraction), and so give other bits. `rows`: a column (built
+    // at stride 0 by flat_evaluator_builder) broadcasts its row's element.
+    template <bool Partial, register_read Read = register_read::block>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
 #if FUSOR_STRIDE2_IN_REGISTERS
-        if constexpr (Stride2) {
+        if constexpr (Read == register_read::stride2) {
             const index_t k = 1 + index_t{stride2};
             if constexpr (Partial)
                 return simd_isa::load_every(cur + k * i, k, n);
@@ -311,6 +321,9 @@ struct leaf_evaluator {
                 return simd_isa::load_every(cur + k * i, k);
         }
 #endif
+        if constexpr (Read == register_read::rows)
+            if (stride == 0)
+                return simd_isa::splat(*cur);
         if constexpr (Partial)
             return simd_isa::load_partial(cur + i, n);
         else
@@ -384,7 +397,7 @@ struct scalar_evaluator {
     static constexpr bool in_registers = detail::register_type<T>;
     FUSOR_INLINE void bind_registers(const index_t*, index_t, index_t) {
     }
-    template <bool Partial, bool Stride2 = false>
+    template <bool Partial, register_read Read = register_read::block>
     FUSOR_INLINE auto get_register(index_t, index_t) const {
         return simd_isa::splat(value);
     }
@@ -479,11 +492,11 @@ struct elementwise_evaluator {
         }
         (indices{});
     }
-    template <bool Partial, bool Stride2 = false>
+    template <bool Partial, register_read Read = register_read::block>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
         return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             return register_operation<Op>::apply(
-                slot_value<I>(children).template get_register<Partial, Stride2>(i, n)...);
+                slot_value<I>(children).template get_register<Partial, Read>(i, n)...);
         }
         (indices{});
     }
@@ -551,9 +564,9 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
         child.bind_registers(offsets, start, len);
     }
-    template <bool Partial, bool Stride2 = false>
+    template <bool Partial, register_read Read = register_read::block>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
-        return vector_function<Op, T>::compute(child.template get_register<Partial, Stride2>(i, n));
+        return vector_function<Op, T>::compute(child.template get_register<Partial, Read>(i, n));
     }
 #endif
 };
@@ -645,6 +658,9 @@ struct flat_evaluator_builder {
     std::uint64_t column = 0;   ///< flat_plan::column: leaves of one element per row
     scratch* splats = nullptr;  ///< a row-long splat buffer for each column leaf
     index_t splat_rows = 1;     ///< rows bound at once (bind_rows); a column's splat holds all
+    /// flat_plan::rows_in_registers: a column leaf is read at stride 0, its row's element
+    /// broadcast by get_register<..., register_read::rows>, with no splat buffer.
+    bool broadcast_columns = false;
 
     template <class N>
     FUSOR_FORWARD auto build(const N& n) {
@@ -671,6 +687,10 @@ struct flat_evaluator_builder {
         if (splats && ((column >> j) & 1)) {
             e.splat = splats->make<T>(static_cast<std::size_t>(cols * splat_rows));
             e.period = cols;
+            e.outer_stride = 1;
+        }
+        if (broadcast_columns && ((column >> j) & 1)) {
+            e.stride = 0;
             e.outer_stride = 1;
         }
         return e;

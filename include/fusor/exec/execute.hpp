@@ -109,17 +109,21 @@ FUSOR_INLINE void strided_rows(
 // One block of the blocked kernel in the register form (the plan's math_in_registers): each
 // register of the destination computed whole, loads, arithmetic and math functions, and
 // stored; the partial register at the end through masked loads and a masked store.
-// `Stride2`: the plan's stride2_in_registers (operands at stride 2 read a register at a time).
-template <bool Stride2, class D, class Ev>
-FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
-    ev.bind_registers(off, start, len);
+// `Read`: block, or stride2 for the plan's stride2_in_registers (operands at stride 2 read a
+// register at a time); execute_flat runs a flat plan's rows with `rows` (rows_in_registers).
+template <register_read Read, class D, class Ev>
+FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len) {
     constexpr index_t lanes = register_lanes<D>;
     index_t i = 0;
     for (; i + lanes <= len; i += lanes)
-        simd_isa::store(out + i, ev.template get_register<false, Stride2>(i, lanes));
+        simd_isa::store(out + i, ev.template get_register<false, Read>(i, lanes));
     if (i < len)
-        simd_isa::store_partial(
-            out + i, ev.template get_register<true, Stride2>(i, len - i), len - i);
+        simd_isa::store_partial(out + i, ev.template get_register<true, Read>(i, len - i), len - i);
+}
+template <register_read Read, class D, class Ev>
+FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
+    ev.bind_registers(off, start, len);
+    registers_run<Read>(out, ev, len);
 }
 #endif
 
@@ -148,11 +152,11 @@ FUSOR_INLINE void blocked_inner_loop(D* out0,
             if (registers) { // the planner checked that the destination is at unit stride
 #if FUSOR_STRIDE2_IN_REGISTERS
                 if (stride2) {
-                    registers_block<true>(out, ev, off, start, len);
+                    registers_block<register_read::stride2>(out, ev, off, start, len);
                     continue;
                 }
 #endif
-                registers_block<false>(out, ev, off, start, len);
+                registers_block<register_read::block>(out, ev, off, start, len);
                 continue;
             }
         }
@@ -423,6 +427,26 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
         return;
     }
+#if FUSOR_MATH_IN_REGISTERS
+    if constexpr (planning::rows_register_form<E> && std::is_same_v<D, typename E::value_type>) {
+        if (f.rows_in_registers) {
+            // Rows shorter than two registers, each a register at a time with a masked tail;
+            // a column's element broadcast into a register as it is read (no splat buffer).
+            FUSOR_TRACE_KERNEL(*traced, "row_registers");
+            flat_evaluator_builder b{f.still, f.cols, 0, nullptr, f.column};
+            b.broadcast_columns = true;
+            auto ev = b.build(e);
+            static_assert(in_registers_v<decltype(ev)>);
+            D* o = out;
+            for (index_t r = 0; r < f.rows; ++r, o += f.cols) {
+                detail::trace_flat_row(traced, r, f.cols);
+                ev.bind_row(r);
+                detail::registers_run<register_read::rows>(o, ev, f.cols);
+            }
+            return;
+        }
+    }
+#endif
     // Columns (one element per row) are splatted per row, as the broadcast kernel does. The
     // loop is compiled twice, with and without splat buffers: without, the leaves' splat test
     // folds away (one loop for both, the pool made lazily, cost `c = a * b + d` 2.2 ns of 30

@@ -176,6 +176,8 @@ FUSOR_DECL std::string runs_of(const loop_plan& p) {
         return !p.math_in_registers     ? "blocked"
                : p.stride2_in_registers ? "registers_stride2"
                                         : "registers";
+    if (p.rows_in_registers)
+        return "row_registers";
     if (p.kernel == inner_kernel::broadcast && p.held_operand >= 0)
         return "held";
     return inner_kernel_name(p.kernel);
@@ -241,7 +243,10 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                 ? "broadcast (stride 0: " + still
                       + " held in a register, single-element operand; contiguous loop)"
             : p.flat_rows // columns of the row-broadcast case (planning::is_flat_rows_case)
-                ? "broadcast (stride 0: " + still + ", splatted per row; flat rows and columns)"
+                ? "broadcast (stride 0: " + still
+                      + (p.rows_in_registers ? ", broadcast into a register per row"
+                                             : ", splatted per row")
+                      + "; flat rows and columns)"
                 : p.flat_reduction // columns of a flat reduction (planning::is_flat_reduction)
                       ? "broadcast (stride 0: " + still
                             + ", splatted per run; flat runs and columns)"
@@ -437,6 +442,8 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
                + " (compiler-vectorised; exp, log ... called one element at a time: compiled "
                  "without SLEEF, add -DFUSOR_HAS_SLEEF=1 and -lsleef to vectorise them)"
                + (p.vector_functions.empty() ? "" : "; " + vector_math_text(p));
+    if (p.rows_in_registers) // flat rows (no vector functions): execute_flat
+        return s + " (each row a register at a time, the tail by a masked store)";
     if (p.vector_functions.empty())
         return s + " (compiler-vectorised)";
     return s + "; " + vector_math_text(p);

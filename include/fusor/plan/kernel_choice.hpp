@@ -290,10 +290,35 @@ inline constexpr elementwise_facts elementwise_facts_of = {
 FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 
-/// Test hook: when false, the planner never chooses math_in_registers nor
+/// Test hook: when false, the planner never chooses math_in_registers, rows_in_registers nor
 /// reduce_kernel::pairwise_simd, so tests can compare the register forms' results with the
-/// blocked form's and the plain pairwise loop's, bit for bit. Not for production use.
+/// blocked form's and the plain loops', bit for bit. Not for production use.
 inline thread_local bool math_in_registers_enabled = true;
+
+/// True when a flat-rows loop over node `E` can compute its rows a register at a time
+/// (flat_plan::rows_in_registers): a target with masked loads and stores
+/// (FUSOR_MATH_IN_REGISTERS) and every node of `E` in the register form of its element type
+/// (float32 or float64), none a math function (those make the loop the blocked kernel's),
+/// not both multiplying and adding where the compiler may fuse the two (`contractible`: g++
+/// fused `a * m + row * s - 0.5f` one way in the register loop, another in the plain one).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class E, class T = typename E::value_type>
+inline constexpr bool rows_register_form =
+    FUSOR_MATH_IN_REGISTERS && (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    && register_form<E, T> && !has_vector_math<E> && !contractible<E>;
+// clang-format on
+
+/// Whether flat-rows plan `f` (planning::is_flat_rows_case, filled), over an expression with
+/// rows_register_form, of elements of `itemsize` bytes, into a destination of that element
+/// type (`same_dtype`), computes each row a register at a time: an inline loop whose rows do
+/// not collapse (the collapsed kernel's blocks take them), and that either reads a column
+/// (then each row's splat fill is saved: `(x - m) / s` over (8, 16) float32 on AVX-512,
+/// 79 -> 58 ns; (64, 512) 6.1 -> 3.5 us) or has rows that the compiler's vectorised loop, a
+/// register, then half of one, then an element at a time, ends with single elements
+/// (`(a - row) / s` over (8, 31): 146 -> 68 ns; rows of whole half registers measured even, or
+/// 8 % slower at (8, 8)): docs/performance.md. Not a template.
+FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype);
 
 /// Test hook: when false, the planner never chooses reduce_kernel::small_gemm (plan/gemm.hpp):
 /// such products keep the row kernel, so tests can compare the two bit for bit. Not for

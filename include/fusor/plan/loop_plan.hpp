@@ -454,6 +454,9 @@ struct loop_plan {
     /// are read a register at a time from two registers of their elements (a permute) instead
     /// of being copied into a buffer per block first (planning::choose_math_in_registers).
     bool stride2_in_registers = false;
+    /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
+    /// flat plan holds, copied for explain (`"runs": "row_registers"`).
+    bool rows_in_registers = false;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
     /// reduce_kernel::gemm: the matrix product the BLAS runs.
@@ -515,6 +518,10 @@ struct flat_plan {
     /// bit j: the j-th tensor leaf is a column, one element per row (stride 0 along the row),
     /// splatted per row (last, so that the positional initialisations above keep their order)
     std::uint64_t column = 0;
+    /// Each row is computed a register at a time, its tail through a masked store, and a
+    /// column's element is broadcast into a register instead of splatted into a buffer
+    /// (planning::choose_rows_in_registers: rows shorter than two registers).
+    bool rows_in_registers = false;
 
     index_t size() const { return rows * cols; }
 };
@@ -538,7 +545,8 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
            && a.flat_product == b.flat_product && a.held_operand == b.held_operand
            && a.vector_functions == b.vector_functions && a.math_in_registers == b.math_in_registers
-           && a.stride2_in_registers == b.stride2_in_registers && a.reduction == b.reduction
+           && a.stride2_in_registers == b.stride2_in_registers
+           && a.rows_in_registers == b.rows_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;
 }
 

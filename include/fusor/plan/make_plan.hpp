@@ -755,10 +755,10 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
 /// of its last axes (the same axes for every row; leading 1s allowed), or one column of its
 /// leading axes (extent 1 on the same last axes, of at most broadcast_block elements), neither
 /// overlapping the destination, with at least one row or column, and at least 2 rows of at
-/// least 2 elements. On success fills `f` (rows, cols, which leaves are rows and columns, and
-/// `inline_loop` as plan_flat decides it). The general walk plans the same loop: two levels,
-/// rows outermost, the rows at stride 0 in the outer one, the columns at stride 0 in the inner
-/// one (the broadcast kernel: plan_root keeps its splat rather than a held operand, as
+/// least 2 elements. On success fills `f` (rows, cols, which leaves are rows and columns,
+/// `inline_loop` as plan_flat decides it, and rows_in_registers). The general walk plans the same
+/// loop: two levels, rows outermost, the rows at stride 0 in the outer one, the columns at stride 0
+/// in the inner one (the broadcast kernel: plan_root keeps its splat rather than a held operand, as
 /// execute_flat runs it), every other operand at unit stride. `size` is the destination's
 /// number of elements.
 template <class E>
@@ -774,8 +774,14 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
         return false;
     // A column's splat buffer is one row long: at most a broadcast block, as the broadcast
     // kernel's blocks.
-    return finish_rows_case(d, size, k, !has_vector_math<E>, f)
-           && (f.column == 0 || f.cols <= broadcast_block);
+    if (!finish_rows_case(d, size, k, !has_vector_math<E>, f)
+        || (f.column != 0 && f.cols > broadcast_block))
+        return false;
+    using T = typename E::value_type;
+    if constexpr (rows_register_form<E>)
+        f.rows_in_registers = choose_rows_in_registers(
+            f, static_cast<index_t>(sizeof(T)), d.dtype == dtype_name<T>());
+    return true;
 }
 
 // True when some tensor `n` reads shares a byte with [lo, hi).
@@ -1027,6 +1033,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
         if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
             p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
             plan_subexpression(p, e, d.layout(), state, notes);
+            p.rows_in_registers = f.rows_in_registers;
             return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
