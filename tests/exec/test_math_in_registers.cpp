@@ -340,29 +340,42 @@ void check_rows(fusor::index_t rows, fusor::index_t cols) {
     const bool collapsed = collapses(rows, cols);
     const index_t half_register = compiled_simd_target().bytes / 2 / index_t{sizeof(T)};
     const std::string plain = collapsed ? "collapsed" : "broadcast";
-    const std::string columns = cols > broadcast_block ? "broadcast"
-                                : collapsed            ? "collapsed"
-                                                       : "row_registers";
+    // Whether a tensor read or written at unit stride ends near a page end (the loop then stays
+    // plain: planning::tail_crosses_page); columns are not read by masked registers.
+    const auto near = [](const tensor<T>& t) {
+        return planning::tail_crosses_page(reinterpret_cast<const char*>(t.data() + t.size()));
+    };
+    const auto columns = [&](bool ends_near_page) -> std::string {
+        return cols > broadcast_block ? "broadcast"
+               : collapsed            ? "collapsed"
+               : ends_near_page       ? "broadcast"
+                                      : "row_registers";
+    };
     check_forms(
-        out, [&] { out = (x - m) / s; }, [&] { return explain(out, (x - m) / s); }, columns, plain);
+        out,
+        [&] { out = (x - m) / s; },
+        [&] { return explain(out, (x - m) / s); },
+        columns(near(x) || near(out)),
+        plain);
     check_forms(
         out,
         [&] { out = -(x - m) / s + T(2); },
         [&] { return explain(out, -(x - m) / s + T(2)); },
-        columns,
+        columns(near(x) || near(out)),
         plain);
     check_forms(
         out,
         [&] { out = (x + row) / m - s; },
         [&] { return explain(out, (x + row) / m - s); },
-        columns,
+        columns(near(x) || near(row) || near(out)),
         plain);
     const std::string plain_rows = collapsed ? "collapsed" : "contiguous";
+    const bool rows_near = near(x) || near(row) || near(scale) || near(out);
     check_forms(
         out,
         [&] { out = (x - row) / scale; },
         [&] { return explain(out, (x - row) / scale); },
-        !collapsed && cols % half_register != 0 ? "row_registers" : plain_rows,
+        !collapsed && cols % half_register != 0 && !rows_near ? "row_registers" : plain_rows,
         plain_rows);
     // A product and a sum (planning::contractible, on the FMA targets this file is built for)
     // and a destination of the other element type keep the plain loop.
@@ -387,6 +400,46 @@ TEST_CASE("flat rows computed a register at a time give the plain loop's bits"
             check_rows<float>(rows, cols);
             check_rows<double>(rows, cols);
         }
+}
+
+TEST_CASE("flat rows keep the plain loop where an operand ends near a page end"
+          * doctest::skip(skip_here)) {
+    using namespace fusor;
+    // A register from an operand's last element may reach a register's width past its end;
+    // masked, that is an assist where the next page is not mapped (planning::tail_crosses_page).
+    alignas(4096) static float pages[3 * 1024];
+    const index_t reg = compiled_simd_target().bytes;
+    const char* page_end = reinterpret_cast<const char*>(pages + 1024);
+    CHECK(planning::tail_crosses_page(page_end));
+    CHECK(planning::tail_crosses_page(page_end - reg + 1));
+    CHECK_FALSE(planning::tail_crosses_page(page_end - reg));
+    CHECK_FALSE(planning::tail_crosses_page(page_end + 4));
+    CHECK_FALSE(planning::tail_crosses_page(nullptr));
+    for (index_t i = 0; i < 3 * 1024; ++i)
+        pages[i] = static_cast<float>(i % 97) * 0.25f;
+    const tensor<float> m = reshape(values<float>(3, 3.0, 0.5), {3, 1});
+    const index_t lanes = reg / 4;
+    // x (3, 8) ending at the first page's end, or a register before it; the destination in
+    // the third page, away from its ends, or ending at the second page's end.
+    for (const index_t x_gap : {index_t{0}, lanes}) {
+        for (const index_t out_gap : {index_t{0}, lanes}) {
+            CAPTURE(x_gap);
+            CAPTURE(out_gap);
+            const auto x = adapt(pages + 1024 - 24 - x_gap, shape_t{3, 8});
+            float* out_at = out_gap == 0 ? pages + 2048 - 24 : pages + 2048 + 512;
+            auto out = adapt(out_at, shape_t{3, 8});
+            tensor<float> result;
+            const bool near = x_gap == 0 || out_gap == 0;
+            fusor::planning::math_in_registers_enabled = true;
+            const auto doc = nlohmann::json::parse(explain(out, (x - m) / 2.0f).json());
+            trace::clear();
+            out = (x - m) / 2.0f;
+            CHECK(trace::kernels == trace::kernels_from_json(doc));
+            CHECK(trace::kernels.back() == std::string(near ? "broadcast" : "row_registers"));
+            result = eval(out);
+            CHECK(same_bits(result, eval((x - m) / 2.0f)));
+        }
+    }
 }
 
 TEST_CASE("explain says when flat rows run in registers" * doctest::skip(skip_here)) {
