@@ -884,7 +884,7 @@ bool reduction_columns(const C& child,
                        std::uint64_t& columns) {
     flat_plan f;
     int ordinal = 0;
-    std::size_t axes = k; // preset: a column's trailing 1s are the reduced axes
+    std::size_t axes = k;        // preset: a column's trailing 1s are the reduced axes
     bool ends_near_page = false; // not read: a flat reduction has no register rows
     row_matcher m{operand, size, nullptr, nullptr, axes, ordinal, f, ends_near_page};
     if (!traverse(child, column_matcher{m}) || f.column == 0)
