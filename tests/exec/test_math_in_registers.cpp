@@ -10,6 +10,7 @@
 // clang-format off: the trace hooks must be defined before fusor is included
 #include "../explain/trace.hpp"
 // clang-format on
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -321,12 +322,13 @@ TEST_CASE("the planner keeps the blocked form where registers cannot apply"
 }
 
 namespace {
-// Flat rows (planning::is_flat_rows_case) over short rows, computed a register at a time
+// Flat rows (planning::is_flat_rows_case), computed a register at a time
 // (flat_plan::rows_in_registers) and by the plain loop: the same bits, and each runs where
-// explain says. With a column, every row length but those that collapse and those too long
-// for a column's splat (more than broadcast_block: the general walk's broadcast kernel);
-// with rows only, lengths the compiler's loop would end one element at a time (not a whole
-// number of half registers).
+// explain says. With a column, every row length (also rows short enough to collapse) but
+// those too long for a column's splat (more than broadcast_block: the general walk's broadcast
+// kernel); with rows only, rows that do not collapse and that the compiler's loop would end one
+// element at a time (not a whole number of half registers); either way not where a tensor ends
+// near a page end.
 template <class T>
 void check_rows(fusor::index_t rows, fusor::index_t cols) {
     using namespace fusor;
@@ -346,16 +348,24 @@ void check_rows(fusor::index_t rows, fusor::index_t cols) {
         return planning::tail_crosses_page(reinterpret_cast<const char*>(t.data() + t.size()));
     };
     const auto columns = [&](bool ends_near_page) -> std::string {
-        return cols > broadcast_block ? "broadcast"
-               : collapsed            ? "collapsed"
-               : ends_near_page       ? "broadcast"
-                                      : "row_registers";
+        return cols > broadcast_block ? "broadcast" : ends_near_page ? plain : "row_registers";
     };
     check_forms(
         out,
         [&] { out = (x - m) / s; },
         [&] { return explain(out, (x - m) / s); },
         columns(near(x) || near(out)),
+        plain);
+    // In place: the destination is also the dense operand (each register read, then stored).
+    tensor<T> y = zeros<T>({rows, cols});
+    check_forms(
+        y,
+        [&] {
+            std::copy(x.data(), x.data() + x.size(), y.data());
+            y = (y - m) / s;
+        },
+        [&] { return explain(y, (y - m) / s); },
+        columns(near(y)),
         plain);
     check_forms(
         out,

@@ -414,24 +414,11 @@ inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
 template <class D, class E>
 FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
     (void)traced;
-    if (collapses(f.rows, f.cols)) {
-        // Short rows: one loop in blocks of whole rows, each row leaf read from a buffer of its
-        // row repeated, each column leaf from one of its elements each repeated over its row
-        // (the collapsed kernel, as the plan says).
-        FUSOR_TRACE_KERNEL(*traced, "collapsed");
-        for (index_t r = 0; r < f.rows; ++r)
-            detail::trace_flat_row(traced, r, f.cols);
-        scratch buffers;
-        auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers, f.column}.build(e);
-        const index_t zero = 0; // every flat leaf's offset
-        detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
-        return;
-    }
 #if FUSOR_MATH_IN_REGISTERS
     if constexpr (planning::rows_register_form<E> && std::is_same_v<D, typename E::value_type>) {
         if (f.rows_in_registers) {
-            // Rows shorter than two registers, each a register at a time with a masked tail;
-            // a column's element broadcast into a register as it is read (no splat buffer).
+            // Each row a register at a time, its tail masked; a column's element broadcast
+            // into a register as it is read (no splat buffer).
             FUSOR_TRACE_KERNEL(*traced, "row_registers");
             flat_evaluator_builder b{f.still, f.cols, 0, nullptr, f.column};
             b.broadcast_columns = true;
@@ -447,6 +434,19 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         }
     }
 #endif
+    if (collapses(f.rows, f.cols)) {
+        // Short rows: one loop in blocks of whole rows, each row leaf read from a buffer of its
+        // row repeated, each column leaf from one of its elements each repeated over its row
+        // (the collapsed kernel, as the plan says).
+        FUSOR_TRACE_KERNEL(*traced, "collapsed");
+        for (index_t r = 0; r < f.rows; ++r)
+            detail::trace_flat_row(traced, r, f.cols);
+        scratch buffers;
+        auto ev = flat_evaluator_builder{f.still, f.cols, 0, &buffers, f.column}.build(e);
+        const index_t zero = 0; // every flat leaf's offset
+        detail::collapsed_rows(out, ev, &zero, f.rows, f.cols);
+        return;
+    }
     // Columns (one element per row) are splatted per row, as the broadcast kernel does. The
     // loop is compiled twice, with and without splat buffers: without, the leaves' splat test
     // folds away (one loop for both, the pool made lazily, cost `c = a * b + d` 2.2 ns of 30

@@ -18,8 +18,9 @@ namespace fusor::planning {
 /// one row operand (at unit stride but 0 one level out: read again for every row) or column
 /// operand (0 in the row but moving one level out: one element per row, a row's statistic),
 /// either of which keeps coalescing from merging the levels; the others scalars or still in
-/// both levels. With rows that short, a loop per row costs more than the row (its setup, the
-/// bind of every operand, a vectorised math function's call).
+/// both levels; not a flat-rows plan computed a register at a time (`rows_in_registers`).
+/// With rows that short, a loop per row costs more than the row (its setup, the bind of every
+/// operand, a vectorised math function's call).
 FUSOR_DECL bool collapsible_rows(const loop_plan& p);
 
 /// Orders the iteration axes into loop levels and merges levels that walk memory as one.

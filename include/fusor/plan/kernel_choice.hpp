@@ -331,13 +331,14 @@ inline bool tail_crosses_page(const char* end) {
 
 /// Whether flat-rows plan `f` (planning::is_flat_rows_case, filled), over an expression with
 /// rows_register_form, of elements of `itemsize` bytes, into a destination of that element
-/// type (`same_dtype`), computes each row a register at a time: an inline loop whose rows do
-/// not collapse (the collapsed kernel's blocks take them), and that either reads a column
-/// (then each row's splat fill is saved: `(x - m) / s` over (8, 16) float32 on AVX-512,
-/// 79 -> 58 ns; (64, 512) 6.1 -> 3.5 us) or has rows that the compiler's vectorised loop, a
-/// register, then half of one, then an element at a time, ends with single elements
-/// (`(a - row) / s` over (8, 31): 146 -> 68 ns; rows of whole half registers measured even, or
-/// 8 % slower at (8, 8)): docs/performance.md. Not a template.
+/// type (`same_dtype`), computes each row a register at a time: an inline loop that either
+/// reads a column (then each row's splat fill is saved: `(x - m) / s` over (8, 16) float32 on
+/// AVX-512, 79 -> 58 ns; (64, 512) 6.1 -> 3.5 us; also over rows short enough to collapse,
+/// whose block buffer it saves: (64, 16) 251 -> 149 ns) or has rows that do not collapse (the
+/// collapsed kernel's blocks were 2-5x faster: (128, 4) 162 against 453 ns) and that the
+/// compiler's vectorised loop, a register, then half of one, then an element at a time, ends
+/// with single elements (`(a - row) / s` over (8, 31): 146 -> 68 ns; rows of whole half
+/// registers measured even, or 8 % slower at (8, 8)): docs/performance.md. Not a template.
 FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype);
 
 /// Test hook: when false, the planner never chooses reduce_kernel::small_gemm (plan/gemm.hpp):

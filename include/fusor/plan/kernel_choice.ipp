@@ -99,8 +99,8 @@ FUSOR_DECL void choose_math_in_registers(loop_plan& p,
 FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype) {
 #if FUSOR_MATH_IN_REGISTERS
     const index_t half_register = compiled_simd_target().bytes / 2 / itemsize;
-    return math_in_registers_enabled && same_dtype && f.inline_loop && !collapses(f.rows, f.cols)
-           && (f.column != 0 || f.cols % half_register != 0);
+    return math_in_registers_enabled && same_dtype && f.inline_loop
+           && (f.column != 0 || (!collapses(f.rows, f.cols) && f.cols % half_register != 0));
 #else
     (void)f, (void)itemsize, (void)same_dtype;
     return false;

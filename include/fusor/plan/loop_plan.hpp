@@ -455,7 +455,8 @@ struct loop_plan {
     /// of being copied into a buffer per block first (planning::choose_math_in_registers).
     bool stride2_in_registers = false;
     /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
-    /// flat plan holds, copied for explain (`"runs": "row_registers"`).
+    /// flat plan holds, copied for explain (`"runs": "row_registers"`) before the walk, so
+    /// that its rows do not collapse (collapsible_rows).
     bool rows_in_registers = false;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
@@ -518,9 +519,10 @@ struct flat_plan {
     /// bit j: the j-th tensor leaf is a column, one element per row (stride 0 along the row),
     /// splatted per row (last, so that the positional initialisations above keep their order)
     std::uint64_t column = 0;
-    /// Each row is computed a register at a time, its tail through a masked store, and a
-    /// column's element is broadcast into a register instead of splatted into a buffer
-    /// (planning::choose_rows_in_registers: rows shorter than two registers).
+    /// Each row is computed a register at a time, its tail through a masked load and store,
+    /// and a column's element is broadcast into a register instead of splatted into a buffer
+    /// (is_flat_rows_case: planning::rows_register_form, tail_crosses_page and
+    /// choose_rows_in_registers).
     bool rows_in_registers = false;
 
     index_t size() const { return rows * cols; }

@@ -1047,8 +1047,8 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
         flat_plan f;
         if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
             p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
+            p.rows_in_registers = f.rows_in_registers; // read by collapsible_rows
             plan_subexpression(p, e, d.layout(), state, notes);
-            p.rows_in_registers = f.rows_in_registers;
             return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
