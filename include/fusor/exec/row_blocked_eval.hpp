@@ -10,6 +10,7 @@
 #include <memory>
 
 #include <fusor/core/shape.hpp>
+#include <fusor/core/tail_slack.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/row_blocks.hpp>
@@ -51,7 +52,9 @@ void evaluate_row_blocks(
         }
     };
     auto make_buffer = [buffer_size] {
-        return std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(buffer_size));
+        // The block's stored rows are written and read by register loops: the slack after them
+        // keeps a masked last register on a present page (core/tail_slack.hpp).
+        return detail::allocate_with_tail_slack<T>(static_cast<std::size_t>(buffer_size));
     };
     if (b.threads > 1) {
         exec::parallel_chunks(b.threads, b.blocks, 1, make_buffer, run);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fusor/config.hpp>
+#include <fusor/core/tail_slack.hpp>
 
 namespace fusor::exec {
 
@@ -31,7 +32,8 @@ FUSOR_DECL scratch_pool& thread_scratch_pool();
 inline constexpr std::size_t scratch_alignment = 64;
 
 /// The buffers of one evaluation, or of one thread of it: `make<T>(n)` gives room for `n`
-/// elements of `T` (scratch_alignment-aligned, uninitialised) until this object is destroyed.
+/// elements of `T` (scratch_alignment-aligned, uninitialised, then tail_slack_bytes of zeros,
+/// zeroed at each make: core/tail_slack.hpp) until this object is destroyed.
 /// Scratch objects on one thread live in stack order (an evaluation's boundaries are evaluated,
 /// with their own scratch, while it builds), so the pool is a stack: destroying one gives back
 /// everything it took. The pool is looked up at the first `make`, not before: a scratch that
@@ -62,12 +64,15 @@ public:
             pool.sizes.push_back(0);
         }
         if (pool.sizes[pool.used] < bytes) {
-            pool.blocks[pool.used] =
-                std::make_unique_for_overwrite<unsigned char[]>(bytes + scratch_alignment - 1);
+            pool.blocks[pool.used] = std::make_unique_for_overwrite<unsigned char[]>(
+                bytes + scratch_alignment - 1 + fusor::detail::tail_slack_bytes);
             pool.sizes[pool.used] = bytes;
         }
         const auto at = reinterpret_cast<std::uintptr_t>(pool.blocks[pool.used++].get());
-        return reinterpret_cast<T*>((at + scratch_alignment - 1) & ~(scratch_alignment - 1));
+        auto* first = reinterpret_cast<unsigned char*>((at + scratch_alignment - 1)
+                                                       & ~(scratch_alignment - 1));
+        fusor::detail::zero_tail_slack(first + bytes);
+        return reinterpret_cast<T*>(first);
     }
 
 private:

@@ -310,25 +310,6 @@ inline constexpr bool rows_register_form =
     && register_form<E, T> && !has_vector_math<E> && !contractible<E>;
 // clang-format on
 
-/// Whether a register of this target that starts at most one element before `end`, an
-/// operand's end, may reach into the next 4 KB page (from the operand's last byte through
-/// a register's width past it). A masked access whose masked-off lanes reach into a page
-/// that is not mapped (the top of the heap) is a fault-suppression assist on x86: measured
-/// on this project's AVX-512 host, `(x - m) / s` over (2, 17) with the result's tensor last
-/// on the heap ran 188 ns against 53 with a tensor after it. Flat rows keep the plain loop
-/// where any operand's tail could (rows_in_registers); false without masked registers, and
-/// for a null `end` (explain without a destination). Not a template.
-inline bool tail_crosses_page(const char* end) {
-#if FUSOR_MATH_IN_REGISTERS
-    constexpr std::uintptr_t page = 4096;
-    const auto last = reinterpret_cast<std::uintptr_t>(end) - 1;
-    return end && last / page != (last + compiled_simd_target().bytes) / page;
-#else
-    (void)end;
-    return false;
-#endif
-}
-
 /// Whether flat-rows plan `f` (planning::is_flat_rows_case, filled), over an expression with
 /// rows_register_form, of elements of `itemsize` bytes, into a destination of that element
 /// type (`same_dtype`), computes each row a register at a time: an inline loop that either

@@ -521,8 +521,7 @@ struct flat_plan {
     std::uint64_t column = 0;
     /// Each row is computed a register at a time, its tail through a masked load and store,
     /// and a column's element is broadcast into a register instead of splatted into a buffer
-    /// (is_flat_rows_case: planning::rows_register_form, tail_crosses_page and
-    /// choose_rows_in_registers).
+    /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers).
     bool rows_in_registers = false;
 
     index_t size() const { return rows * cols; }

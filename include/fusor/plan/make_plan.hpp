@@ -656,7 +656,6 @@ struct row_matcher {
     std::size_t& k;
     int& ordinal;
     flat_plan& f;
-    bool& ends_near_page; ///< some dense leaf or row ends near a page end (tail_crosses_page)
 
     template <class N>
     FUSOR_INLINE bool on_leaf(const N& n) {
@@ -664,11 +663,8 @@ struct row_matcher {
         if (ordinal >= 64)
             return false;
         const int j = ordinal++;
-        if (detail::dense_over(n, d.shape)) {
-            const char* end = reinterpret_cast<const char*>(n.data) + size * index_t{sizeof(T)};
-            ends_near_page = ends_near_page || tail_crosses_page(end);
+        if (detail::dense_over(n, d.shape))
             return reads_apart(n, lo, hi, size, d.itemsize);
-        }
         const std::size_t k_before = k;
         const strides_t* strides = n.is_view ? &n.strides() : nullptr;
         const char* a = reinterpret_cast<const char*>(n.data);
@@ -718,7 +714,6 @@ struct row_matcher {
                 return false;
             acc *= s[i];
         }
-        ends_near_page = ends_near_page || tail_crosses_page(a + acc * itemsize);
         return claim_if_apart(a, acc * itemsize, f.still, j);
     }
     // The end of match_row and match_column: a leaf whose `bytes` from `a` share none with the
@@ -761,9 +756,8 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
 /// leading axes (extent 1 on the same last axes, of at most broadcast_block elements), neither
 /// overlapping the destination, with at least one row or column, and at least 2 rows of at
 /// least 2 elements. On success fills `f` (rows, cols, which leaves are rows and columns,
-/// `inline_loop` as plan_flat decides it, and rows_in_registers, which also needs every dense
-/// leaf, row and the destination to end away from a page end: tail_crosses_page). The general walk
-/// plans the same loop: two levels, rows outermost, the rows at stride 0 in the outer one, the
+/// `inline_loop` as plan_flat decides it, and rows_in_registers). The general walk plans the
+/// same loop: two levels, rows outermost, the rows at stride 0 in the outer one, the
 /// columns at stride 0 in the inner one (the broadcast kernel: plan_root keeps its splat rather
 /// than a held operand, as execute_flat runs it), every other operand at unit stride. `size` is the
 /// destination's number of elements.
@@ -776,9 +770,7 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
     std::size_t k = 0;
     int ordinal = 0;
     f = flat_plan{};
-    bool crosses = false;
-    if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f, crosses})
-        || (f.still | f.column) == 0)
+    if (!traverse(e, row_matcher{d, size, lo, hi, k, ordinal, f}) || (f.still | f.column) == 0)
         return false;
     // A column's splat buffer is one row long: at most a broadcast block, as the broadcast
     // kernel's blocks.
@@ -789,11 +781,8 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
     if constexpr (rows_register_form<E>) {
         // The same literal first: the compare's memcmp call was 45 instructions per evaluation.
         constexpr std::string_view dtype = dtype_name<T>();
-        f.rows_in_registers =
-            !crosses && !tail_crosses_page(hi)
-            && choose_rows_in_registers(f,
-                                        static_cast<index_t>(sizeof(T)),
-                                        d.dtype.data() == dtype.data() || d.dtype == dtype);
+        f.rows_in_registers = choose_rows_in_registers(
+            f, static_cast<index_t>(sizeof(T)), d.dtype.data() == dtype.data() || d.dtype == dtype);
     }
     return true;
 }
@@ -884,9 +873,8 @@ bool reduction_columns(const C& child,
                        std::uint64_t& columns) {
     flat_plan f;
     int ordinal = 0;
-    std::size_t axes = k;        // preset: a column's trailing 1s are the reduced axes
-    bool ends_near_page = false; // not read: a flat reduction has no register rows
-    row_matcher m{operand, size, nullptr, nullptr, axes, ordinal, f, ends_near_page};
+    std::size_t axes = k; // preset: a column's trailing 1s are the reduced axes
+    row_matcher m{operand, size, nullptr, nullptr, axes, ordinal, f};
     if (!traverse(child, column_matcher{m}) || f.column == 0)
         return false;
     columns = f.column;

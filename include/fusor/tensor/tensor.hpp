@@ -23,6 +23,7 @@
 #include <fusor/core/lifetime.hpp>
 #include <fusor/core/reshape.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/core/tail_slack.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
 namespace fusor {
@@ -36,10 +37,12 @@ namespace detail {
 // huge pages before anything touches it (as NumPy does for its arrays of 4 MiB or more): a fresh
 // 64 MiB result then takes 32 page faults on first touch instead of 16,384 (allocating and
 // writing 2^24 float32 on this project's machine: 31 ms with 4 KiB pages, 15 ms with huge
-// ones). Where the kernel's setting is `never` (or not Linux), nothing changes.
+// ones). Where the kernel's setting is `never` (or not Linux), nothing changes. Followed by
+// tail_slack_bytes of zeros (core/tail_slack.hpp: a masked register at the end stays on a
+// present page).
 template <class T>
 std::unique_ptr<T[]> allocate_elements(std::size_t n) {
-    auto p = std::make_unique_for_overwrite<T[]>(n);
+    auto p = allocate_with_tail_slack<T>(n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::size_t huge_from = std::size_t{1} << 22;
     const std::size_t bytes = n * sizeof(T);
@@ -476,11 +479,13 @@ private:
 #endif
     }
 
+    // First, so that a masked register from its last element (at most 64 bytes) reaches the
+    // members after it, inside this object (core/tail_slack.hpp: heap buffers have slack).
+    alignas(16) T inline_[inline_capacity];
     shape_t shape_;
     strides_t strides_;
     std::unique_ptr<T[]> heap_; // the elements when there are more than inline_capacity
     T* data_ = nullptr;         // inline_ or heap_; null once taken by a move
-    alignas(16) T inline_[inline_capacity];
 #if FUSOR_CHECKED
     static std::shared_ptr<detail::storage_token> fresh_token() noexcept {
         try {
