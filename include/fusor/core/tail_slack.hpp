@@ -5,8 +5,6 @@
 #include <cstring>
 #include <memory>
 
-#include <fusor/config.hpp>
-
 namespace fusor::detail {
 
 /// Bytes every buffer fusor allocates (a tensor's elements, a scratch buffer) keeps after its
