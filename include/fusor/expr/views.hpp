@@ -55,6 +55,21 @@ auto strided_view_of(E& e, shape_t&& shape, strides_t&& strides, index_t offset)
     }
 }
 
+// As strided_view_of, with the view's `rank` extents and strides written in place by
+// `fill(shape, strides)`, which returns the offset.
+template <class E, class Fill>
+auto strided_view_filled(E& e, std::size_t rank, Fill&& fill) {
+    if constexpr (view_like<E>) {
+        using view_type = std::remove_cvref_t<E>;
+        return view_type::from_filled(
+            e.data(), rank, e.owner(), e.lifetime(), e.base(), std::forward<Fill>(fill));
+    } else {
+        using view_type = decltype(e.view());
+        return view_type::from_filled(
+            e.data(), rank, nullptr, e.lifetime_stamp(false), e.data(), std::forward<Fill>(fill));
+    }
+}
+
 // The one place that decides what a view of `e` is: a tensor_view for an lvalue tensor or a
 // view (writable when they are), otherwise a remap node holding `e`. (view() and transpose()
 // make the tensor_view from the indices directly, with the shape, strides and offset the map
@@ -99,33 +114,33 @@ auto plain_view(E& e, const I&... idx) {
     const strides_t& from = e.strides();
     check_index_count(sizeof...(I), in.size());
     constexpr std::size_t dropped = (std::size_t{std::is_integral_v<I>} + ... + 0);
-    // Every element is written below.
-    shape_t shape(in.size() - dropped, boost::container::default_init);
-    strides_t strides(shape.size(), boost::container::default_init);
-    index_t offset = 0;
-    std::size_t in_axis = 0, out_axis = 0;
-    auto keep = [&](index_t extent, index_t stride) {
-        shape[out_axis] = extent;
-        strides[out_axis] = stride;
-        ++out_axis;
-    };
-    [[maybe_unused]] auto apply = [&]<class J>(const J& i) { // (unused for `view(e)`)
-        const index_t n = in[in_axis], stride = from[in_axis];
-        if constexpr (std::is_integral_v<J>) {
-            offset += integer_view_axis(static_cast<index_t>(i), n, in_axis).start * stride;
-        } else if constexpr (std::is_same_v<J, slice>) {
-            const view_axis a = slice_view_axis(i, n);
-            offset += a.start * stride;
-            keep(a.extent, a.step * stride);
-        } else {
-            keep(n, stride);
-        }
-        ++in_axis;
-    };
-    (apply(idx), ...);
-    for (; in_axis < in.size(); ++in_axis)
-        keep(in[in_axis], from[in_axis]);
-    return strided_view_of(e, std::move(shape), std::move(strides), offset);
+    // Every extent and stride is written below, in the view itself.
+    return strided_view_filled(e, in.size() - dropped, [&](shape_t& shape, strides_t& strides) {
+        index_t offset = 0;
+        std::size_t in_axis = 0, out_axis = 0;
+        auto keep = [&](index_t extent, index_t stride) {
+            shape[out_axis] = extent;
+            strides[out_axis] = stride;
+            ++out_axis;
+        };
+        [[maybe_unused]] auto apply = [&]<class J>(const J& i) { // (unused for `view(e)`)
+            const index_t n = in[in_axis], stride = from[in_axis];
+            if constexpr (std::is_integral_v<J>) {
+                offset += integer_view_axis(static_cast<index_t>(i), n, in_axis).start * stride;
+            } else if constexpr (std::is_same_v<J, slice>) {
+                const view_axis a = slice_view_axis(i, n);
+                offset += a.start * stride;
+                keep(a.extent, a.step * stride);
+            } else {
+                keep(n, stride);
+            }
+            ++in_axis;
+        };
+        (apply(idx), ...);
+        for (; in_axis < in.size(); ++in_axis)
+            keep(in[in_axis], from[in_axis]);
+        return offset;
+    });
 }
 } // namespace detail
 
@@ -140,21 +155,22 @@ auto transpose(E&& e, const shape_t& axes = {}) {
     if constexpr (detail::strided_operand<E>) {
         // Strided elements: the shape and strides permuted, as transpose_map's map gives them.
         const std::size_t rank = e.shape().size();
-        shape_t shape(rank, boost::container::default_init); // each written below
-        strides_t strides(rank, boost::container::default_init);
-        auto take = [&](std::size_t j, std::size_t axis) {
-            shape[j] = e.shape()[axis];
-            strides[j] = e.strides()[axis];
-        };
-        if (axes.empty()) { // the axes reversed, as transpose_axes gives them
-            for (std::size_t j = 0; j < rank; ++j)
-                take(j, rank - 1 - j);
-        } else {
-            const shape_t order = detail::transpose_axes(e.shape(), axes);
-            for (std::size_t j = 0; j < rank; ++j)
-                take(j, static_cast<std::size_t>(order[j]));
-        }
-        return detail::strided_view_of(e, std::move(shape), std::move(strides), 0);
+        // Each extent and stride is written in the view itself.
+        return detail::strided_view_filled(e, rank, [&](shape_t& shape, strides_t& strides) {
+            auto take = [&](std::size_t j, std::size_t axis) {
+                shape[j] = e.shape()[axis];
+                strides[j] = e.strides()[axis];
+            };
+            if (axes.empty()) { // the axes reversed, as transpose_axes gives them
+                for (std::size_t j = 0; j < rank; ++j)
+                    take(j, rank - 1 - j);
+            } else {
+                const shape_t order = detail::transpose_axes(e.shape(), axes);
+                for (std::size_t j = 0; j < rank; ++j)
+                    take(j, static_cast<std::size_t>(order[j]));
+            }
+            return index_t{0};
+        });
     } else {
         return detail::apply_view(std::forward<E>(e),
                                   [&](const shape_t& s) { return transpose_map(s, axes); });

@@ -291,6 +291,21 @@ public:
         v.base_ = base;
         return v;
     }
+    /// (Internal) as from_parts, with a shape and strides of `rank` axes written in place by
+    /// `fill(shape, strides)`, which returns the first element's offset from `data`: a view made
+    /// in an inner loop (`x[1:] - x[:-1]`) moves no shape into place.
+    template <class Fill>
+    static tensor_view from_filled(T* data,
+                                   std::size_t rank,
+                                   std::shared_ptr<const void> owner,
+                                   detail::lifetime_stamp stamp,
+                                   T* base,
+                                   Fill&& fill) {
+        tensor_view v{rank, std::move(owner), std::move(stamp)};
+        v.data_ = data + fill(v.shape_, v.strides_);
+        v.base_ = base;
+        return v;
+    }
     /// The same elements under another shape and strides (a reshape that needs no copy).
     tensor_view restrided(shape_t shape, strides_t strides) const {
         tensor_view v{data_, std::move(shape), std::move(strides), owner_, stamp_};
@@ -305,6 +320,12 @@ public:
 private:
     template <class U>
     friend class tensor_view;
+
+    // from_filled's view: `rank` axes, each written by its caller.
+    tensor_view(std::size_t rank, std::shared_ptr<const void> owner, detail::lifetime_stamp stamp)
+        : shape_(rank, boost::container::default_init),
+          strides_(rank, boost::container::default_init), owner_(std::move(owner)),
+          stamp_(std::move(stamp)) {}
 
     T* data_;
     shape_t shape_;
