@@ -13,7 +13,6 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/hana/at.hpp>
 #include <doctest/doctest.h>
 
 #include <fusor/fusor.hpp>
@@ -46,8 +45,8 @@ const bool skip_here = !processor_has_target();
 // Leaf `I` of two contraction nodes: the same element, shape, strides, base and owner.
 template <std::size_t I, class N>
 void check_same_leaf(const N& fast, const N& general) {
-    const auto& x = boost::hana::at_c<I>(fast.child.children);
-    const auto& y = boost::hana::at_c<I>(general.child.children);
+    const auto& x = fusor::child<I>(fast.child);
+    const auto& y = fusor::child<I>(general.child);
     CHECK(x.data == y.data);
     CHECK(x.shape() == y.shape());
     CHECK(x.strides() == y.strides());

@@ -2,7 +2,9 @@
 // rule, and "no store before every check".
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -209,6 +211,51 @@ TEST_CASE("a one-operand expression held in a variable is an operand, not a node
     auto copy = w; // the copy constructor, not a node over w
     fusor::tensor<double> e = copy * 1.0;
     CHECK(fusor::array_equal(e, fusor::eval(fusor::exp(x))));
+}
+
+TEST_CASE("a node whose shape is its view leaf's stays whole when copied, moved and assigned") {
+    // `x[1:] - x[:-1]`: the leaves of the two rvalue views hold their shapes, made in the node,
+    // and the node's shape is its first leaf's (elementwise::shape_child), re-pointed at the
+    // copy's own leaf on every copy, move and assignment: the original going away must not
+    // take the copy's shape with it.
+    fusor::tensor<double> x = {1.0, 4.0, 9.0, 16.0};
+    const fusor::tensor<double> want = {3.0, 5.0, 7.0};
+    auto make = [&x] {
+        return fusor::view(x, fusor::slice(1, fusor::none))
+               - fusor::view(x, fusor::slice(fusor::none, -1));
+    };
+    using node = decltype(make());
+    auto inside = [](const node& n) {
+        const char* p = reinterpret_cast<const char*>(&n.shape());
+        return p >= reinterpret_cast<const char*>(&n) && p < reinterpret_cast<const char*>(&n + 1);
+    };
+    std::optional<node> first(make());
+    CHECK(first->shape() == shape_t{3});
+    CHECK(inside(*first));
+    node copied(*first);
+    node moved(std::move(*first));
+    first.reset(); // the original's storage is gone
+    CHECK(inside(copied));
+    CHECK(inside(moved));
+    CHECK(copied.shape() == shape_t{3});
+    CHECK(fusor::array_equal(fusor::eval(copied), want));
+    CHECK(fusor::array_equal(fusor::eval(moved), want));
+    {
+        node assigned(make());
+        node source(make());
+        assigned = source;
+        CHECK(inside(assigned));
+        assigned = std::move(source);
+        CHECK(inside(assigned));
+        fusor::tensor<double> r = assigned * 2.0; // the node moved into a parent
+        CHECK(fusor::array_equal(r, fusor::eval(want * 2.0)));
+    }
+    // Nested: the parent's shape is its child node's, which holds it in its leaf.
+    auto outer = fusor::exp(make()) + 1.0;
+    auto outer_copy = outer;
+    CHECK(outer_copy.shape() == shape_t{3});
+    fusor::tensor<double> r = outer_copy;
+    CHECK(fusor::allclose(r, fusor::eval(fusor::exp(want) + 1.0)));
 }
 
 // `t = e` with e of another shape: the same number of elements keeps t's buffer and reads the

@@ -8,9 +8,8 @@
 #include <cstddef>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-
 #include <fusor/config.hpp>
+#include <fusor/core/child_slots.hpp>
 #include <fusor/core/expression.hpp>
 
 namespace fusor {
@@ -63,7 +62,7 @@ inline constexpr std::size_t child_count = [] {
 template <std::size_t I, class N>
 FUSOR_FORWARD const auto& child(const N& n) {
     if constexpr (tag_of<N> == node_tag::elementwise)
-        return boost::hana::at_c<I>(n.children);
+        return detail::slot_value<I>(n.children);
     else
         return n.child;
 }

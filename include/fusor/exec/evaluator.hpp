@@ -14,6 +14,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <fusor/config.hpp>
+#include <fusor/core/child_slots.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/scratch.hpp>
 #include <fusor/exec/vector_math.hpp>
@@ -404,33 +405,10 @@ struct scalar_evaluator {
 #endif
 };
 
-/// One child of an element-wise evaluator, slot `I` of evaluator_children.
-template <std::size_t I, class C>
-struct child_slot {
-    C value;
-};
-template <class Indices, class... Cs>
-struct children_of;
-template <std::size_t... I, class... Cs>
-struct children_of<std::index_sequence<I...>, Cs...> : child_slot<I, Cs>... {};
-
-/// The children of an element-wise evaluator: an aggregate of one slot per child, built from a
-/// braced list (`{{c0}, {c1}, ...}`, evaluated left to right) and read by slot_value<I>, which
-/// is always inlined. Not a hana::tuple: g++ emits every hana::for_each, unpack and at_c it
-/// instantiates as functions of their own at -O0 (in the test build, 40 % of all functions:
-/// docs/performance.md, "Compile time").
+/// The children of an element-wise evaluator: one slot each (core/child_slots.hpp).
 template <class... Cs>
-using evaluator_children = children_of<std::index_sequence_for<Cs...>, Cs...>;
-
-/// Child `I` of evaluator_children `p`.
-template <std::size_t I, class C>
-FUSOR_FORWARD C& slot_value(child_slot<I, C>& s) {
-    return s.value;
-}
-template <std::size_t I, class C>
-FUSOR_FORWARD const C& slot_value(const child_slot<I, C>& s) {
-    return s.value;
-}
+using evaluator_children = fusor::detail::child_slots<Cs...>;
+using fusor::detail::slot_value;
 
 /// `Op` over child evaluators.
 template <class Op, class... Cs>

@@ -12,9 +12,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/tuple.hpp>
-
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/core/traverse.hpp>
@@ -117,10 +114,8 @@ struct cell_lowering {
     auto on_elementwise(const N& n) {
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             // Children left to right: a braced list fixes the order the segments are counted in.
-            boost::hana::tuple<decltype(traverse(child<I>(n), *this))...> lowered{
+            return elementwise<typename N::op_type, decltype(traverse(child<I>(n), *this))...>{
                 traverse(child<I>(n), *this)...};
-            return elementwise<typename N::op_type, decltype(traverse(child<I>(n), *this))...>(
-                std::move(boost::hana::at_c<I>(lowered))...);
         }
         (std::make_index_sequence<child_count<N>>{});
     }

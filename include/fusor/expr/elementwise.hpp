@@ -7,11 +7,9 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/tuple.hpp>
-
 #include <fusor/config.hpp>
 #include <fusor/core/broadcast.hpp>
+#include <fusor/core/child_slots.hpp>
 #include <fusor/core/expression.hpp>
 
 namespace fusor {
@@ -22,8 +20,10 @@ namespace detail {
 // `()`), an element-wise node that points at one of those. Null when the node holds its shape.
 template <class N>
 const shape_t* stable_shape(const N& n) {
-    if constexpr (tag_of<N> == node_tag::scalar || tag_of<N> == node_tag::elementwise)
+    if constexpr (tag_of<N> == node_tag::scalar)
         return n.shape_ref;
+    else if constexpr (tag_of<N> == node_tag::elementwise)
+        return n.shape_child < 0 ? n.shape_ref : nullptr; // not into its own children
     else if constexpr (tag_of<N> == node_tag::leaf) {
         if constexpr (std::is_pointer_v<decltype(n.shape_store)>)
             return n.shape_store;
@@ -100,6 +100,16 @@ template <class Node, class... As>
 inline constexpr bool copies_node = false;
 template <class Node, class A>
 inline constexpr bool copies_node<Node, A> = std::is_same_v<std::remove_cvref_t<A>, Node>;
+
+/// Tag of elementwise's constructor from operands (tensors, views or nodes), whose leaves it
+/// makes in their slots.
+struct from_operands_t {
+    explicit from_operands_t() = default;
+};
+inline constexpr from_operands_t from_operands{};
+// The child made from operand `a` (expr/leaf.hpp).
+template <class A>
+decltype(auto) child_of_operand(A&& a);
 } // namespace detail
 
 /// `Op` applied element by element to `Cs...`, broadcast together (NumPy's rule). The shape is
@@ -117,9 +127,12 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     using op_type = Op;
     static constexpr std::size_t arity = sizeof...(Cs); ///< the number of children
 
-    boost::hana::tuple<Cs...> children;
-    const shape_t* shape_ref = nullptr; ///< the broadcast shape, when it lives outside the tree
-    shape_t own_shape;                  ///< the broadcast shape otherwise
+    detail::child_slots<Cs...> children;
+    /// The broadcast shape, when it lives outside the node's own storage: outside the tree, or
+    /// in child `shape_child` (re-pointed when the node is copied or moved).
+    const shape_t* shape_ref = nullptr;
+    shape_t own_shape;    ///< the broadcast shape otherwise
+    int shape_child = -1; ///< the child whose shape is the broadcast shape, when it holds it
     /// Every tensor below has this node's shape and row-major layout (detail::dense_over),
     /// found once here, so that the flat case (plan/make_plan.hpp) compares no leaf's shape
     /// again when the expression is evaluated.
@@ -134,18 +147,82 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
         requires(sizeof...(As) == sizeof...(Cs)
                  && !detail::copies_node<elementwise,
                                          As...> && (std::is_constructible_v<Cs, As&&> && ...))
-    FUSOR_INLINE explicit elementwise(As&&... cs) : children(std::forward<As>(cs)...) {
-        // An index sequence, not hana::unpack: at -O0 unpack is three more functions per node
-        // type.
+    FUSOR_INLINE explicit elementwise(As&&... cs) : children{{std::forward<As>(cs)}...} {
+        find_shape();
+    }
+    /// The children made from operands `as...` where they live: a node (a scalar included) is
+    /// moved or copied in, a tensor or view becomes a leaf made in its slot (detail::make_leaf,
+    /// never moved: an rvalue view's leaf holds a shape and strides, `x[1:] - x[:-1]`).
+    template <class... As>
+        requires(sizeof...(As) == sizeof...(Cs))
+    FUSOR_INLINE elementwise(detail::from_operands_t, As&&... as)
+        : children{{detail::child_of_operand(std::forward<As>(as))}...} {
+        find_shape();
+    }
+
+    // Copies and moves carry own_shape only when it is the shape: a node that points at its
+    // shape (the usual case) moves as its children and one pointer, re-pointed at the new
+    // child when the shape is a child's.
+    elementwise(const elementwise& o)
+        : children(o.children), shape_ref(o.shape_ref), shape_child(o.shape_child), dense(o.dense) {
+        if (shape_child >= 0)
+            shape_ref = child_shape(shape_child);
+        else if (!shape_ref)
+            own_shape = o.own_shape;
+    }
+    elementwise(elementwise&& o) noexcept(
+        std::is_nothrow_move_constructible_v<detail::child_slots<Cs...>>)
+        : children(std::move(o.children)), shape_ref(o.shape_ref), shape_child(o.shape_child),
+          dense(o.dense) {
+        if (shape_child >= 0)
+            shape_ref = child_shape(shape_child);
+        else if (!shape_ref)
+            own_shape = std::move(o.own_shape);
+    }
+    elementwise& operator=(const elementwise& o) {
+        children = o.children;
+        own_shape = o.own_shape;
+        shape_child = o.shape_child;
+        dense = o.dense;
+        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        return *this;
+    }
+    elementwise& operator=(elementwise&& o) noexcept(
+        std::is_nothrow_move_assignable_v<detail::child_slots<Cs...>>) {
+        children = std::move(o.children);
+        own_shape = std::move(o.own_shape);
+        shape_child = o.shape_child;
+        dense = o.dense;
+        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        return *this;
+    }
+
+    const shape_t& shape() const { return shape_ref ? *shape_ref : own_shape; }
+    index_t rank() const { return shape().rank(); }
+    index_t size() const { return shape_size(shape()); }
+
+private:
+    // Child `i`'s shape.
+    const shape_t* child_shape(int i) const {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            const shape_t* shapes[] = {&detail::slot_value<I>(children).shape()...};
+            return shapes[i];
+        }
+        (std::index_sequence_for<Cs...>{});
+    }
+    // The broadcast shape and `dense`, from the children where they live.
+    FUSOR_INLINE void find_shape() {
+        // An index sequence, not a fold over a tuple: at -O0 each of those is functions of its
+        // own per node type.
         [this]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
-            const shape_t* shapes[] = {&boost::hana::at_c<I>(children).shape()...};
-            const shape_t* stable[] = {detail::stable_shape(boost::hana::at_c<I>(children))...};
+            const shape_t* shapes[] = {&detail::slot_value<I>(children).shape()...};
+            const shape_t* stable[] = {detail::stable_shape(detail::slot_value<I>(children))...};
             if constexpr (sizeof...(Cs) == 2) {
                 // A child and a scalar, or two children of one shape: what broadcast_result_of
                 // finds for them, found without its walk (bench_small's S1, `c = a * b + d` at 4
                 // elements: 27.7-28.3 -> 25.1-25.7 ns).
-                const auto& c0 = boost::hana::at_c<0>(children);
-                const auto& c1 = boost::hana::at_c<1>(children);
+                const auto& c0 = detail::slot_value<0>(children);
+                const auto& c1 = detail::slot_value<1>(children);
                 if constexpr (tag_of<std::remove_cvref_t<decltype(c1)>> == node_tag::scalar) {
                     if (stable[0]) {
                         shape_ref = stable[0];
@@ -167,36 +244,16 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
             }
             std::uint64_t exact = 0;
             const int same = detail::broadcast_result_of(shapes, sizeof...(Cs), exact);
-            if (same >= 0 && stable[same])
-                shape_ref = stable[same];
-            else if (same >= 0)
-                own_shape = *shapes[same]; // that child's shape is the broadcast shape
-            else
+            if (same >= 0) {
+                shape_ref = shapes[same]; // that child's shape is the broadcast shape
+                if (!stable[same])
+                    shape_child = same; // held in the child: re-pointed on copies and moves
+            } else
                 own_shape = broadcast_shapes({shapes[I]...});
-            dense = (detail::dense_child(boost::hana::at_c<I>(children), (exact >> I) & 1) && ...);
+            dense = (detail::dense_child(detail::slot_value<I>(children), (exact >> I) & 1) && ...);
         }
         (std::index_sequence_for<Cs...>{});
     }
-
-    // Copies and moves carry own_shape only when it is the shape: a node that points at its
-    // shape (the usual case) moves as its children and one pointer.
-    elementwise(const elementwise& o)
-        : children(o.children), shape_ref(o.shape_ref), dense(o.dense) {
-        if (!shape_ref)
-            own_shape = o.own_shape;
-    }
-    elementwise(elementwise&& o) noexcept(
-        std::is_nothrow_move_constructible_v<boost::hana::tuple<Cs...>>)
-        : children(std::move(o.children)), shape_ref(o.shape_ref), dense(o.dense) {
-        if (!shape_ref)
-            own_shape = std::move(o.own_shape);
-    }
-    elementwise& operator=(const elementwise&) = default;
-    elementwise& operator=(elementwise&&) = default;
-
-    const shape_t& shape() const { return shape_ref ? *shape_ref : own_shape; }
-    index_t rank() const { return shape().rank(); }
-    index_t size() const { return shape_size(shape()); }
 };
 
 } // namespace fusor

@@ -207,10 +207,11 @@ auto round(A&& a) {
 template <class A>
     requires expression<A>
 auto round(A&& a, std::int64_t decimals) {
-    auto child = detail::operand_node<void>(std::forward<A>(a));
-    using NA = std::remove_cvref_t<decltype(child)>;
+    using NA = node_t<A>;
     return elementwise<ops::round_decimals, NA, scalar_node<std::int64_t>>(
-        std::move(child), scalar_node<std::int64_t>{{}, decimals});
+        detail::from_operands,
+        detail::operand_source<void>(std::forward<A>(a)),
+        scalar_node<std::int64_t>{{}, decimals});
 }
 /// `isnan(e)`: numpy.isnan → bool (always false for integers and bools). Shape unchanged.
 template <class A>
@@ -365,11 +366,13 @@ template <class X, class L, class H>
     requires(expression<X>&& detail::operand<L>&& detail::operand<H>)
 auto clip(X&& x, L&& lo, H&& hi) {
     using T = value_type_t<X>;
-    auto nx = as_node(std::forward<X>(x));
-    auto nl = detail::operand_node<T>(std::forward<L>(lo));
-    auto nh = detail::operand_node<T>(std::forward<H>(hi));
-    return elementwise<ops::clip, decltype(nx), decltype(nl), decltype(nh)>(
-        std::move(nx), std::move(nl), std::move(nh));
+    using NL = std::remove_cvref_t<decltype(detail::operand_node<T>(std::forward<L>(lo)))>;
+    using NH = std::remove_cvref_t<decltype(detail::operand_node<T>(std::forward<H>(hi)))>;
+    return elementwise<ops::clip, node_t<X>, NL, NH>(
+        detail::from_operands,
+        detail::operand_source<T>(std::forward<X>(x)),
+        detail::operand_source<T>(std::forward<L>(lo)),
+        detail::operand_source<T>(std::forward<H>(hi)));
 }
 
 /// `isclose(a, b, rtol = 1e-5, atol = 1e-8)` (numpy.isclose, equal_nan = false) → bool of the
@@ -378,12 +381,16 @@ auto clip(X&& x, L&& lo, H&& hi) {
 template <class A, class B>
     requires detail::operand_pair<A, B>
 auto isclose(A&& a, B&& b, double rtol = 1e-5, double atol = 1e-8) {
-    auto na = detail::operand_node<typename detail::partner_value<B>::type>(std::forward<A>(a));
-    auto nb = detail::operand_node<typename detail::partner_value<A>::type>(std::forward<B>(b));
-    auto nr = detail::make_default_scalar(rtol);
-    auto nt = detail::make_default_scalar(atol);
-    return elementwise<ops::isclose, decltype(na), decltype(nb), decltype(nr), decltype(nt)>(
-        std::move(na), std::move(nb), std::move(nr), std::move(nt));
+    using PA = typename detail::partner_value<A>::type;
+    using PB = typename detail::partner_value<B>::type;
+    using NA = std::remove_cvref_t<decltype(detail::operand_node<PB>(std::forward<A>(a)))>;
+    using NB = std::remove_cvref_t<decltype(detail::operand_node<PA>(std::forward<B>(b)))>;
+    using NR = decltype(detail::make_default_scalar(rtol));
+    return elementwise<ops::isclose, NA, NB, NR, NR>(detail::from_operands,
+                                                     detail::operand_source<PB>(std::forward<A>(a)),
+                                                     detail::operand_source<PA>(std::forward<B>(b)),
+                                                     detail::make_default_scalar(rtol),
+                                                     detail::make_default_scalar(atol));
 }
 
 /// `cast<U>(e)` (numpy's `e.astype(U)`): `e`'s values converted to element type `U`, shape
@@ -418,11 +425,15 @@ template <class C, class X, class Y>
     requires(detail::operand<C>&& detail::operand<X>&&
                  detail::operand<Y> && (expression<C> || expression<X> || expression<Y>))
 auto where(C&& cond, X&& x, Y&& y) {
-    auto nc = detail::operand_node<bool>(std::forward<C>(cond));
-    auto nx = detail::operand_node<typename detail::partner_value<Y>::type>(std::forward<X>(x));
-    auto ny = detail::operand_node<typename detail::partner_value<X>::type>(std::forward<Y>(y));
-    return elementwise<ops::where, decltype(nc), decltype(nx), decltype(ny)>(
-        std::move(nc), std::move(nx), std::move(ny));
+    using PX = typename detail::partner_value<X>::type;
+    using PY = typename detail::partner_value<Y>::type;
+    using NC = std::remove_cvref_t<decltype(detail::operand_node<bool>(std::forward<C>(cond)))>;
+    using NX = std::remove_cvref_t<decltype(detail::operand_node<PY>(std::forward<X>(x)))>;
+    using NY = std::remove_cvref_t<decltype(detail::operand_node<PX>(std::forward<Y>(y)))>;
+    return elementwise<ops::where, NC, NX, NY>(detail::from_operands,
+                                               detail::operand_source<bool>(std::forward<C>(cond)),
+                                               detail::operand_source<PY>(std::forward<X>(x)),
+                                               detail::operand_source<PX>(std::forward<Y>(y)));
 }
 
 } // namespace fusor

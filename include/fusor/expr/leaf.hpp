@@ -179,6 +179,16 @@ decltype(auto) operand_for(const E& e) {
     else
         return make_leaf(e);
 }
+// What an element-wise node holds for operand `a` (its constructor from operands): a node
+// itself, forwarded (moved or copied into its slot), a tensor or view a leaf over it, returned
+// as a prvalue so that it is made in the slot.
+template <class A>
+decltype(auto) child_of_operand(A&& a) {
+    if constexpr (node<A>)
+        return std::forward<A>(a);
+    else
+        return make_leaf(std::forward<A>(a));
+}
 } // namespace detail
 
 /// Any operand as a node: tensors and views become leaves, nodes pass through.
