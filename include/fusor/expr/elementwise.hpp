@@ -163,37 +163,21 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     // Copies and moves carry own_shape only when it is the shape: a node that points at its
     // shape (the usual case) moves as its children and one pointer, re-pointed at the new
     // child when the shape is a child's.
-    elementwise(const elementwise& o)
-        : children(o.children), shape_ref(o.shape_ref), shape_child(o.shape_child), dense(o.dense) {
-        if (shape_child >= 0)
-            shape_ref = child_shape(shape_child);
-        else if (!shape_ref)
-            own_shape = o.own_shape;
-    }
+    elementwise(const elementwise& o) : children(o.children) { take_shape(o); }
     elementwise(elementwise&& o) noexcept(
         std::is_nothrow_move_constructible_v<detail::child_slots<Cs...>>)
-        : children(std::move(o.children)), shape_ref(o.shape_ref), shape_child(o.shape_child),
-          dense(o.dense) {
-        if (shape_child >= 0)
-            shape_ref = child_shape(shape_child);
-        else if (!shape_ref)
-            own_shape = std::move(o.own_shape);
+        : children(std::move(o.children)) {
+        take_shape(std::move(o));
     }
     elementwise& operator=(const elementwise& o) {
         children = o.children;
-        own_shape = o.own_shape;
-        shape_child = o.shape_child;
-        dense = o.dense;
-        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        take_shape(o);
         return *this;
     }
     elementwise& operator=(elementwise&& o) noexcept(
         std::is_nothrow_move_assignable_v<detail::child_slots<Cs...>>) {
         children = std::move(o.children);
-        own_shape = std::move(o.own_shape);
-        shape_child = o.shape_child;
-        dense = o.dense;
-        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        take_shape(std::move(o));
         return *this;
     }
 
@@ -202,6 +186,15 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     index_t size() const { return shape_size(shape()); }
 
 private:
+    // The shape of `o` (a copy or move of this node), its children already copied or moved here.
+    template <class O>
+    void take_shape(O&& o) {
+        shape_child = o.shape_child;
+        dense = o.dense;
+        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        if (!shape_ref)
+            own_shape = std::forward<O>(o).own_shape;
+    }
     // Child `i`'s shape.
     const shape_t* child_shape(int i) const {
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
