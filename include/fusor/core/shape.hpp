@@ -91,7 +91,8 @@ public:
     index_t rank() const { return static_cast<index_t>(size()); }
 
     friend bool operator==(const shape_t& a, const shape_t& b) {
-        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+        // The same object first: a node's shape is often its child's (elementwise::shape_child).
+        return &a == &b || (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin()));
     }
 
 private:

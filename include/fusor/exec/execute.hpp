@@ -1327,8 +1327,7 @@ FUSOR_INLINE void execute_flat_product(const gemm_plan& g,
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(reduce_kernel::small_gemm));
     const index_t results = g.m * g.n;
-    acc_t acc[planning::flat_product_max_results];
-    std::fill_n(acc, results, impl::identity());
+    acc_t acc[planning::flat_product_max_results]; // run_small_gemm starts each at identity
     run_small_gemm<impl>(g, child<0>(r.child).data, child<1>(r.child).data, acc);
     for (index_t i = 0; i < results; ++i)
         out[i] = convert<D>(impl::finalize(acc[i], g.k));

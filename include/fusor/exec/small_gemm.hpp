@@ -82,9 +82,13 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
         // written out because g++ split the scalar form into pieces of 4, 2 and 1.
         typedef float fvec __attribute__((vector_size(W * sizeof(float))));
         typedef double dvec __attribute__((vector_size(W * sizeof(double))));
+        // C's rows stored as whole vectors at their (8-byte) alignment: through memcpy g++
+        // spilled the accumulators and copied them 32 bytes at a time.
+        typedef double dvec_store
+            __attribute__((vector_size(W * sizeof(double)), aligned(alignof(double))));
         dvec acc[R];
         for (index_t r = 0; r < R; ++r)
-            std::memcpy(&acc[r], ci + r * g.c_m, sizeof(dvec));
+            acc[r] = dvec{} + Impl::identity();
         for (index_t k = 0; k < g.k; ++k) {
             fvec row;
             std::memcpy(&row, b + k * g.b_k + j, sizeof row);
@@ -92,7 +96,7 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
                 add_widened<dvec, fvec>(acc[r], ai[r * g.a_m + k * g.a_k] * row);
         }
         for (index_t r = 0; r < R; ++r)
-            std::memcpy(ci + r * g.c_m, &acc[r], sizeof(dvec));
+            *reinterpret_cast<dvec_store*>(ci + r * g.c_m) = acc[r];
     } else if constexpr (compensated_double_lanes<Impl, T, Acc> && W > 1) {
         // float64 into compensated accumulators: the sums and their corrections as vectors of
         // W lanes, each lane the scalar step's TwoSum on the same product in the same order, so
@@ -102,8 +106,8 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
         dvec sum[R], corr[R];
         for (index_t r = 0; r < R; ++r)
             for (index_t w = 0; w < W; ++w) {
-                sum[r][w] = ci[r * g.c_m + w].sum;
-                corr[r][w] = ci[r * g.c_m + w].correction;
+                sum[r][w] = Impl::identity().sum;
+                corr[r][w] = Impl::identity().correction;
             }
         for (index_t k = 0; k < g.k; ++k) {
             dvec row;
@@ -134,7 +138,7 @@ small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, 
         Acc acc[R][W];
         for (index_t r = 0; r < R; ++r)
             for (index_t w = 0; w < W; ++w)
-                acc[r][w] = ci[r * g.c_m + w];
+                acc[r][w] = Impl::identity();
         for (index_t k = 0; k < g.k; ++k) {
             const T* bk = b + k * g.b_k + j;
             for (index_t r = 0; r < R; ++r) {
@@ -165,10 +169,10 @@ FUSOR_INLINE void small_gemm_rows(const gemm_plan& g, const T* a, const T* b, Ac
 }
 } // namespace detail
 
-/// `C += A B` as `g` says (m x n x k, each matrix at its strides, once per element of the batch
-/// loops), where C holds `Impl`'s accumulators and each term is the product `a * b` in `T`
-/// (the contraction's product node) taken by `Impl::step`. A and B point at their first
-/// elements, C at the first accumulator.
+/// `C = A B` as `g` says (m x n x k, each matrix at its strides, once per element of the batch
+/// loops), where C holds `Impl`'s accumulators, each started at `Impl::identity()` and taking
+/// the products `a * b` in `T` (the contraction's product node) by `Impl::step`. A and B point
+/// at their first elements, C at the first accumulator; C's old contents are never read.
 template <class Impl, class T, class Acc>
 void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
     const bool unit = g.b_n == 1 && g.c_n == 1; // B's and C's rows contiguous
@@ -181,7 +185,9 @@ void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
                 detail::small_gemm_rows<1, Impl>(g, a + oa, b + ob, c + oc, i);
             return;
         }
-        for (index_t i = 0; i < g.m; ++i)
+        for (index_t i = 0; i < g.m; ++i) {
+            for (index_t j = 0; j < g.n; ++j)
+                c[oc + i * g.c_m + j * g.c_n] = Impl::identity();
             for (index_t k = 0; k < g.k; ++k) {
                 const T x = a[oa + i * g.a_m + k * g.a_k];
                 const T* bk = b + ob + k * g.b_k;
@@ -190,6 +196,7 @@ void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
                     ci[j * g.c_n] =
                         Impl::step(ci[j * g.c_n], detail::rounded_product(x, bk[j * g.b_n]), 0);
             }
+        }
     });
 }
 

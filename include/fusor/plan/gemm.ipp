@@ -108,6 +108,23 @@ FUSOR_DECL bool flat_product_of(const shape_t& space,
     if (!small_gemm_enabled || !destination_row_major || rank == 0 || rank > 3 || ks >= rank
         || shape_size(space) >= gemm_min_work)
         return false;
+    if (rank == 3 && ks == 1 && sa[0] > 0 && sa[1] > 0 && sa[2] == 0 && sb[0] == 0 && sb[1] > 0
+        && sb[2] > 0 && space[0] > 1 && space[1] > 1 && space[2] > 1
+        && space[0] * space[2] <= flat_product_max_results) {
+        // A matrix times a matrix (matmul's (m, k, n) space, A (m, k), B (k, n), each moving
+        // along its own axes): one row, one summed and one column axis, as classify_axes and
+        // small_product_from would find them, without their lists.
+        g.m = space[0];
+        g.k = space[1];
+        g.n = space[2];
+        g.a_m = sa[0];
+        g.a_k = sa[1];
+        g.b_k = sb[1];
+        g.b_n = sb[2];
+        g.c_m = space[2];
+        g.c_n = 1;
+        return true;
+    }
     index_t sc[3]; // the accumulators: row-major over the result, still along `summed`
     index_t results = 1;
     for (std::size_t j = rank; j-- > 0;) {
