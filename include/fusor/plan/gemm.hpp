@@ -181,14 +181,9 @@ FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, g
 // their strides allow), any strides of at least 0. One summed axis, not several merged: each
 // accumulator then takes its terms in the order of that axis, as the row kernel does.
 FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g);
-// as_small_product's second half, from the classified axes `x` (merges its rows and columns).
-template <class Axes>
-bool small_product_from(basic_product_axes<Axes>& x, gemm_plan& g) {
-    if (x.sums.size() > 1 || !merge_into_one(x.rows) || !merge_into_one(x.cols))
-        return false;
-    const gemm_axis none{};
-    const gemm_axis &r = x.rows.empty() ? none : x.rows[0], &c = x.cols.empty() ? none : x.cols[0],
-                    &k = x.sums.empty() ? none : x.sums[0];
+// The product over row axis `r`, column axis `c` and summed axis `k` into `g` (no batch).
+inline void
+set_small_product(const gemm_axis& r, const gemm_axis& c, const gemm_axis& k, gemm_plan& g) {
     g.m = r.n;
     g.n = c.n;
     g.k = k.n;
@@ -198,6 +193,17 @@ bool small_product_from(basic_product_axes<Axes>& x, gemm_plan& g) {
     g.b_n = c.b;
     g.c_m = r.c;
     g.c_n = c.c;
+}
+// as_small_product's second half, from the classified axes `x` (merges its rows and columns).
+template <class Axes>
+bool small_product_from(basic_product_axes<Axes>& x, gemm_plan& g) {
+    if (x.sums.size() > 1 || !merge_into_one(x.rows) || !merge_into_one(x.cols))
+        return false;
+    const gemm_axis none{};
+    set_small_product(x.rows.empty() ? none : x.rows[0],
+                      x.cols.empty() ? none : x.cols[0],
+                      x.sums.empty() ? none : x.sums[0],
+                      g);
     set_batch(x, g);
     return true;
 }

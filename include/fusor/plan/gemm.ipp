@@ -114,15 +114,11 @@ FUSOR_DECL bool flat_product_of(const shape_t& space,
         // A matrix times a matrix (matmul's (m, k, n) space, A (m, k), B (k, n), each moving
         // along its own axes): one row, one summed and one column axis, as classify_axes and
         // small_product_from would find them, without their lists.
-        g.m = space[0];
-        g.k = space[1];
-        g.n = space[2];
-        g.a_m = sa[0];
-        g.a_k = sa[1];
-        g.b_k = sb[1];
-        g.b_n = sb[2];
-        g.c_m = space[2];
-        g.c_n = 1;
+        using gemm_detail::gemm_axis;
+        gemm_detail::set_small_product(gemm_axis{space[0], sa[0], 0, space[2]},
+                                       gemm_axis{space[2], 0, sb[2], 1},
+                                       gemm_axis{space[1], sa[1], sb[1], 0},
+                                       g);
         return true;
     }
     index_t sc[3]; // the accumulators: row-major over the result, still along `summed`
