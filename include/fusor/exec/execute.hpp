@@ -1520,19 +1520,20 @@ void execute_reduction(const reduction<R, C>& r,
     if (r.size() > inline_accumulators)
         heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
-    std::uninitialized_fill_n(a0, r.size(), impl::identity());
     scratch buffers;
     FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if constexpr (planning::product_candidate<R, C>) {
         if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
             const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
             // A is operand 1 (choose_small_gemm never swaps: its kernel takes any strides).
+            // The kernel starts each accumulator at the identity itself: no fill first.
             run_small_gemm<impl>(
                 p.gemm, slot_value<0>(ev.children).base, slot_value<1>(ev.children).base, a0);
             detail::finalize_reduction<impl>(p, r, a0, out);
             return;
         }
     }
+    std::uninitialized_fill_n(a0, r.size(), impl::identity());
     if constexpr (planning::pairwise_reducer<impl>) {
         if ((p.kernel == inner_kernel::broadcast && p.reduction != reduce_kernel::row)
             || p.kernel == inner_kernel::collapsed || !p.vector_functions.empty()) {

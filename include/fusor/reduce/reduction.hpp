@@ -98,20 +98,25 @@ reduce_options parse_options(O... o) {
 // numpy.mean/var/std (not lenient) even for one integer.
 FUSOR_DECL shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient);
 
-// r.shape_ from r.child's shape and r.axes (sorted): the kept extents, and 1 for each reduced
-// axis with keepdims.
+// r.shape_ (empty) from r.child's shape and r.axes (sorted, no repeats): the kept extents, and
+// 1 for each reduced axis with keepdims. The rank is known first, so the shape is sized once
+// (a push_back per kept axis was about 50 instructions of building a 4 x 4 matmul). Always
+// inlined: out of line, g++ kept a shape copy in the caller that the inlined loop had removed.
 template <class R>
-void set_reduced_shape(R& r) {
+[[gnu::always_inline]] inline void set_reduced_shape(R& r) {
     const shape_t& in = r.child.shape();
-    std::size_t next = 0;
-    for (index_t k = 0; k < in.rank(); ++k) {
-        const bool reduced = next < r.axes.size() && r.axes[next] == k;
-        if (reduced)
+    const std::size_t rank = in.size(), reduced = r.axes.size();
+    if (const std::size_t n = r.keepdims ? rank : rank - reduced; n != 0)
+        r.shape_.resize(n, boost::container::default_init);
+    std::size_t next = 0, out = 0;
+    for (std::size_t k = 0; k < rank; ++k) {
+        if (next < reduced && r.axes[next] == static_cast<index_t>(k)) {
             ++next;
-        if (!reduced)
-            r.shape_.push_back(in[static_cast<std::size_t>(k)]);
-        else if (r.keepdims)
-            r.shape_.push_back(1);
+            if (r.keepdims)
+                r.shape_[out++] = 1;
+        } else {
+            r.shape_[out++] = in[k];
+        }
     }
 }
 
