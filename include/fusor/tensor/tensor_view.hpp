@@ -29,6 +29,7 @@ struct right_shift;
 } // namespace ops
 
 namespace detail {
+struct view_parts; // expr/leaf.hpp: an rvalue view's members moved into a leaf
 // Unchecked element offset of a multi-index.
 template <class... I>
 index_t offset_of(const strides_t& strides, I... i) {
@@ -320,6 +321,7 @@ public:
 private:
     template <class U>
     friend class tensor_view;
+    friend struct detail::view_parts; // moves an rvalue view's members into a leaf
 
     // from_filled's view: `rank` axes, each written by its caller.
     tensor_view(std::size_t rank, std::shared_ptr<const void> owner, detail::lifetime_stamp stamp)
