@@ -103,7 +103,7 @@ FUSOR_DECL shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank
 // (a push_back per kept axis was about 50 instructions of building a 4 x 4 matmul). Always
 // inlined: out of line, g++ kept a shape copy in the caller that the inlined loop had removed.
 template <class R>
-[[gnu::always_inline]] inline void set_reduced_shape(R& r) {
+FUSOR_INLINE void set_reduced_shape(R& r) {
     const shape_t& in = r.child.shape();
     const std::size_t rank = in.size(), reduced = r.axes.size();
     if (const std::size_t n = r.keepdims ? rank : rank - reduced; n != 0)
