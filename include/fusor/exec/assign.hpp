@@ -85,28 +85,33 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
         const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
-                flat_plan f;
                 const index_t size = shape_size(shape);
                 const bool flat = planning::is_flat_case(n, d, size);
-                if (flat)
-                    f = planning::plan_flat(n, size);
-                if ((flat || planning::is_flat_rows_case(n, d, size, f)) && f.inline_loop) {
-                    // Observed or traced: the same loop, beside the plan explain shows for it.
-                    // One call of the (always inlined) loop either way: one copy of it per
-                    // expression type. The plan on the heap: a std::optional of it was cleared
-                    // (3 KB, memset) on every evaluation, observed or not.
-                    std::unique_ptr<loop_plan> shown;
-                    if (plan_observer || exec::tracing) [[unlikely]] {
-                        shown = std::make_unique<loop_plan>();
-                        if (flat)
-                            planning::fill_flat_plan(*shown, n, d);
-                        else
-                            *shown = make_plan(n, d);
-                        if (plan_observer)
-                            plan_observer(*shown);
+                // The flat loop runs inline only without vector math (planning::plan_flat and
+                // finish_rows_case say so in `inline_loop`): with it, neither that loop nor the
+                // row-broadcast check is compiled, nor the check run.
+                if constexpr (!has_vector_math<N>) {
+                    flat_plan f;
+                    if (flat)
+                        f = planning::plan_flat(n, size);
+                    if ((flat || planning::is_flat_rows_case(n, d, size, f)) && f.inline_loop) {
+                        // Observed or traced: the same loop, beside the plan explain shows for
+                        // it. One call of the (always inlined) loop either way: one copy of it
+                        // per expression type. The plan on the heap: a std::optional of it was
+                        // cleared (3 KB, memset) on every evaluation, observed or not.
+                        std::unique_ptr<loop_plan> shown;
+                        if (plan_observer || exec::tracing) [[unlikely]] {
+                            shown = std::make_unique<loop_plan>();
+                            if (flat)
+                                planning::fill_flat_plan(*shown, n, d);
+                            else
+                                *shown = make_plan(n, d);
+                            if (plan_observer)
+                                plan_observer(*shown);
+                        }
+                        exec::execute_flat(f, data, n, shown.get());
+                        return;
                     }
-                    exec::execute_flat(f, data, n, shown.get());
-                    return;
                 }
                 if (flat) { // the thread split or vector math: the expanded plan runs
                     loop_plan p;
@@ -116,7 +121,7 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                 }
             }
         } else if constexpr (tag_of<N> == node_tag::reduction) {
-            if constexpr (planning::flat_tree<decltype(n.child)>) {
+            if constexpr (planning::flat_reduction_candidate<N>) {
                 flat_plan f;
                 if (planning::flat_plans_enabled && planning::is_flat_reduction(n, d, f)) {
                     exec::execute_flat_reduction(f, n, data, shown_plan(n, d).get());

@@ -367,26 +367,38 @@ template <class D, class E>
 void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary_cache& cache) {
     D* const out0 = dest_base + p.offset(0);
     if constexpr (has_vector_math<E>) {
-        if (!p.vector_functions.empty()) {
-            FUSOR_TRACE_KERNEL(p,
-                               !p.math_in_registers     ? "blocked"
-                               : p.stride2_in_registers ? "registers_stride2"
-                                                        : "registers");
-            scratch buffers;
-            auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
-#if FUSOR_MATH_IN_REGISTERS
-            // Whatever the planner may mark math_in_registers, this evaluator can run so.
-            static_assert(
-                !planning::register_form<E,
-                                         typename E::value_type> || in_registers_v<decltype(ev)>);
-#endif
-            detail::run_blocked(p, out0, ev, p.levels() ? p.stride(0, p.levels() - 1) : 1);
+        scratch buffers;
+        // choose_elementwise_kernel names the math functions of every plan with a loop to run;
+        // it leaves an empty plan and a 0-d one (one element) without, and that element is
+        // computed by the scalar functions, as it always was. Only that loop is compiled for
+        // them: the contiguous, broadcast, held, tiled and strided kernels over scalar math
+        // (about 5 KB of code per expression type, g++ -O2) could run nothing else.
+        if (p.vector_functions.empty() && (p.empty || p.levels() == 0)) {
+            FUSOR_TRACE_KERNEL(p, inner_kernel_name(p.kernel));
+            auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
+            auto element = [out0](decltype(ev)& ev, const block& b) {
+                detail::contiguous_inner_loop(out0, ev, b.offsets, b.cols);
+            };
+            detail::nest_call<decltype(ev), decltype(element)> call{&ev, &element};
+            drive(p, 1, 0, 1, &decltype(call)::run, &call);
             return;
         }
+        FUSOR_TRACE_KERNEL(p,
+                           !p.math_in_registers     ? "blocked"
+                           : p.stride2_in_registers ? "registers_stride2"
+                                                    : "registers");
+        auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
+#if FUSOR_MATH_IN_REGISTERS
+        // Whatever the planner may mark math_in_registers, this evaluator can run so.
+        static_assert(
+            !planning::register_form<E, typename E::value_type> || in_registers_v<decltype(ev)>);
+#endif
+        detail::run_blocked(p, out0, ev, p.levels() ? p.stride(0, p.levels() - 1) : 1);
+    } else {
+        scratch buffers;
+        auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
+        detail::run_elementwise_kernel<planning::held_candidates<E>>(p, out0, ev);
     }
-    scratch buffers;
-    auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
-    detail::run_elementwise_kernel<planning::held_candidates<E>>(p, out0, ev);
 }
 
 namespace detail {

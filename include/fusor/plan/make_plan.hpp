@@ -886,6 +886,19 @@ bool reduction_columns(const C& child,
     return true;
 }
 
+/// The reduction node types a flat reduction (is_flat_reduction) can take: over a flat tree,
+/// and for sums one that calls no math function with a vectorised form (the general plan
+/// computes exp, log ... through SLEEF: kernel_choice.hpp). Callers test it with `if constexpr`,
+/// so no other type compiles the flat reduction's check or its loop.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class N>
+inline constexpr bool flat_reduction_candidate = false;
+template <class R, class C>
+inline constexpr bool flat_reduction_candidate<reduction<R, C>> =
+    flat_tree<C> && !(has_vector_math<C> && pairwise_reducer<typename reduction<R, C>::impl>);
+// clang-format on
+
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
 /// flat tree (for sums: one that calls no math function with a vectorised form, which the
 /// general plan runs through SLEEF) whose every tensor has the tree's shape and row-major
@@ -898,10 +911,10 @@ bool reduction_columns(const C& child,
 /// elements, each into a register accumulator as choose_reduction_kernel picks for a run of
 /// `cols`. The general walk plans the same loop: rows outermost (when there are several), one
 /// contiguous level of `cols`, the accumulator at stride 0 in it.
+/// Only for a flat_reduction_candidate.
 template <class R, class C>
 bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_plan& f) {
-    if constexpr (has_vector_math<C> && pairwise_reducer<typename reduction<R, C>::impl>)
-        return false; // the general plan computes exp, log ... through SLEEF (kernel_choice.hpp)
+    static_assert(flat_reduction_candidate<reduction<R, C>>);
     const shape_t& s = r.child.shape();
     const std::size_t k = r.axes.size(), rank = s.size();
     if (k == 0 || rank == 0 || d.shape != r.shape())
@@ -1037,15 +1050,17 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             p.flat = true;
             return;
         }
-        flat_plan f;
-        if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
-            p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
-            p.rows_in_registers = f.rows_in_registers; // read by collapsible_rows
-            plan_subexpression(p, e, d.layout(), state, notes);
-            return;
+        if constexpr (!has_vector_math<E>) { // with vector math no flat loop runs inline
+            flat_plan f;
+            if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
+                p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
+                p.rows_in_registers = f.rows_in_registers; // read by collapsible_rows
+                plan_subexpression(p, e, d.layout(), state, notes);
+                return;
+            }
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
-        if constexpr (flat_tree<decltype(e.child)>) {
+        if constexpr (flat_reduction_candidate<E>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_reduction(e, d, f)) {
                 p.flat_reduction = true; // read by collapsible_runs: runs one at a time
