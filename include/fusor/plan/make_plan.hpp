@@ -911,10 +911,11 @@ inline constexpr bool flat_reduction_candidate<reduction<R, C>> =
 /// elements, each into a register accumulator as choose_reduction_kernel picks for a run of
 /// `cols`. The general walk plans the same loop: rows outermost (when there are several), one
 /// contiguous level of `cols`, the accumulator at stride 0 in it.
-/// Only for a flat_reduction_candidate.
+/// False for any other than a flat_reduction_candidate (which the evaluation tests first).
 template <class R, class C>
 bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_plan& f) {
-    static_assert(flat_reduction_candidate<reduction<R, C>>);
+    if constexpr (!flat_reduction_candidate<reduction<R, C>>)
+        return false;
     const shape_t& s = r.child.shape();
     const std::size_t k = r.axes.size(), rank = s.size();
     if (k == 0 || rank == 0 || d.shape != r.shape())
