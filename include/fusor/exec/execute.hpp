@@ -1554,6 +1554,12 @@ void execute_reduction(const reduction<R, C>& r,
             return;
         }
     }
+    // A sum whose terms call a vectorised math function runs its register accumulators through
+    // blocked_reduction above whenever there is a run to sum (choose_reduction_kernel names the
+    // functions then); the loops below take its rows of accumulators, its two-row and rescaled
+    // kernels and a 0-d reduction, never several runs per pass or runs by blocks (an empty plan
+    // may name those, and runs nothing).
+    constexpr bool runs_in_blocks_only = planning::pairwise_reducer<impl> && has_vector_math<C>;
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
     using Ev = decltype(ev);
     const std::size_t levels = p.extents.size();
@@ -1587,7 +1593,7 @@ void execute_reduction(const reduction<R, C>& r,
             run_loop_nest(p, 2, ev, kernel);
         }
     } else if (p.reduction == reduce_kernel::pairwise_rows) {
-        if constexpr (planning::rows_at_once_reducer<impl>) {
+        if constexpr (planning::rows_at_once_reducer<impl> && !runs_in_blocks_only) {
             auto rows = detail::make_evaluator_rows(ev);
             for (index_t q = 1; q < pairwise_rows_per_pass; ++q)
                 rows.row[q].own_buffers(buffers);
@@ -1613,7 +1619,7 @@ void execute_reduction(const reduction<R, C>& r,
         // Pairwise sums of contiguous runs, a block of rows of them per call of the kernel: the
         // same runs in the same order as one run per call (below), without the driver's call
         // between two of them (einsum "ijk,ik->ij" over (64, 64, 64): 4,096 runs of 64).
-        if constexpr (detail::plain_pairwise_reducer<impl>) {
+        if constexpr (detail::plain_pairwise_reducer<impl> && !runs_in_blocks_only) {
             const std::size_t ops = p.operand_count;
             shape_t row_step(ops);
             for (std::size_t k = 0; k < ops; ++k)
