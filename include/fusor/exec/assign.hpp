@@ -87,10 +87,9 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);
                 const bool flat = planning::is_flat_case(n, d, size);
-                // The flat loop runs inline only without vector math (planning::plan_flat and
-                // finish_rows_case say so in `inline_loop`): with it, neither that loop nor the
-                // row-broadcast check is compiled, nor the check run.
-                if constexpr (!has_vector_math<N>) {
+                // Only an inline_loop_candidate compiles the inline loop and the row-broadcast
+                // check (for any other, plan_flat's `inline_loop` is false).
+                if constexpr (planning::inline_loop_candidate<N>) {
                     flat_plan f;
                     if (flat)
                         f = planning::plan_flat(n, size);

@@ -634,13 +634,19 @@ FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d, index_t siz
     return leaves_match(e, d, size, lo, hi);
 }
 
+/// The expression types whose flat or row-broadcast plan can run inline (flat_plan::inline_loop):
+/// flat trees that call no function choose_elementwise_kernel sends through SLEEF. Callers test
+/// it with `if constexpr`, so no other type compiles the inline loop or the row-broadcast check.
+template <class N>
+inline constexpr bool inline_loop_candidate = flat_tree<N> && !has_vector_math<N>;
+
 /// The flat case's plan (`e` and `d` of the flat case, is_flat_case): its size, and whether the
 /// loop is the contiguous kernel on the calling thread with nothing else to decide, as
 /// fill_flat_plan would decide it: fewer elements than the thread split takes
-/// (split_for_threads) and no function that choose_elementwise_kernel sends through SLEEF.
+/// (split_for_threads) and an inline_loop_candidate.
 template <class E>
 flat_plan plan_flat(const E&, index_t size) {
-    return {1, size, 0, !has_vector_math<E> && size < parallel_threshold};
+    return {1, size, 0, inline_loop_candidate<E> && size < parallel_threshold};
 }
 
 // The walk of the row-broadcast case: each leaf matches the destination as in the flat case, or,
@@ -738,7 +744,7 @@ struct row_matcher {
 // is_flat_rows_case once its leaves matched, with rows of the last `k` axes: at least 2 rows
 // of at least 2 elements. Not a template.
 FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
-    const destination_ref& d, index_t size, std::size_t k, bool no_vector_math, flat_plan& f) {
+    const destination_ref& d, index_t size, std::size_t k, bool inline_candidate, flat_plan& f) {
     // Products of the extents, not size / cols: a 64-bit division was 2 % of `c = a * row + 1`
     // over (8, 8) (perf: a tenth of this function's samples on its idiv).
     const std::size_t rank = d.shape.size();
@@ -751,7 +757,7 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
         return false;
     f.rows = rows;
     f.cols = cols;
-    f.inline_loop = no_vector_math && size < parallel_threshold;
+    f.inline_loop = inline_candidate && size < parallel_threshold;
     return true;
 }
 
@@ -779,7 +785,7 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
         return false;
     // A column's splat buffer is one row long: at most a broadcast block, as the broadcast
     // kernel's blocks.
-    if (!finish_rows_case(d, size, k, !has_vector_math<E>, f)
+    if (!finish_rows_case(d, size, k, inline_loop_candidate<E>, f)
         || (f.column != 0 && f.cols > broadcast_block))
         return false;
     using T = typename E::value_type;
@@ -1051,7 +1057,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             p.flat = true;
             return;
         }
-        if constexpr (!has_vector_math<E>) { // with vector math no flat loop runs inline
+        if constexpr (inline_loop_candidate<E>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
                 p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
