@@ -199,13 +199,29 @@ decltype(auto) operand_for(const E& e) {
     else
         return make_leaf(e);
 }
+// An operand that is the leaf `make()` returns, made where the node holds it: a leaf whose
+// shape and strides its maker fills (a matrix product's, reduce/contraction.hpp) is then built
+// in its slot, not filled on the stack and moved there.
+template <class F>
+struct leaf_in_place {
+    F make;
+};
+template <class F>
+leaf_in_place(F) -> leaf_in_place<F>;
+template <class A>
+inline constexpr bool is_leaf_in_place = false;
+template <class F>
+inline constexpr bool is_leaf_in_place<leaf_in_place<F>> = true;
+
 // What an element-wise node holds for operand `a` (its constructor from operands): a node
 // itself, forwarded (moved or copied into its slot), a tensor or view a leaf over it, returned
-// as a prvalue so that it is made in the slot.
+// as a prvalue so that it is made in the slot (as is a leaf_in_place's).
 template <class A>
 decltype(auto) child_of_operand(A&& a) {
     if constexpr (node<A>)
         return std::forward<A>(a);
+    else if constexpr (is_leaf_in_place<std::remove_cvref_t<A>>)
+        return a.make();
     else
         return make_leaf(std::forward<A>(a));
 }
