@@ -229,8 +229,10 @@ private:
                         dense = detail::dense_child(c1, true);
                         return;
                     }
-                } else if (stable[0] && *shapes[0] == *shapes[1]) {
-                    shape_ref = stable[0];
+                } else if (*shapes[0] == *shapes[1]) {
+                    shape_ref = shapes[0];
+                    if (!stable[0])
+                        shape_child = 0; // held in the child: re-pointed on copies and moves
                     dense = detail::dense_child(c0, true) && detail::dense_child(c1, true);
                     return;
                 }
