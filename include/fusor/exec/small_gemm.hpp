@@ -35,13 +35,6 @@ FUSOR_INLINE T rounded_product(T x, T y) {
     return static_cast<T>(x * y);
 }
 
-// float32 products into float64 accumulators: small_gemm_block's widened vector lanes.
-// clang-format off
-template <class Impl, class T, class Acc>
-inline constexpr bool widened_float_lanes =
-    std::is_same_v<T, float> && std::is_same_v<Acc, double> && Impl::term_is_element;
-// clang-format on
-
 // float64 products summed in compensated accumulators: small_gemm_block's vector lanes.
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
@@ -81,7 +74,8 @@ FUSOR_INLINE void
 small_gemm_block(const gemm_plan& g, const T* a, const T* b, Acc* c, index_t i, index_t j) {
     const T* ai = a + i * g.a_m;
     Acc* ci = c + i * g.c_m + j;
-    if constexpr (widened_float_lanes<Impl, T, Acc> && W > 1) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, double> && Impl::term_is_element
+                  && W > 1) {
         // float32 into float64 accumulators (a float32 product's sum): W floats multiplied by
         // A's element, converted and added, as vectors. Each lane is the scalar step's
         // arithmetic (a float product, exact in double, a double add), so the same bits;
@@ -185,14 +179,6 @@ void run_small_gemm(const gemm_plan& g, const T* a, const T* b, Acc* c) {
     g.for_each_batch([&](index_t oa, index_t ob, index_t oc) {
         if (unit) { // the usual row-major case: blocks of 4 rows by 8 or 4 columns in registers
             index_t i = 0;
-#if defined(__AVX512F__)
-            // Eight rows where a row of eight float64 accumulators is one register: eight
-            // independent chains of adds, not four (an 8 x 8 product waited on their latency).
-            // Each accumulator still takes its terms in k order: the same bits.
-            if constexpr (detail::widened_float_lanes<Impl, T, Acc>)
-                for (; i + 8 <= g.m; i += 8)
-                    detail::small_gemm_rows<8, Impl>(g, a + oa, b + ob, c + oc, i);
-#endif
             for (; i + 4 <= g.m; i += 4)
                 detail::small_gemm_rows<4, Impl>(g, a + oa, b + ob, c + oc, i);
             for (; i < g.m; ++i)
