@@ -1559,7 +1559,7 @@ void execute_reduction(const reduction<R, C>& r,
     // functions then); the loops below take its rows of accumulators, its two-row and rescaled
     // kernels and a 0-d reduction, never several runs per pass or runs by blocks (an empty plan
     // may name those, and runs nothing).
-    constexpr bool runs_in_blocks_only = planning::pairwise_reducer<impl> && has_vector_math<C>;
+    constexpr bool runs_in_blocks_only = planning::vector_math_sum<impl, C>;
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
     using Ev = decltype(ev);
     const std::size_t levels = p.extents.size();

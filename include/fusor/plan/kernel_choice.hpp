@@ -184,6 +184,13 @@ concept pairwise_reducer = requires {
 // clang-format off
 template <class Impl, class C>
 inline constexpr bool flat_columns_reducer = pairwise_reducer<Impl> && tensor_leaves<C> >= 2;
+
+/// A sum whose terms call a vectorised math function (exp, log ... through SLEEF): its register
+/// accumulators run in blocked_reduction whenever there is a run to sum, so neither the flat
+/// reduction nor the scalar-math loops of several runs per pass or runs by blocks are compiled
+/// for it (plan/make_plan.hpp's flat_reduction_candidate, exec/execute.hpp's execute_reduction).
+template <class Impl, class C>
+inline constexpr bool vector_math_sum = pairwise_reducer<Impl> && has_vector_math<C>;
 // clang-format on
 
 /// Reducers whose accumulator is a (maximum, sum of exp(x - maximum)) pair (logsumexp): a run

@@ -902,7 +902,7 @@ template <class N>
 inline constexpr bool flat_reduction_candidate = false;
 template <class R, class C>
 inline constexpr bool flat_reduction_candidate<reduction<R, C>> =
-    flat_tree<C> && !(has_vector_math<C> && pairwise_reducer<typename reduction<R, C>::impl>);
+    flat_tree<C> && !vector_math_sum<typename reduction<R, C>::impl, C>;
 // clang-format on
 
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
