@@ -7,6 +7,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/exec/index_buffer.hpp>
 #include <fusor/exec/scratch.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -49,14 +50,14 @@ inline void drive(const loop_plan& p,
         return;
     const std::size_t ops = p.operand_count;
     const std::size_t levels = p.extents.size();
-    shape_t offsets(ops, 0); // inline storage: no allocation per evaluation
+    detail::index_buffer offsets(ops, 0); // no allocation up to 16 operands
     auto call = [&](index_t rows, index_t cols) {
 #ifdef FUSOR_TRACE_INNER_LOOP
         if (!traced) {
         } else if (rows == 1) {
             FUSOR_TRACE_INNER_LOOP(p, offsets.data(), cols);
         } else {
-            shape_t row(ops, 0);
+            detail::index_buffer row(ops, 0);
             for (index_t r = 0; r < rows; ++r) {
                 for (std::size_t k = 0; k < ops; ++k)
                     row[k] = offsets[k] + r * p.stride(k, levels - 2);
@@ -88,7 +89,7 @@ inline void drive(const loop_plan& p,
         call(rows, cols);
         return;
     }
-    shape_t counter(outer, 0);
+    detail::index_buffer counter(outer, 0);
     for (std::size_t l = 0; l < outer; ++l)
         counter[l] = low(l);
     for (;;) {

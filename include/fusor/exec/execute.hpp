@@ -17,6 +17,7 @@
 #include <fusor/exec/driver.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/gemm.hpp>
+#include <fusor/exec/index_buffer.hpp>
 #include <fusor/exec/lane_vectors.hpp>
 #include <fusor/exec/minmax_kernel.hpp>
 #include <fusor/exec/register_sums.hpp>
@@ -61,8 +62,8 @@ FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, ind
 // Each operand's stride one level out of the innermost: the step from one row of a two-level
 // block to the next (contiguous_rows, blocked_rows, blocked_reduction); none unless
 // `two_levels`. Inline in every mode: small, and called once per evaluation.
-inline shape_t row_steps(const loop_plan& p, bool two_levels) {
-    shape_t steps(two_levels ? p.operand_count : 0, 0); // inline storage
+inline index_buffer row_steps(const loop_plan& p, bool two_levels) {
+    index_buffer steps(two_levels ? p.operand_count : 0, 0);
     for (std::size_t k = 0; k < steps.size(); ++k)
         steps[k] = p.stride(k, p.extents.size() - 2);
     return steps;
@@ -77,7 +78,7 @@ template <class D, class Ev>
 FUSOR_INLINE void
 contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index_t* row_step) {
     const std::size_t ops = p.operand_count;
-    shape_t off(b.offsets, b.offsets + ops); // inline storage
+    index_buffer off(b.offsets, ops);
     for (index_t r = 0; r < b.rows; ++r) {
         contiguous_inner_loop(out0, ev, off.data(), b.cols);
         if (r + 1 < b.rows) // a one-level nest (one row) has no steps
@@ -93,7 +94,7 @@ template <class D, class Ev>
 FUSOR_INLINE void strided_rows(
     const loop_plan& p, D* out0, Ev& ev, const block& b, const index_t* row_step, index_t so) {
     const std::size_t ops = p.operand_count;
-    shape_t off(b.offsets, b.offsets + ops); // inline storage
+    index_buffer off(b.offsets, ops);
     for (index_t r = 0; r < b.rows; ++r) {
         ev.bind(off.data());
         D* out = out0 + off[0];
@@ -203,7 +204,7 @@ FUSOR_INLINE void blocked_rows(const loop_plan& p,
                                bool registers,
                                bool stride2) {
     const std::size_t ops = p.operand_count;
-    shape_t off(b.offsets, b.offsets + ops); // inline storage
+    index_buffer off(b.offsets, ops);
     const index_t rows = collapsed ? 1 : b.rows;
     for (index_t r = 0; r < rows; ++r) {
         blocked_inner_loop(out0,
@@ -240,7 +241,7 @@ template <int I, class D, class Ev>
 void run_held(const loop_plan& p, D* out0, const Ev& ev) {
     auto held = hold_leaf<I>(ev);
     const std::size_t levels = p.extents.size();
-    const shape_t row_step = row_steps(p, levels >= 2);
+    const index_buffer row_step = row_steps(p, levels >= 2);
     auto kernel = [&p, out0, &row_step](auto& e, const block& b) {
         contiguous_rows(p, out0, e, b, row_step.data());
     };
@@ -262,7 +263,7 @@ void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
     const bool by_rows =
         (p.kernel == inner_kernel::contiguous || p.kernel == inner_kernel::broadcast) && levels >= 2
         && so == 1;
-    const shape_t row_step = row_steps(p, by_rows);
+    const index_buffer row_step = row_steps(p, by_rows);
     auto kernel = [&p, out0, so, collapsed, by_rows, &row_step, registers, stride2](
                       Ev& ev, const block& b) {
         if (collapsed || by_rows) {
@@ -311,7 +312,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     const bool by_rows = (kind == inner_kernel::contiguous || kind == inner_kernel::broadcast
                           || kind == inner_kernel::strided)
                          && levels >= 2;
-    const shape_t row_step = row_steps(p, by_rows);
+    const index_buffer row_step = row_steps(p, by_rows);
     // strided: the destination's stride.
     const index_t so = kind == inner_kernel::strided && levels ? p.stride(0, levels - 1) : 1;
     const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
@@ -408,7 +409,7 @@ namespace detail {
 // per row where there is none.
 inline void trace_flat_row(const loop_plan* traced, index_t r, index_t cols) {
 #ifdef FUSOR_TRACE_INNER_LOOP
-    shape_t offsets(traced->operand_count, 0);
+    detail::index_buffer offsets(traced->operand_count, 0);
     if (traced->levels() == 2)
         for (std::size_t k = 0; k < offsets.size(); ++k)
             offsets[k] = r * traced->stride(k, 0);
@@ -812,7 +813,7 @@ void pairwise_rows_block(std::size_t ops,
                          const block& b,
                          const index_t* row_step) {
     constexpr index_t R = pairwise_rows_per_pass;
-    shape_t off(b.offsets, b.offsets + ops), o(ops); // inline storage
+    index_buffer off(b.offsets, ops), o(ops);
     index_t r = 0;
     for (; r + R <= b.rows; r += R) {
         for (index_t q = 0; q < R; ++q) {
@@ -1031,7 +1032,7 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
                                    index_t n,
                                    const index_t* off,
                                    const index_t* row_step) {
-    shape_t o1(off, off + ops), o2(ops); // inline storage
+    index_buffer o1(off, ops), o2(ops);
     for (std::size_t k = 0; k < ops; ++k)
         o2[k] = o1[k] + row_step[k];
     const auto next_pair = [&] {
@@ -1137,7 +1138,7 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
 template <class Impl, class Ev, class Acc>
 void two_rows_block(const loop_plan& p, evaluator_pair<Ev>& e, Acc* a0, const block& b) {
     const std::size_t ops = p.operand_count;
-    shape_t row_step(ops);
+    index_buffer row_step(ops);
     for (std::size_t k = 0; k < ops; ++k)
         row_step[k] = p.stride(k, 0);
     Acc* a = a0 + b.offsets[0];
@@ -1362,10 +1363,10 @@ void blocked_reduction(const loop_plan& p,
     // Two levels per call when the nest has them, the rows stepped here (as contiguous_rows)
     // rather than a driver call per run.
     const std::size_t levels = p.extents.size(), ops = p.operand_count;
-    const shape_t row_step = row_steps(p, levels >= 2);
+    const index_buffer row_step = row_steps(p, levels >= 2);
     const bool collapsed = p.kernel == inner_kernel::collapsed;
     auto kernel = [a0, ops, &row_step, collapsed](Ev& ev, const block& b) {
-        shape_t off(b.offsets, b.offsets + ops); // inline storage
+        index_buffer off(b.offsets, ops);
         if (collapsed) {
             // Runs of b.cols as one loop (planning::collapsible_runs): each block of whole runs
             // bound at once (the operands continuing from run to run read in place, rows and
@@ -1583,7 +1584,7 @@ void execute_reduction(const reduction<R, C>& r,
     } else if (p.reduction == reduce_kernel::rescaled_rows) {
         if constexpr (planning::rescaled_reducer<impl>) {
             const std::size_t ops = p.operand_count;
-            shape_t row_step(ops);
+            detail::index_buffer row_step(ops);
             for (std::size_t k = 0; k < ops; ++k)
                 row_step[k] = p.stride(k, 0);
             auto kernel = [&row_step, ops, a0](Ev& ev, const block& b) {
@@ -1598,7 +1599,7 @@ void execute_reduction(const reduction<R, C>& r,
             for (index_t q = 1; q < pairwise_rows_per_pass; ++q)
                 rows.row[q].own_buffers(buffers);
             const std::size_t ops = p.operand_count, inner = p.extents.size() - 1;
-            shape_t row_step(ops);
+            detail::index_buffer row_step(ops);
             for (std::size_t k = 0; k < ops; ++k)
                 row_step[k] = p.stride(k, inner - 1);
             auto kernel = [&row_step, ops, a0](detail::evaluator_rows<Ev>& e, const block& b) {
@@ -1621,11 +1622,11 @@ void execute_reduction(const reduction<R, C>& r,
         // between two of them (einsum "ijk,ik->ij" over (64, 64, 64): 4,096 runs of 64).
         if constexpr (detail::plain_pairwise_reducer<impl> && !runs_in_blocks_only) {
             const std::size_t ops = p.operand_count;
-            shape_t row_step(ops);
+            detail::index_buffer row_step(ops);
             for (std::size_t k = 0; k < ops; ++k)
                 row_step[k] = p.stride(k, levels - 2);
             auto kernel = [&row_step, ops, a0](Ev& ev, const block& b) {
-                shape_t off(b.offsets, b.offsets + ops); // inline storage
+                detail::index_buffer off(b.offsets, ops);
                 for (index_t r = 0; r < b.rows; ++r) {
                     ev.bind(off.data());
                     acc_t* a = a0 + off[0];

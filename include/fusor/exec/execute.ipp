@@ -12,7 +12,7 @@ FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callba
     const std::size_t L = p.extents.size(), ops = p.operand_count;
     // Per operand, read once per block: the strides of the two levels, and whether it is staged
     // (off unit stride: read from its tile buffer, row r at r * tile_cols).
-    shape_t outer(ops), inner(ops), tile(ops), row(ops);
+    index_buffer outer(ops), inner(ops), tile(ops), row(ops);
     boost::container::small_vector<char, 8> staged(ops, 0);
     for (std::size_t k = 0; k < ops; ++k) {
         outer[k] = p.stride(k, L - 2);

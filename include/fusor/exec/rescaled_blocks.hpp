@@ -17,6 +17,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/exec/index_buffer.hpp>
 #include <fusor/exec/lane_vectors.hpp>
 #include <fusor/exec/vector_math.hpp>
 #include <fusor/ops/math.hpp>
@@ -79,7 +80,7 @@ void rescaled_rows_block(std::size_t ops,
     alignas(64) double x[rescaled_block + vector_padding];
     double top[rescaled_block], nan_seen[rescaled_block], shift[rescaled_block],
         sum[rescaled_block];
-    shape_t at(ops); // inline storage: the offsets of the row being read
+    index_buffer at(ops); // the offsets of the row being read
     const auto to_row = [&](index_t r) {
         for (std::size_t k = 0; k < ops; ++k)
             at[k] = off[k] + r * row_step[k];
