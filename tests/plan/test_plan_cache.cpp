@@ -228,3 +228,36 @@ TEST_CASE("a key compared as it is made answers as two made keys compared, spill
     CHECK_FALSE(matches_made_key(kept, short_n, dest(out)));
     CHECK_FALSE(matches_made_key(short_kept, short_n, dest(wide)));
 }
+
+TEST_CASE("a compared key takes the kept overlap answer only at the kept destination's address") {
+    // A key_match whose tree words all equal the kept key's, into the address the kept key was
+    // made for, takes the kept key's overlap answer instead of finding it again
+    // (plan_cache.hpp, destination_overlaps); anywhere else it finds it. Either way it answers
+    // as the two made keys compared.
+    fusor::tensor<double> sq = exec_test::counting<double>({6, 6}, 1);
+    fusor::tensor<double> other = exec_test::counting<double>({6, 6}, 2), out(shape_t{6, 6});
+    auto dest = [](const auto& t) {
+        return fusor::destination_ref{
+            t.shape(), t.strides(), t.data(), fusor::dtype_name<double>(), sizeof(double)};
+    };
+    const auto e = fusor::transpose(sq) + sq;
+    const auto& n = fusor::detail::operand_for<double>(e);
+    const fusor::planning::plan_key into_itself = fusor::planning::key_of(n, dest(sq));
+    CHECK(into_itself.made_for == sq.data());
+    CHECK(into_itself.overlapped);
+    CHECK(matches_made_key(into_itself, n, dest(sq)));          // the kept answer
+    CHECK_FALSE(matches_made_key(into_itself, n, dest(other))); // found again: no overlap
+    const fusor::planning::plan_key into_out = fusor::planning::key_of(n, dest(out));
+    CHECK(into_out.made_for == out.data());
+    CHECK_FALSE(into_out.overlapped);
+    CHECK(matches_made_key(into_out, n, dest(out)));
+    CHECK(matches_made_key(into_out, n, dest(other)));    // found again: no overlap either
+    CHECK_FALSE(matches_made_key(into_out, n, dest(sq))); // found again: an overlap
+    // The kept address with other tree words (another operand) or another layout there (the
+    // same bytes seen as one row): no match, whatever the overlap answer.
+    const auto f = fusor::transpose(other) + other;
+    CHECK_FALSE(matches_made_key(into_itself, fusor::detail::operand_for<double>(f), dest(sq)));
+    const shape_t row{36}, unit{1};
+    const fusor::destination_ref as_row{row, unit, sq.data(), fusor::dtype_name<double>(), 8};
+    CHECK_FALSE(matches_made_key(into_itself, n, as_row));
+}

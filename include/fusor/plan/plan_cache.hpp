@@ -35,6 +35,11 @@ struct plan_key {
     std::uintptr_t head[inline_words];
     std::size_t count = 0;
     std::vector<std::uintptr_t> spill;
+    // Not words (not compared): the destination address the key was made for and whether that
+    // destination overlapped what the expression reads. A key_match whose tree words all equal
+    // these, into the same address, takes that answer instead of finding the overlap again.
+    const void* made_for = nullptr;
+    bool overlapped = false;
 
     void add(std::uintptr_t w) {
         if (count < inline_words)
@@ -69,6 +74,18 @@ struct key_match {
             differences |= count < kept.count ? kept.spill[count - plan_key::inline_words] ^ w : 1;
         ++count;
     }
+    // A run of `n` words compared at once: the kept words it is compared with, when all `n`
+    // are inline (else null: compare them one by one with add), then `took(n, diff)` with their
+    // differences. The differences gather in a local, not in `differences`: stores to this
+    // object between the loads of kept words (both of type uintptr_t, so they may alias) made
+    // g++ keep every word's count and differences in memory, about 7 instructions a word.
+    FUSOR_INLINE const std::uintptr_t* next_words(std::size_t n) const {
+        return count + n <= inline_end ? kept.head + count : nullptr;
+    }
+    FUSOR_INLINE void took(std::size_t n, std::uintptr_t diff) {
+        differences |= diff;
+        count += n;
+    }
     bool matches() const { return differences == 0 && count == kept.count; }
 };
 
@@ -87,23 +104,27 @@ FUSOR_INLINE void add_shape(Sink& k, const shape_t& s) {
     for (const index_t e : s)
         add_int(k, e);
 }
-// A shape against kept words: its rank and extents compared without a test per word when the
-// kept key's inline words hold them all.
-FUSOR_INLINE void add_shape(key_match& k, const shape_t& s) {
+// A shape's words (its rank, then its extents) against the kept words at `kept`.
+FUSOR_INLINE std::uintptr_t shape_differences(const std::uintptr_t* kept, const shape_t& s) {
     const std::size_t rank = s.size();
-    if (k.count + 1 + rank > k.inline_end) [[unlikely]] {
+    const index_t* extents = s.data();
+    std::uintptr_t differences = kept[0] ^ rank;
+    for (std::size_t i = 0; i < rank; ++i)
+        differences |= kept[1 + i] ^ static_cast<std::uintptr_t>(extents[i]);
+    return differences;
+}
+// A shape against kept words: without a test per word when the kept key's inline words hold
+// them all.
+FUSOR_INLINE void add_shape(key_match& k, const shape_t& s) {
+    const std::size_t n = 1 + s.size();
+    const std::uintptr_t* kept = k.next_words(n);
+    if (!kept) [[unlikely]] {
         add_int(k, s.rank());
         for (const index_t e : s)
             add_int(k, e);
         return;
     }
-    const std::uintptr_t* kept = k.kept.head + k.count;
-    const index_t* extents = s.data();
-    std::uintptr_t differences = kept[0] ^ rank;
-    for (std::size_t i = 0; i < rank; ++i)
-        differences |= kept[1 + i] ^ static_cast<std::uintptr_t>(extents[i]);
-    k.differences |= differences;
-    k.count += 1 + rank;
+    k.took(n, shape_differences(kept, s));
 }
 template <class Sink>
 void add_map(Sink& k, const affine_map& m) {
@@ -149,7 +170,18 @@ FUSOR_INLINE void add_leaf(key_match& k,
                            bool owner,
                            const shape_t& shape,
                            const strides_t& strides) {
-    add_leaf_words(k, data, base, is_view, owner, shape, strides);
+    const std::size_t n = 6 + shape.size() + strides.size();
+    const std::uintptr_t* kept = k.next_words(n);
+    if (!kept) [[unlikely]] {
+        add_leaf_words(k, data, base, is_view, owner, shape, strides);
+        return;
+    }
+    const std::uintptr_t diff = (kept[0] ^ reinterpret_cast<std::uintptr_t>(data))
+                                | (kept[1] ^ reinterpret_cast<std::uintptr_t>(base))
+                                | (kept[2] ^ (is_view ? 1u : 0u)) | (kept[3] ^ (owner ? 1u : 0u))
+                                | shape_differences(kept + 4, shape)
+                                | shape_differences(kept + 5 + shape.size(), strides);
+    k.took(n, diff);
 }
 
 // What the key records of each node: every leaf's address, layout and role, every scalar's
@@ -207,16 +239,51 @@ FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool 
 }
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
 FUSOR_INLINE void add_destination(key_match& k, const destination_ref& d, bool overlaps) {
-    add_destination_words(k, d, overlaps);
+    const std::size_t n = 7 + d.shape.size() + d.strides.size();
+    const std::uintptr_t* kept = k.next_words(n);
+    if (!kept) [[unlikely]] {
+        add_destination_words(k, d, overlaps);
+        return;
+    }
+    const std::uintptr_t* after = kept + 4 + d.shape.size() + d.strides.size();
+    const std::uintptr_t diff =
+        (kept[0] ^ reinterpret_cast<std::uintptr_t>(d.dtype.data()))
+        | (kept[1] ^ static_cast<std::uintptr_t>(d.itemsize)) | shape_differences(kept + 2, d.shape)
+        | shape_differences(kept + 3 + d.shape.size(), d.strides)
+        | (after[0] ^ reinterpret_cast<std::uintptr_t>(overlaps ? d.address : nullptr))
+        | (after[1] ^ static_cast<std::uintptr_t>(num_threads()))
+        | (after[2]
+           ^ static_cast<std::uintptr_t>(math_in_registers_enabled + 2 * small_gemm_enabled));
+    k.took(n, diff);
+}
+
+// Whether the destination `d` overlaps what `e` reads.
+template <class E>
+bool destination_overlaps(const E& e, const destination_ref& d) {
+    const std::pair<const char*, const char*> touched =
+        bytes_touched(d.address, d.shape, d.strides, d.itemsize);
+    return touched.first && reads_overlap(e, touched.first, touched.second);
+}
+// The same, for a key compared with a kept one: when every word of the tree so far equals the
+// kept key's (the same leaves, addresses and layouts) and the destination is at the address the
+// kept key was made for, the kept answer (were the destination's layout different, its words,
+// compared next, would differ whatever the answer).
+template <class E>
+bool destination_overlaps(const key_match& k, const E& e, const destination_ref& d) {
+    if (k.differences == 0 && d.address == k.kept.made_for)
+        return k.kept.overlapped;
+    return destination_overlaps(e, d);
+}
+template <class E>
+bool destination_overlaps(const plan_key&, const E& e, const destination_ref& d) {
+    return destination_overlaps(e, d);
 }
 
 // The words of the key of evaluating `e` into `d`, sent to `k`.
 template <class Sink, class E>
 void add_key_words(Sink& k, const E& e, const destination_ref& d) {
     traverse(e, key_builder<Sink>{k});
-    const std::pair<const char*, const char*> touched =
-        bytes_touched(d.address, d.shape, d.strides, d.itemsize);
-    add_destination(k, d, touched.first && reads_overlap(e, touched.first, touched.second));
+    add_destination(k, d, destination_overlaps(k, e, d));
 }
 
 /// The key of evaluating `e` into `d`.

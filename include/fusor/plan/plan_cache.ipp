@@ -19,6 +19,8 @@ FUSOR_DECL void add_leaf(plan_key& k,
 
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps) {
     add_destination_words(k, d, overlaps);
+    k.made_for = d.address;
+    k.overlapped = overlaps;
 }
 
 FUSOR_DECL void retarget(loop_plan& p, const void* address) {
