@@ -4,7 +4,8 @@
 // threads, transposed views with steps and offsets, and element types of 2, 4 and 8 bytes (the
 // staging's blocks transposed in registers, with rows and columns left over); explain names the
 // kernel; small loops keep the strided kernel, which steps the rows of its blocks itself (two
-// levels per call): its results with three levels, a strided destination and under threads.
+// levels per call): its results with three levels, a strided destination and under threads;
+// both with more operands than the driver keeps in its inline index words.
 #include <cstdint>
 #include <string>
 
@@ -183,4 +184,22 @@ TEST_CASE("the strided kernel steps its rows: three levels, a strided destinatio
         for (index_t j = 0; j < 300; ++j)
             wide_ok = wide_ok && one(i, j) == c(i, j) + wide(i, 3 * j);
     CHECK(wide_ok);
+}
+
+TEST_CASE("more operands than the driver's index words hold inline: strided and tiled") {
+    // Eighteen leaves and the destination: 19 operands, past the 16 words exec::detail::
+    // index_buffer holds in the object (offsets, steps and counters on the heap).
+    for (const index_t n : {index_t{8}, index_t{64}}) {
+        CAPTURE(n);
+        const auto x = counting<std::int32_t>({n, n}, 22);
+        const auto t = fusor::transpose(x);
+        const auto e = x + t + x + t + x + t + x + t + x + t + x + t + x + t + x + t + x + t;
+        CHECK(kernel_line(e).starts_with(n == 8 ? "kernel:  strided" : "kernel:  tiled"));
+        const fusor::tensor<std::int32_t> out = e;
+        bool ok = true;
+        for (index_t i = 0; i < n; ++i)
+            for (index_t j = 0; j < n; ++j)
+                ok = ok && out(i, j) == 9 * (x(i, j) + x(j, i));
+        CHECK(ok);
+    }
 }

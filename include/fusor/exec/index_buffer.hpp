@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 
 #include <fusor/core/shape.hpp>
 
@@ -26,12 +25,22 @@ public:
     /// `n` words, uninitialised.
     explicit index_buffer(std::size_t n) : words_(storage(n)), size_(n) {}
     // Moved (a function's result: NRVO usually elides it), never copied.
-    index_buffer(index_buffer&& o) noexcept : heap_(std::move(o.heap_)), size_(o.size_) {
-        words_ = heap_ ? heap_.get() : std::copy_n(o.words_, size_, inline_) - size_;
+    index_buffer(index_buffer&& o) noexcept : words_(inline_), size_(o.size_) {
+        if (o.words_ == o.inline_) {
+            std::copy_n(o.inline_, size_, inline_);
+        } else {
+            words_ = o.words_;
+            o.words_ = o.inline_;
+            o.size_ = 0;
+        }
     }
     index_buffer(const index_buffer&) = delete;
     index_buffer& operator=(const index_buffer&) = delete;
     index_buffer& operator=(index_buffer&&) = delete;
+    ~index_buffer() {
+        if (words_ != inline_) [[unlikely]]
+            release(words_);
+    }
 
     index_t& operator[](std::size_t i) { return words_[i]; }
     index_t operator[](std::size_t i) const { return words_[i]; }
@@ -44,11 +53,13 @@ private:
     index_t* storage(std::size_t n) {
         if (n <= inline_words) [[likely]]
             return inline_;
-        heap_ = std::make_unique<index_t[]>(n);
-        return heap_.get();
+        return allocate(n);
     }
+    // Out of line: the common case (inline words) compiles to a compare and a store.
+    [[gnu::noinline]] static index_t* allocate(std::size_t n) { return new index_t[n]; }
+    [[gnu::noinline]] static void release(index_t* words) noexcept { delete[] words; }
+
     index_t inline_[inline_words];
-    std::unique_ptr<index_t[]> heap_;
     index_t* words_;
     std::size_t size_;
 };
