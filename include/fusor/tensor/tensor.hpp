@@ -177,8 +177,14 @@ public:
         allocate(shape_size(shape_));
         std::fill_n(data_, shape_size(shape_), T{}); // zeros, as make_unique<T[]> gave
     }
-    tensor(shape_t shape, uninitialized_t)
+    tensor(shape_t&& shape, uninitialized_t)
         : shape_((detail::check_shape(shape, sizeof(T)), std::move(shape))),
+          strides_(row_major_strides(shape_)) {
+        allocate(shape_size(shape_));
+    }
+    // From an lvalue shape (eval's: the expression's), one copy rather than a copy and a move.
+    tensor(const shape_t& shape, uninitialized_t)
+        : shape_((detail::check_shape(shape, sizeof(T)), shape)),
           strides_(row_major_strides(shape_)) {
         allocate(shape_size(shape_));
     }
