@@ -74,11 +74,9 @@ struct key_match {
             differences |= count < kept.count ? kept.spill[count - plan_key::inline_words] ^ w : 1;
         ++count;
     }
-    // A run of `n` words compared at once: the kept words it is compared with, when all `n`
-    // are inline (else null: compare them one by one with add), then `took(n, diff)` with their
-    // differences. The differences gather in a local, not in `differences`: stores to this
-    // object between the loads of kept words (both of type uintptr_t, so they may alias) made
-    // g++ keep every word's count and differences in memory, about 7 instructions a word.
+    // A run of `n` words compared at once (compare_run, below): the kept words it is compared
+    // with, when all `n` are inline (else null), then `took(n, diff)` with the number of words
+    // compared and their differences.
     FUSOR_INLINE const std::uintptr_t* next_words(std::size_t n) const {
         return count + n <= inline_end ? kept.head + count : nullptr;
     }
@@ -88,6 +86,31 @@ struct key_match {
     }
     bool matches() const { return differences == 0 && count == kept.count; }
 };
+
+// A run of words compared with the kept words at `kept`, the differences gathered in this
+// object, a local of compare_run: stores to a key_match between the loads of kept words (both of
+// type uintptr_t, so they may alias) made g++ keep its count and differences in memory for
+// every word, about 7 instructions a word.
+struct run_compare {
+    const std::uintptr_t* kept;
+    std::uintptr_t differences = 0;
+    std::size_t count = 0;
+    FUSOR_INLINE void add(std::uintptr_t w) { differences |= kept[count++] ^ w; }
+};
+
+// The `n` words that `words(sink)` sends to a sink, compared with `k`'s kept words as one run
+// when they are all inline, else word by word. `n` is the number of words sent (the word layout
+// itself is written once, in `words`: add_leaf_words, add_destination_words).
+template <class Words>
+FUSOR_INLINE void compare_run(key_match& k, std::size_t n, Words words) {
+    if (const std::uintptr_t* kept = k.next_words(n)) [[likely]] {
+        run_compare r{kept};
+        words(r);
+        k.took(r.count, r.differences);
+    } else {
+        words(k);
+    }
+}
 
 // A key's words (`Sink`: plan_key stores them, key_match compares them).
 template <class Sink>
@@ -104,27 +127,30 @@ FUSOR_INLINE void add_shape(Sink& k, const shape_t& s) {
     for (const index_t e : s)
         add_int(k, e);
 }
-// A shape's words (its rank, then its extents) against the kept words at `kept`.
-FUSOR_INLINE std::uintptr_t shape_differences(const std::uintptr_t* kept, const shape_t& s) {
+// A shape in a run: its rank and extents compared in a plain loop over the extents (the
+// generic add_shape's loop of `add` calls cost S9 48 more instructions per evaluation).
+FUSOR_INLINE void add_shape(run_compare& r, const shape_t& s) {
     const std::size_t rank = s.size();
+    const std::uintptr_t* kept = r.kept + r.count;
     const index_t* extents = s.data();
     std::uintptr_t differences = kept[0] ^ rank;
     for (std::size_t i = 0; i < rank; ++i)
         differences |= kept[1 + i] ^ static_cast<std::uintptr_t>(extents[i]);
-    return differences;
+    r.differences |= differences;
+    r.count += 1 + rank;
 }
-// A shape against kept words: without a test per word when the kept key's inline words hold
-// them all.
+// A shape against kept words: as one run when they are inline (compare_run's way), else word
+// by word.
 FUSOR_INLINE void add_shape(key_match& k, const shape_t& s) {
-    const std::size_t n = 1 + s.size();
-    const std::uintptr_t* kept = k.next_words(n);
-    if (!kept) [[unlikely]] {
-        add_int(k, s.rank());
-        for (const index_t e : s)
-            add_int(k, e);
+    if (const std::uintptr_t* kept = k.next_words(1 + s.size())) [[likely]] {
+        run_compare r{kept};
+        add_shape(r, s);
+        k.took(r.count, r.differences);
         return;
     }
-    k.took(n, shape_differences(kept, s));
+    add_int(k, s.rank());
+    for (const index_t e : s)
+        add_int(k, e);
 }
 template <class Sink>
 void add_map(Sink& k, const affine_map& m) {
@@ -170,18 +196,9 @@ FUSOR_INLINE void add_leaf(key_match& k,
                            bool owner,
                            const shape_t& shape,
                            const strides_t& strides) {
-    const std::size_t n = 6 + shape.size() + strides.size();
-    const std::uintptr_t* kept = k.next_words(n);
-    if (!kept) [[unlikely]] {
-        add_leaf_words(k, data, base, is_view, owner, shape, strides);
-        return;
-    }
-    const std::uintptr_t diff = (kept[0] ^ reinterpret_cast<std::uintptr_t>(data))
-                                | (kept[1] ^ reinterpret_cast<std::uintptr_t>(base))
-                                | (kept[2] ^ (is_view ? 1u : 0u)) | (kept[3] ^ (owner ? 1u : 0u))
-                                | shape_differences(kept + 4, shape)
-                                | shape_differences(kept + 5 + shape.size(), strides);
-    k.took(n, diff);
+    compare_run(k, 6 + shape.size() + strides.size(), [&](auto& sink) FUSOR_FORWARD_LAMBDA {
+        add_leaf_words(sink, data, base, is_view, owner, shape, strides);
+    });
 }
 
 // What the key records of each node: every leaf's address, layout and role, every scalar's
@@ -239,22 +256,9 @@ FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool 
 }
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
 FUSOR_INLINE void add_destination(key_match& k, const destination_ref& d, bool overlaps) {
-    const std::size_t n = 7 + d.shape.size() + d.strides.size();
-    const std::uintptr_t* kept = k.next_words(n);
-    if (!kept) [[unlikely]] {
-        add_destination_words(k, d, overlaps);
-        return;
-    }
-    const std::uintptr_t* after = kept + 4 + d.shape.size() + d.strides.size();
-    const std::uintptr_t diff =
-        (kept[0] ^ reinterpret_cast<std::uintptr_t>(d.dtype.data()))
-        | (kept[1] ^ static_cast<std::uintptr_t>(d.itemsize)) | shape_differences(kept + 2, d.shape)
-        | shape_differences(kept + 3 + d.shape.size(), d.strides)
-        | (after[0] ^ reinterpret_cast<std::uintptr_t>(overlaps ? d.address : nullptr))
-        | (after[1] ^ static_cast<std::uintptr_t>(num_threads()))
-        | (after[2]
-           ^ static_cast<std::uintptr_t>(math_in_registers_enabled + 2 * small_gemm_enabled));
-    k.took(n, diff);
+    compare_run(k, 7 + d.shape.size() + d.strides.size(), [&](auto& sink) FUSOR_FORWARD_LAMBDA {
+        add_destination_words(sink, d, overlaps);
+    });
 }
 
 // Whether the destination `d` overlaps what `e` reads.
