@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -554,12 +555,23 @@ struct blocked_run {
         return 0;
     }
 };
-// A run of at most `block` elements inside a block already bound, from its element `at` (the
-// collapsed reduction's runs: blocked_reduction).
+// A run inside a block already bound, from its element `at` (the collapsed reduction's runs:
+// blocked_reduction). Its runs are rows of at most collapse_max_cols elements (the planner
+// collapses no longer ones: collapses()), so always one block and NumPy's 8 lanes: the sums over
+// it compile neither the block loop nor the 32 lanes and halves of longer runs, code no plan can
+// run (about 6 KB per reduction type at -O3).
 struct bound_run {
     static constexpr index_t block = broadcast_block;
+    static constexpr bool one_short_block = true;
     index_t at;
     FUSOR_INLINE index_t operator()(index_t first, index_t) const { return at + first; }
+};
+static_assert(collapse_max_cols <= pairwise_rows_max_run && collapse_max_cols < float_lane_min_run
+              && collapse_max_cols <= broadcast_block);
+// Whether `Run`'s runs are one block of at most collapse_max_cols elements (bound_run).
+template <class Run>
+inline constexpr bool one_short_block = requires {
+    requires Run::one_short_block;
 };
 
 // Whether the plan's pairwise_simd (planning::sum_terms_in_registers of the node) can run over
@@ -605,7 +617,7 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
         len = n;
         at = begin;
         lanes(0);
-    } else if (n <= Run::block) {
+    } else if (one_short_block<Run> || n <= Run::block) {
         // One block (every row of up to broadcast_block): the same lanes, with the block loop
         // and its first-block test out of the way g++ vectorises them (in the loop below it
         // kept eight scalar chains: sum((x - m) * (x - m), 1) over (4096, 256) float32, m a
@@ -613,7 +625,7 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
         len = n;
         at = run(begin, n);
         lanes(0);
-    } else {
+    } else if constexpr (!one_short_block<Run>) {
         for (index_t start = 0; start < n; start += Run::block) {
             len = std::min(Run::block, n - start);
             at = run(begin + start, len);
@@ -717,7 +729,7 @@ double float_lane_sum(const Ev& ev, index_t begin, index_t n, Run run) {
 template <class Impl, bool Contiguous, bool Registers = false, class Ev, class Run = whole_run>
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
     static_assert(!Registers || (Contiguous && std::is_same_v<Run, whole_run>));
-    if constexpr (planning::float_lane_reducer<Impl>)
+    if constexpr (planning::float_lane_reducer<Impl> && !one_short_block<Run>)
         if (n >= float_lane_min_run) // reduce_kernel::float_lanes
             return float_lane_sum<Contiguous>(ev, begin, n, run);
     if (n < 8) {
@@ -727,21 +739,25 @@ double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
             s += Impl::term(ev.template get<Contiguous>(at + i));
         return s;
     }
-    // Rows up to pairwise_rows_max_run (511) keep NumPy's 8 lanes and tree, and so NumPy's bits
-    // for float32 sums (the pairwise_rows kernel relies on the same edge); a reducer that
-    // promises no such bits (`wide_lanes`: a contraction's sum) takes 32 lanes from 64 terms on,
-    // four independent chains of adds instead of one.
-    constexpr bool wide = requires {
-        requires Impl::wide_lanes;
-    };
-    if (n <= pairwise_rows_max_run && !(wide && n >= 64))
+    if constexpr (one_short_block<Run>) { // 8 to collapse_max_cols terms
         return pairwise_block_sum<8, Impl, Contiguous, Registers>(ev, begin, n, run);
-    if (n <= pairwise_block)
-        return pairwise_block_sum<32, Impl, Contiguous, Registers>(ev, begin, n, run);
-    index_t half = n / 2;
-    half -= half % 32;
-    return pairwise_terms<Impl, Contiguous, Registers>(ev, begin, half, run)
-           + pairwise_terms<Impl, Contiguous, Registers>(ev, begin + half, n - half, run);
+    } else {
+        // Rows up to pairwise_rows_max_run (511) keep NumPy's 8 lanes and tree, and so NumPy's bits
+        // for float32 sums (the pairwise_rows kernel relies on the same edge); a reducer that
+        // promises no such bits (`wide_lanes`: a contraction's sum) takes 32 lanes from 64 terms
+        // on, four independent chains of adds instead of one.
+        constexpr bool wide = requires {
+            requires Impl::wide_lanes;
+        };
+        if (n <= pairwise_rows_max_run && !(wide && n >= 64))
+            return pairwise_block_sum<8, Impl, Contiguous, Registers>(ev, begin, n, run);
+        if (n <= pairwise_block)
+            return pairwise_block_sum<32, Impl, Contiguous, Registers>(ev, begin, n, run);
+        index_t half = n / 2;
+        half -= half % 32;
+        return pairwise_terms<Impl, Contiguous, Registers>(ev, begin, half, run)
+               + pairwise_terms<Impl, Contiguous, Registers>(ev, begin + half, n - half, run);
+    }
 }
 
 // NumPy's 8 lanes and tree (pairwise_block_sum<8>) over R runs of n terms each (8 <= n < 512)
@@ -883,11 +899,11 @@ typename Impl::acc_type compensated_terms(const Ev& ev, index_t n, Run run = {})
     if constexpr (std::is_same_v<Run, whole_run>) {
         len = n;
         lanes(0);
-    } else if (n <= Run::block) { // one block: the lanes as for whole_run (pairwise_block_sum)
+    } else if (one_short_block<Run> || n <= Run::block) { // one block: as for whole_run
         len = n;
         at = run(0, n);
         lanes(0);
-    } else {
+    } else if constexpr (!one_short_block<Run>) {
         for (index_t start = 0; start < n; start += Run::block) {
             len = std::min(Run::block, n - start);
             at = run(start, len);
@@ -1179,18 +1195,22 @@ bool pairwise_runs_by_blocks(const loop_plan& p) {
         return false;
 }
 
+// Throws NumPy's value_error for a reduction without an identity (`name`; `numpy_name` as
+// NumPy's message spells it; `single_axis`: argmax and argmin) over an empty selection, of
+// `axes` of `shape`. Out of line: the message built in check_reducible was ~1.1 KB of string
+// code per reduction type at -O3.
+[[noreturn]] FUSOR_DECL void throw_empty_reduction(std::string_view name,
+                                                   std::string_view numpy_name,
+                                                   bool single_axis,
+                                                   const shape_t& axes,
+                                                   const shape_t& shape);
+
 template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {
     using impl = typename reduction<R, C>::impl;
     if constexpr (!impl::has_identity) {
-        if (r.size() > 0 && r.count() == 0) {
-            const std::string what =
-                R::single_axis ? "attempt to get " + std::string(R::name) + " of an empty sequence"
-                               : "zero-size array to reduction operation "
-                                     + std::string(R::numpy_name) + " which has no identity";
-            throw value_error(what + " (reducing axes " + to_string(r.axes) + " of shape "
-                              + to_string(r.child.shape()) + ")");
-        }
+        if (r.size() > 0 && r.count() == 0) [[unlikely]]
+            throw_empty_reduction(R::name, R::numpy_name, R::single_axis, r.axes, r.child.shape());
     }
 }
 } // namespace detail

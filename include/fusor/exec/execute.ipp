@@ -35,6 +35,19 @@ FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callba
     }
 }
 
+FUSOR_DECL void throw_empty_reduction(std::string_view name,
+                                      std::string_view numpy_name,
+                                      bool single_axis,
+                                      const shape_t& axes,
+                                      const shape_t& shape) {
+    const std::string what = single_axis
+                                 ? "attempt to get " + std::string(name) + " of an empty sequence"
+                                 : "zero-size array to reduction operation "
+                                       + std::string(numpy_name) + " which has no identity";
+    throw value_error(what + " (reducing axes " + to_string(axes) + " of shape " + to_string(shape)
+                      + ")");
+}
+
 FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k) {
     int ordinal = 0;
     for (int j = 1; j < k; ++j) {

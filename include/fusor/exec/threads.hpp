@@ -38,26 +38,34 @@ namespace detail {
 // state, destroying it and running one chunk with it. The team, the chunk arithmetic, the
 // state's storage and the hand-over of an exception are compiled once for the program, not
 // once per expression type and loop kind (as a template they were about a quarter of the code
-// of a test with many expressions: g++ -O3, tests/exec/test_assign.cpp).
-struct chunk_loop {
-    void* context;
-    std::size_t local_size, local_align;              // of a thread's state
-    void (*make_local)(void* context, void* storage); // constructs a thread's state in `storage`
+// of a test with many expressions: g++ -O3, tests/exec/test_assign.cpp). Plain values only, so
+// that making one costs a caller a few stores.
+struct chunk_work {
+    void* context;                                   // what `run` is given
+    void* local_source;                              // what `make_local` is given
+    std::size_t local_size, local_align;             // of a thread's state
+    void (*make_local)(void* source, void* storage); // constructs a thread's state in `storage`
     void (*destroy_local)(void* local) noexcept;
     void (*run)(void* context, void* local, index_t begin, index_t end);
-    index_t extent, chunk, chunks;
+    index_t extent, chunk;
+};
+
+// A chunked loop under way: its work, and the first exception a chunk threw.
+struct chunk_loop {
+    const chunk_work& work;
+    index_t chunks;
     std::atomic<bool> failed{false};
     std::exception_ptr failure; // written once, by the thread that set `failed`
 };
 
-// What each thread of the team runs: its contiguous run of chunks, with its own state. It
-// must not throw (an exception cannot leave an OpenMP region): the first one is kept for the
-// calling thread.
-FUSOR_DECL void run_chunk_share(void* erased, int thread, int team) noexcept;
+// What each thread of the team runs: its contiguous run of chunks of a chunk_loop, with its own
+// state. It must not throw (an exception cannot leave an OpenMP region): the first one is kept
+// for the calling thread.
+FUSOR_DECL void run_chunk_share(void* loop, int thread, int team) noexcept;
 
-// Runs `c` on up to `threads` threads (on the calling thread alone when there is one chunk or
+// Runs `w` on up to `threads` threads (on the calling thread alone when there is one chunk or
 // one thread) and rethrows the first exception any chunk threw, after every thread stopped.
-FUSOR_DECL void run_chunk_loop(int threads, chunk_loop& c);
+FUSOR_DECL void run_chunk_loop(int threads, const chunk_work& w);
 
 // The per-type parts of a chunk loop: static member functions rather than lambdas converted to
 // function pointers, which an unoptimised build compiles as three functions each.
@@ -83,18 +91,16 @@ void run_chunks(int threads, index_t extent, index_t chunk, MakeLocal& make_loca
     using Local = std::remove_cvref_t<std::invoke_result_t<MakeLocal&>>;
     using parts = chunk_parts<Local, MakeLocal, Body>;
     typename parts::context context{make_local, body};
-    chunk_loop c{&context,
-                 sizeof(Local),
-                 alignof(Local),
-                 &parts::make,
-                 &parts::destroy,
-                 &parts::run,
-                 extent,
-                 chunk,
-                 (extent + chunk - 1) / chunk,
-                 {false},
-                 {}};
-    run_chunk_loop(threads, c);
+    const chunk_work w{&context,
+                       &context,
+                       sizeof(Local),
+                       alignof(Local),
+                       &parts::make,
+                       &parts::destroy,
+                       &parts::run,
+                       extent,
+                       chunk};
+    run_chunk_loop(threads, w);
 }
 } // namespace detail
 

@@ -25,30 +25,32 @@ namespace fusor {
 namespace exec {
 namespace detail {
 
-FUSOR_DECL void run_chunk_share(void* erased, int thread, int team) noexcept {
-    auto& c = *static_cast<chunk_loop*>(erased);
+FUSOR_DECL void run_chunk_share(void* loop, int thread, int team) noexcept {
+    auto& c = *static_cast<chunk_loop*>(loop);
+    const chunk_work& w = c.work;
     const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
     if (first == last)
         return;
     void* storage = nullptr;
     bool made = false;
     try {
-        storage = ::operator new (c.local_size, std::align_val_t{c.local_align});
-        c.make_local(c.context, storage);
+        storage = ::operator new (w.local_size, std::align_val_t{w.local_align});
+        w.make_local(w.local_source, storage);
         made = true;
         for (index_t k = first; k < last; ++k)
-            c.run(c.context, storage, k * c.chunk, std::min(c.extent, (k + 1) * c.chunk));
+            w.run(w.context, storage, k * w.chunk, std::min(w.extent, (k + 1) * w.chunk));
     } catch (...) {
         if (!c.failed.exchange(true))
             c.failure = std::current_exception();
     }
     if (made)
-        c.destroy_local(storage);
+        w.destroy_local(storage);
     if (storage)
-        ::operator delete (storage, std::align_val_t{c.local_align});
+        ::operator delete (storage, std::align_val_t{w.local_align});
 }
 
-FUSOR_DECL void run_chunk_loop(int threads, chunk_loop& c) {
+FUSOR_DECL void run_chunk_loop(int threads, const chunk_work& w) {
+    chunk_loop c{w, (w.extent + w.chunk - 1) / w.chunk, {false}, {}};
     if (threads > 1 && c.chunks > 1)
         fusor::detail::run_team(threads, &c, &run_chunk_share);
     else
