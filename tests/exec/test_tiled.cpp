@@ -3,9 +3,12 @@
 // int32, broadcast and flipped operands, a transposed view of an expression, and under
 // threads, transposed views with steps and offsets, and element types of 2, 4 and 8 bytes (the
 // staging's blocks transposed in registers, with rows and columns left over); explain names the
-// kernel; small loops keep the strided kernel, which steps the rows of its blocks itself (two
-// levels per call): its results with three levels, a strided destination and under threads;
-// both with more operands than the driver keeps in its inline index words.
+// kernel; packed tiles (rows of at most 64 elements that the destination and the other
+// operands continue from row to row: one contiguous loop per tile) at small and odd shapes,
+// every element type, three levels and threads; loops that neither way tiles keep the strided
+// kernel, which steps the rows of its blocks itself (two levels per call): its results with three
+// levels, a strided destination and under threads; all with more operands than the driver keeps
+// in its inline index words.
 #include <cstdint>
 #include <string>
 
@@ -28,6 +31,11 @@ fusor::tensor<T> counting(const shape_t& s, int salt) {
 
 std::string kernel_line(const auto& e) {
     return exec_test::explain_line(e, "kernel:  ");
+}
+
+// explain's kernel line for packed tiles, up to the row length.
+std::string packed_prefix() {
+    return "kernel:  tiled (the two inner loops in tiles of 16 rows of ";
 }
 
 template <class T>
@@ -64,19 +72,78 @@ TEST_CASE("a + transpose(b) in tiles equals the element-wise definition") {
     }
     const auto a = counting<float>({300, 257}, 3), b = counting<float>({257, 300}, 4);
     CHECK(kernel_line(a + fusor::transpose(b)).starts_with("kernel:  tiled (the two inner loops"));
-    // Too small for a tile: the strided kernel (fewer than 16 rows or 32 columns, or a stride
-    // under 16); half a tile's columns and more: tiled.
+    // Rows of 4 to 64 elements, at least 4 rows: packed tiles, one loop each.
+    const std::string packed = packed_prefix();
     const auto s = counting<float>({8, 8}, 5);
-    CHECK(kernel_line(s + fusor::transpose(s)).starts_with("kernel:  strided"));
+    CHECK(kernel_line(s + fusor::transpose(s))
+          == packed
+                 + "8; staged into a tile buffer: t0' "
+                   "(stride 8); each tile one contiguous "
+                   "loop)");
     const auto n31 = counting<float>({31, 31}, 5), w = counting<float>({16, 32}, 5);
-    CHECK(kernel_line(n31 + fusor::transpose(n31)).starts_with("kernel:  strided"));
+    CHECK(kernel_line(n31 + fusor::transpose(n31)).starts_with(packed + "31;"));
     CHECK(kernel_line(w + fusor::transpose(counting<float>({32, 16}, 6)))
-              .starts_with("kernel:  tiled"));
+              .starts_with(packed + "32;"));
     const auto n15 = counting<float>({15, 64}, 5);
     CHECK(kernel_line(n15 + fusor::transpose(counting<float>({64, 15}, 6)))
+              .starts_with(packed + "64;"));
+    // Neither way: fewer than 4 columns, or more than 64 in fewer than 16 rows: strided.
+    const auto n3 = counting<float>({8, 3}, 5), n65 = counting<float>({15, 65}, 5);
+    CHECK(kernel_line(n3 + fusor::transpose(counting<float>({3, 8}, 6)))
+              .starts_with("kernel:  strided"));
+    CHECK(kernel_line(n65 + fusor::transpose(counting<float>({65, 15}, 6)))
               .starts_with("kernel:  strided"));
     for (auto [r, c] : {std::pair<index_t, index_t>{16, 32}, {32, 32}, {20, 45}, {48, 48}})
         check_plus_transpose<float>(r, c);
+}
+
+TEST_CASE("packed tiles: rows of 4 to 64 elements, one contiguous loop per tile") {
+    // Rows and columns not multiples of the 4 x 4 (2 x 2) blocks, one tile and several, each
+    // element width; the smallest and largest rows that pack.
+    for (auto [r, c] : {std::pair<index_t, index_t>{4, 4},
+                        {8, 8},
+                        {5, 7},
+                        {16, 16},
+                        {17, 9},
+                        {33, 64},
+                        {100, 6},
+                        {3, 8},
+                        {8, 3}}) {
+        check_plus_transpose<float>(r, c);
+        check_plus_transpose<double>(r, c);
+        check_plus_transpose<std::int64_t>(r, c);
+        check_plus_transpose<std::uint32_t>(r, c);
+        check_plus_transpose<std::int16_t>(r, c);
+    }
+    // Three levels (the batch stepped by the driver), a column (staged: stride 0 in the row), a
+    // scalar, and threads. A row read again for every row does not continue from one row to the
+    // next: those tiles do not pack.
+    const auto x = counting<float>({3, 8, 8}, 17);
+    const auto col = counting<float>({8, 1}, 19);
+    const auto e = x + fusor::swapaxes(x, 1, 2) * 2.f - col + 1.5f;
+    CHECK(kernel_line(e).starts_with(packed_prefix() + "8;"));
+    CHECK(kernel_line(e + counting<float>({8}, 18)).starts_with("kernel:  strided"));
+    const fusor::tensor<float> three = fusor::eval(e);
+    bool three_ok = true;
+    for (index_t n = 0; n < 3; ++n)
+        for (index_t i = 0; i < 8; ++i)
+            for (index_t j = 0; j < 8; ++j)
+                three_ok =
+                    three_ok && three(n, i, j) == x(n, i, j) + x(n, j, i) * 2.f - col(i, 0) + 1.5f;
+    CHECK(three_ok);
+    const auto tall = counting<double>({4000, 40}, 20), tallt = counting<double>({40, 4000}, 21);
+    CHECK(kernel_line(tall + fusor::transpose(tallt)).starts_with(packed_prefix() + "40;"));
+    fusor::set_num_threads(1);
+    const fusor::tensor<double> one = fusor::eval(tall + fusor::transpose(tallt));
+    fusor::set_num_threads(3);
+    const fusor::tensor<double> split = fusor::eval(tall + fusor::transpose(tallt));
+    fusor::set_num_threads(1);
+    CHECK(fusor::array_equal(one, split));
+    bool tall_ok = true;
+    for (index_t i = 0; i < 4000; ++i)
+        for (index_t j = 0; j < 40; ++j)
+            tall_ok = tall_ok && one(i, j) == tall(i, j) + tallt(j, i);
+    CHECK(tall_ok);
 }
 
 TEST_CASE("tiles with three levels, broadcast, flipped and expression operands, and threads") {
@@ -142,8 +209,11 @@ TEST_CASE("tiles with three levels, broadcast, flipped and expression operands, 
 }
 
 TEST_CASE("the strided kernel steps its rows: three levels, a strided destination, threads") {
-    // (3, 8, 8): blocks of 8 rows of 8, the batch level stepped by the driver.
-    const auto x = counting<float>({3, 8, 8}, 17);
+    // (3, 8, 8) of (3, 8, 11): blocks of 8 rows of 8, the batch level stepped by the driver; x's
+    // rows do not continue from one to the next, so the tiles would not pack.
+    const auto wider = counting<float>({3, 8, 11}, 17);
+    const auto x = fusor::view(
+        wider, fusor::slice(fusor::none), fusor::slice(fusor::none), fusor::slice(0, 8));
     CHECK(kernel_line(x + fusor::swapaxes(x, 1, 2)).starts_with("kernel:  strided"));
     const fusor::tensor<float> sum3 = fusor::eval(x + fusor::swapaxes(x, 1, 2));
     bool three_ok = true;
@@ -189,12 +259,14 @@ TEST_CASE("the strided kernel steps its rows: three levels, a strided destinatio
 TEST_CASE("more operands than the driver's index words hold inline: strided and tiled") {
     // Eighteen leaves and the destination: 19 operands, past the 16 words exec::detail::
     // index_buffer holds in the object (offsets, steps and counters on the heap).
-    for (const index_t n : {index_t{8}, index_t{64}}) {
+    for (const index_t n : {index_t{3}, index_t{8}, index_t{65}}) {
         CAPTURE(n);
         const auto x = counting<std::int32_t>({n, n}, 22);
         const auto t = fusor::transpose(x);
         const auto e = x + t + x + t + x + t + x + t + x + t + x + t + x + t + x + t + x + t;
-        CHECK(kernel_line(e).starts_with(n == 8 ? "kernel:  strided" : "kernel:  tiled"));
+        CHECK(kernel_line(e).starts_with(n == 3   ? "kernel:  strided"
+                                         : n == 8 ? "kernel:  tiled (the two inner loops in tiles"
+                                                  : "kernel:  tiled (the two inner loops in 16"));
         const fusor::tensor<std::int32_t> out = e;
         bool ok = true;
         for (index_t i = 0; i < n; ++i)

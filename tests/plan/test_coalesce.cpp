@@ -42,9 +42,16 @@ TEST_CASE("column broadcast (N, M) + (N, 1): stride 0 innermost, broadcast kerne
     CHECK(p.extents == shape_t{8, 16});
     CHECK(p.operands[2].strides == shape_t{1, 0});
     CHECK(p.kernel == fusor::inner_kernel::broadcast);
-    // A strided operand beside the stride-0 one: the strided kernel.
+    // A transposed operand beside the stride-0 one: packed tiles (rows of 4 to 64 elements, at
+    // least 4 rows), both operands staged; with 3 rows, the strided kernel.
     auto t = fusor::ones<float>({16, 8});
-    CHECK(plan_of(fusor::transpose(t) + c).kernel == fusor::inner_kernel::strided);
+    const auto tiles = plan_of(fusor::transpose(t) + c);
+    CHECK(tiles.kernel == fusor::inner_kernel::tiled);
+    CHECK(tiles.tile_packed);
+    auto t3 = fusor::ones<float>({16, 3}), c3 = fusor::ones<float>({3, 1});
+    const auto three = plan_of(fusor::transpose(t3) + c3);
+    CHECK(three.kernel == fusor::inner_kernel::strided);
+    CHECK_FALSE(three.tile_packed);
     // A sum's register accumulation reads such a run in blocks, the stride-0 operand splatted
     // (kernel_choice.hpp); max/min keep the strided kernel.
     CHECK(plan_of(fusor::sum(a + c, 1)).kernel == fusor::inner_kernel::broadcast);

@@ -78,10 +78,10 @@ inline constexpr bool block_transposable =
     std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
 
 // The W x W block at `src` (column c's W elements adjacent, columns `stride` apart) into `dst`
-// row by row (rows `tile_cols` apart): W loads of a column, W stores of a row, the transpose
+// row by row (rows `pitch` apart): W loads of a column, W stores of a row, the transpose
 // between them in registers (the unpack-and-move pattern of the SSE transpose).
 template <class T>
-FUSOR_INLINE void transpose_block(T* dst, const T* src, index_t stride) {
+FUSOR_INLINE void transpose_block(T* dst, const T* src, index_t stride, index_t pitch) {
     constexpr int W = 16 / sizeof(T);
     typedef T vec __attribute__((vector_size(16)));
     vec l[W];
@@ -102,17 +102,23 @@ FUSOR_INLINE void transpose_block(T* dst, const T* src, index_t stride) {
         s[1] = __builtin_shufflevector(l[0], l[1], 1, 3);
     }
     for (int r = 0; r < W; ++r)
-        std::memcpy(dst + r * tile_cols, &s[r], sizeof(vec));
+        std::memcpy(dst + r * pitch, &s[r], sizeof(vec));
 }
 
 // The tile of `rows` x `cols` elements at `src` (rows `outer_stride` apart, columns `stride`)
-// into `dst`, a row per `tile_cols` (reading `rows` neighbours per column). A transposed
+// into `dst`, rows `pitch` apart (`tile_cols`, or the row's length in a packed tile: the rows
+// one after another), reading `rows` neighbours per column. A transposed
 // operand (`outer_stride` 1: a column's elements adjacent) goes by square blocks transposed in
 // registers; element by element, the gather was 58 % of `a + transpose(b)` (perf, 4096 x 4096
 // float32), one load and one store per element. The same elements land in the same places.
 template <class T>
-[[gnu::noinline]] void
-stage_tile(T* dst, const T* src, index_t rows, index_t cols, index_t outer_stride, index_t stride) {
+[[gnu::noinline]] void stage_tile(T* dst,
+                                  const T* src,
+                                  index_t rows,
+                                  index_t cols,
+                                  index_t outer_stride,
+                                  index_t stride,
+                                  index_t pitch) {
     index_t c0 = 0;
     if constexpr (block_transposable<T>) {
         constexpr index_t W = 16 / sizeof(T);
@@ -120,16 +126,16 @@ stage_tile(T* dst, const T* src, index_t rows, index_t cols, index_t outer_strid
             const index_t whole_rows = rows - rows % W;
             for (; c0 + W <= cols; c0 += W) {
                 for (index_t r0 = 0; r0 < whole_rows; r0 += W)
-                    transpose_block(dst + r0 * tile_cols + c0, src + r0 + c0 * stride, stride);
+                    transpose_block(dst + r0 * pitch + c0, src + r0 + c0 * stride, stride, pitch);
                 for (index_t c = c0; c < c0 + W; ++c)
                     for (index_t r = whole_rows; r < rows; ++r)
-                        dst[r * tile_cols + c] = src[r + c * stride];
+                        dst[r * pitch + c] = src[r + c * stride];
             }
         }
     }
     for (index_t c = c0; c < cols; ++c)
         for (index_t r = 0; r < rows; ++r)
-            dst[r * tile_cols + c] = src[r * outer_stride + c * stride];
+            dst[r * pitch + c] = src[r * outer_stride + c * stride];
 }
 
 /// True when evaluator `Ev` has the register form (FUSOR_MATH_IN_REGISTERS): after
@@ -255,10 +261,10 @@ struct leaf_evaluator {
             repeat = s.make<T>(static_cast<std::size_t>(broadcast_block));
     }
     /// Tiled kernel: copies the tile of `rows` x `cols` elements starting at `offsets` into the
-    /// tile buffer, a row per `tile_cols` (reading `rows` neighbours per column).
-    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
+    /// tile buffer, rows `pitch` apart (reading `rows` neighbours per column).
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols, index_t pitch) {
         if (staged)
-            stage_tile(staged, source + offsets[operand], rows, cols, outer_stride, stride);
+            stage_tile(staged, source + offsets[operand], rows, cols, outer_stride, stride, pitch);
     }
 
     /// Broadcast kernel: point at elements [start, start + len) of the inner loop at `offsets`
@@ -358,11 +364,11 @@ struct reshape_evaluator {
         child.own_buffers(s);
         copy.own_buffers(s);
     }
-    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols, index_t pitch) {
         if (copied)
-            copy.stage(offsets, rows, cols);
+            copy.stage(offsets, rows, cols, pitch);
         else
-            child.stage(offsets, rows, cols);
+            child.stage(offsets, rows, cols, pitch);
     }
 
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t start, index_t len) {
@@ -387,7 +393,7 @@ struct scalar_evaluator {
     FUSOR_INLINE void bind_row(index_t) {}
     FUSOR_INLINE void bind_rows(index_t, index_t) {}
     void own_buffers(scratch&) {}
-    FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
+    FUSOR_INLINE void stage(const index_t*, index_t, index_t, index_t) {}
 
     FUSOR_INLINE void bind_block(const index_t*, index_t, index_t) {}
     template <bool Contiguous>
@@ -442,9 +448,9 @@ struct elementwise_evaluator {
         }
         (indices{});
     }
-    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols) {
+    FUSOR_INLINE void stage(const index_t* offsets, index_t rows, index_t cols, index_t pitch) {
         [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
-            (slot_value<I>(children).stage(offsets, rows, cols), ...);
+            (slot_value<I>(children).stage(offsets, rows, cols, pitch), ...);
         }
         (indices{});
     }

@@ -222,18 +222,19 @@ FUSOR_INLINE void blocked_rows(const loop_plan& p,
     }
 }
 
-// What the tile walker calls: `stage(ctx, offsets, rows, cols)` once per tile, `row(ctx,
-// offsets, n)` once per row of it. Plain function pointers: the walker is compiled once, not
-// once per expression type.
+// What the tile walker calls: `stage(ctx, offsets, rows, cols, pitch)` once per tile, `row(ctx,
+// offsets, n)` once per row of it (once per tile when the plan's tiles are packed). Plain
+// function pointers: the walker is compiled once, not once per expression type.
 struct tile_callbacks {
     void* context;
-    void (*stage)(void*, const index_t*, index_t, index_t);
+    void (*stage)(void*, const index_t*, index_t, index_t, index_t);
     void (*row)(void*, const index_t*, index_t);
 };
 
 // The tiled kernel over one block of the two innermost levels: tiles of tile_rows x tile_cols;
 // operands off unit stride are staged per tile and read at offset r * tile_cols of their
-// buffer in row r, the others at their own offsets.
+// buffer in row r, the others at their own offsets. A packed plan's tiles (loop_plan::
+// tile_packed) are whole rows, staged one row after another, and each is one row call.
 FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb);
 
 // The contiguous kernel with tensor leaf I of `ev` held in a register; two levels per call, the
@@ -341,14 +342,15 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
                 Ev* ev;
                 D* out0;
             } ctx{&ev, out0};
-            const tile_callbacks cb{&ctx,
-                                    [](void* c, const index_t* off, index_t rows, index_t cols) {
-                                        static_cast<context*>(c)->ev->stage(off, rows, cols);
-                                    },
-                                    [](void* c, const index_t* off, index_t n) {
-                                        auto* x = static_cast<context*>(c);
-                                        contiguous_inner_loop(x->out0, *x->ev, off, n);
-                                    }};
+            const tile_callbacks cb{
+                &ctx,
+                [](void* c, const index_t* off, index_t rows, index_t cols, index_t pitch) {
+                    static_cast<context*>(c)->ev->stage(off, rows, cols, pitch);
+                },
+                [](void* c, const index_t* off, index_t n) {
+                    auto* x = static_cast<context*>(c);
+                    contiguous_inner_loop(x->out0, *x->ev, off, n);
+                }};
             tile_block(p, b, cb);
             return;
         }

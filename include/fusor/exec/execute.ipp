@@ -19,13 +19,27 @@ FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callba
         inner[k] = p.stride(k, L - 1);
         staged[k] = k > 0 && p.operands[k].kind != operand_plan::role::scalar && inner[k] != 1;
     }
+    if (p.tile_packed) {
+        // Whole rows per tile (b.cols <= tile_cols), staged one after another: every operand
+        // runs on from a row to the next, so a tile is one loop of rn * b.cols elements.
+        for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
+            const index_t rn = std::min(tile_rows, b.rows - r0);
+            for (std::size_t k = 0; k < ops; ++k)
+                tile[k] = b.offsets[k] + r0 * outer[k];
+            cb.stage(cb.context, tile.data(), rn, b.cols, b.cols);
+            for (std::size_t k = 0; k < ops; ++k)
+                row[k] = staged[k] ? 0 : tile[k];
+            cb.row(cb.context, row.data(), rn * b.cols);
+        }
+        return;
+    }
     for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
         const index_t rn = std::min(tile_rows, b.rows - r0);
         for (index_t c0 = 0; c0 < b.cols; c0 += tile_cols) {
             const index_t cn = std::min(tile_cols, b.cols - c0);
             for (std::size_t k = 0; k < ops; ++k)
                 tile[k] = b.offsets[k] + r0 * outer[k] + c0 * inner[k];
-            cb.stage(cb.context, tile.data(), rn, cn);
+            cb.stage(cb.context, tile.data(), rn, cn, tile_cols);
             for (index_t r = 0; r < rn; ++r) {
                 for (std::size_t k = 0; k < ops; ++k)
                     row[k] = staged[k] ? r * tile_cols : tile[k] + r * outer[k];

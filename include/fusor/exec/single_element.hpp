@@ -25,7 +25,7 @@ struct still_leaf_evaluator {
     T value{};
     FUSOR_INLINE void bind(const index_t* offsets) { value = base[offsets[operand]]; }
     void own_buffers(scratch&) {}
-    FUSOR_INLINE void stage(const index_t*, index_t, index_t) {}
+    FUSOR_INLINE void stage(const index_t*, index_t, index_t, index_t) {}
     FUSOR_INLINE void bind_block(const index_t* offsets, index_t, index_t) { bind(offsets); }
     template <bool Contiguous>
     FUSOR_INLINE T get(index_t) const {

@@ -285,9 +285,14 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
             if (k != 0 && p.operands[k].strides[L - 1] != 1)
                 staged += (staged.empty() ? "" : ", ") + n.names[k] + " (stride "
                           + std::to_string(p.operands[k].strides[L - 1]) + ")";
-        s = "tiled (the two inner loops in " + std::to_string(tile_rows) + " x "
-            + std::to_string(tile_cols) + " tiles; staged into a tile buffer: " + staged
-            + "; each tile row contiguous)";
+        if (p.tile_packed)
+            s = "tiled (the two inner loops in tiles of " + std::to_string(tile_rows) + " rows of "
+                + std::to_string(p.extents[L - 1]) + "; staged into a tile buffer: " + staged
+                + "; each tile one contiguous loop)";
+        else
+            s = "tiled (the two inner loops in " + std::to_string(tile_rows) + " x "
+                + std::to_string(tile_cols) + " tiles; staged into a tile buffer: " + staged
+                + "; each tile row contiguous)";
     } else {
         s = "strided (";
         const std::size_t inner = p.extents.size() - 1;
@@ -388,7 +393,8 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
     if (p.kernel == inner_kernel::strided || p.empty || p.extents.empty())
         return "none (a strided inner loop is not vectorised)";
     if (p.kernel == inner_kernel::tiled)
-        return "the rows of each tile, compiler-vectorised (" + std::string(target.name) + ", "
+        return std::string(p.tile_packed ? "each tile's loop" : "the rows of each tile")
+               + ", compiler-vectorised (" + std::string(target.name) + ", "
                + std::to_string(p.vector_bytes) + "-byte registers)";
     if (p.vector_bytes == 0)
         return "none (no SIMD target known at compile time)";
@@ -748,7 +754,7 @@ FUSOR_DECL std::string json_loop(const loop_ref& ref, std::size_t number) {
                        : p.kernel == inner_kernel::tiled     ? "tiled"
                        : p.kernel == inner_kernel::collapsed ? "collapsed"
                                                              : "strided")
-         + ",\"accumulator\":"
+         + ",\"tile_packed\":" + (p.tile_packed ? "true" : "false") + ",\"accumulator\":"
          + (p.reducer.empty() || p.extents.empty()
                 ? std::string("null")
                 : json_string(row_of_accumulators(p.reduction) ? "row" : "register"))

@@ -91,25 +91,41 @@ FUSOR_DECL void order_and_coalesce(loop_plan& p) {
         const index_t s = o.strides.back();
         broadcast = o.kind == operand_plan::role::scalar || s == 0 || s == 1;
     }
-    // Tiled: an element-wise loop writing at unit stride, at least a tile's rows and half its
-    // columns in the inner levels (tile_min_cols), where some operand jumps 16 or more elements
-    // per step but moves by 1 one level out (a transposed operand: B's rows are apart, so a
-    // plain loop reads a cache line per element).
+    // Tiled: an element-wise loop writing at unit stride where some operand moves by 1 one level
+    // out but not in the innermost loop (a transposed operand: a plain loop reads its rows
+    // apart, a cache line per element at large sizes, and cannot vectorise). Two ways:
+    //  - packed (loop_plan::tile_packed): rows of 4 to tile_cols elements, at least 4 of them,
+    //    over which the destination and every operand moving by 1 run on from row to row; a
+    //    tile is then one contiguous loop, which pays from (4, 4) on: (8, 8) float32
+    //    `transpose(a) + b` ran ~1,230 instructions in the strided kernel, ~1,290 tiled a row at
+    //    a time, ~(packed) (docs/performance.md);
+    //  - otherwise at least a tile's rows and half its columns (tile_min_cols), the transposed
+    //    operand jumping 16 or more elements per step.
     const std::size_t L = ext.size();
-    bool tiled = !contiguous && !broadcast && L >= 2 && p.reducer.empty()
-                 && p.operands[0].strides[L - 1] == 1 && ext[L - 1] >= tile_min_cols
-                 && ext[L - 2] >= tile_rows;
-    bool transposed = false;
-    for (std::size_t k = 1; tiled && k < p.operands.size(); ++k) {
+    const bool tileable = !contiguous && !broadcast && L >= 2 && p.reducer.empty()
+                          && p.operands[0].strides[L - 1] == 1;
+    bool packed = tileable && ext[L - 1] >= 4 && ext[L - 1] <= tile_cols && ext[L - 2] >= 4
+                  && p.operands[0].strides[L - 2] == ext[L - 1];
+    bool transposed = false, far = false;
+    for (std::size_t k = 1; tileable && k < p.operands.size(); ++k) {
         const auto& o = p.operands[k];
-        if (o.kind != operand_plan::role::scalar && std::abs(o.strides[L - 1]) >= 16
-            && o.strides[L - 2] == 1)
+        if (o.kind == operand_plan::role::scalar)
+            continue;
+        const index_t s = o.strides[L - 1];
+        if (o.strides[L - 2] == 1 && std::abs(s) >= 2) {
             transposed = true;
+            far = far || std::abs(s) >= 16;
+        }
+        if (s == 1 && o.strides[L - 2] != ext[L - 1])
+            packed = false;
     }
-    p.kernel = contiguous            ? inner_kernel::contiguous
-               : broadcast           ? inner_kernel::broadcast
-               : tiled && transposed ? inner_kernel::tiled
-                                     : inner_kernel::strided;
+    const bool wide = tileable && ext[L - 1] >= tile_min_cols && ext[L - 2] >= tile_rows && far;
+    const bool tiled = tileable && transposed && (packed || wide);
+    p.kernel = contiguous  ? inner_kernel::contiguous
+               : broadcast ? inner_kernel::broadcast
+               : tiled     ? inner_kernel::tiled
+                           : inner_kernel::strided;
+    p.tile_packed = tiled && packed;
     if ((contiguous || broadcast) && collapsible_rows(p))
         p.kernel = inner_kernel::collapsed;
     p.vector_bytes = compiled_simd_target().bytes;

@@ -38,8 +38,10 @@ choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const vo
         // bits whichever loop computes it: a strided loop gathers each block of its operands off
         // unit stride into a buffer first, and so does a transposed operand's loop (the tiles
         // stage for locality; a math function costs more than the strided reads they save).
-        if (p.kernel == inner_kernel::tiled)
+        if (p.kernel == inner_kernel::tiled) {
             p.kernel = inner_kernel::strided;
+            p.tile_packed = false;
+        }
         facts.vector_functions(e, p.vector_functions);
         // Short rows collapse from fewer elements when each row's loop would call the math
         // functions (order_and_coalesce decided before they were known).

@@ -391,6 +391,12 @@ struct loop_plan {
     /// result) into the destination (operand 0), `out = finalize(acc)`, element by element.
     std::shared_ptr<const loop_plan> finalize;
     inner_kernel kernel = inner_kernel::strided;
+    /// Tiled kernel: the rows of the two inner levels fit in a tile's columns, and the
+    /// destination and every operand not staged run on from one row to the next (their outer
+    /// stride is the row's length, their inner stride 1). Each tile is then whole rows, staged
+    /// one row after another, and computed as one contiguous loop (exec::detail::tile_block):
+    /// a (8, 8) `transpose(a) + b` is one loop of 64 elements, not 8 of 8.
+    bool tile_packed = false;
     /// Bytes per SIMD register of the target the contiguous kernel is compiled for (16 for
     /// SSE2 or NEON, 32 for AVX, 64 for AVX-512; 0 when unknown): the compiler's vectoriser
     /// packs vector_bytes / itemsize elements per instruction.
@@ -540,8 +546,9 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.extents == b.extents && a.loop_axes == b.loop_axes && a.operands == b.operands
            && a.operand_count == b.operand_count && a.boundaries == b.boundaries
            && (a.finalize == b.finalize || (a.finalize && b.finalize && *a.finalize == *b.finalize))
-           && a.kernel == b.kernel && a.vector_bytes == b.vector_bytes && a.threads == b.threads
-           && a.chunk == b.chunk && a.split_inner == b.split_inner && a.serial == b.serial
+           && a.kernel == b.kernel && a.tile_packed == b.tile_packed
+           && a.vector_bytes == b.vector_bytes && a.threads == b.threads && a.chunk == b.chunk
+           && a.split_inner == b.split_inner && a.serial == b.serial
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
            && a.flat_product == b.flat_product && a.held_operand == b.held_operand
