@@ -127,9 +127,10 @@ template <class T>
             for (; c0 + W <= cols; c0 += W) {
                 for (index_t r0 = 0; r0 < whole_rows; r0 += W)
                     transpose_block(dst + r0 * pitch + c0, src + r0 + c0 * stride, stride, pitch);
-                for (index_t c = c0; c < c0 + W; ++c)
-                    for (index_t r = whole_rows; r < rows; ++r)
-                        dst[r * pitch + c] = src[r + c * stride];
+                if (whole_rows < rows)
+                    for (index_t c = c0; c < c0 + W; ++c)
+                        for (index_t r = whole_rows; r < rows; ++r)
+                            dst[r * pitch + c] = src[r + c * stride];
             }
         }
     }

@@ -10,6 +10,25 @@ namespace detail {
 
 FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
     const std::size_t L = p.extents.size(), ops = p.operand_count;
+    if (p.tile_packed) {
+        // Whole rows per tile (b.cols <= tile_cols), staged one after another: every operand
+        // runs on from a row to the next, so a tile is one loop of rn * b.cols elements; the
+        // staged operands read their buffer from its start.
+        index_buffer at(b.offsets, ops), row(ops);
+        for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
+            const index_t rn = std::min(tile_rows, b.rows - r0);
+            cb.stage(cb.context, at.data(), rn, b.cols, b.cols);
+            for (std::size_t k = 0; k < ops; ++k) {
+                const index_t outer = p.stride(k, L - 2);
+                const bool staged = k > 0 && p.operands[k].kind != operand_plan::role::scalar
+                                    && p.stride(k, L - 1) != 1;
+                row[k] = staged ? 0 : at[k];
+                at[k] += rn * outer;
+            }
+            cb.row(cb.context, row.data(), rn * b.cols);
+        }
+        return;
+    }
     // Per operand, read once per block: the strides of the two levels, and whether it is staged
     // (off unit stride: read from its tile buffer, row r at r * tile_cols).
     index_buffer outer(ops), inner(ops), tile(ops), row(ops);
@@ -18,20 +37,6 @@ FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callba
         outer[k] = p.stride(k, L - 2);
         inner[k] = p.stride(k, L - 1);
         staged[k] = k > 0 && p.operands[k].kind != operand_plan::role::scalar && inner[k] != 1;
-    }
-    if (p.tile_packed) {
-        // Whole rows per tile (b.cols <= tile_cols), staged one after another: every operand
-        // runs on from a row to the next, so a tile is one loop of rn * b.cols elements.
-        for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
-            const index_t rn = std::min(tile_rows, b.rows - r0);
-            for (std::size_t k = 0; k < ops; ++k)
-                tile[k] = b.offsets[k] + r0 * outer[k];
-            cb.stage(cb.context, tile.data(), rn, b.cols, b.cols);
-            for (std::size_t k = 0; k < ops; ++k)
-                row[k] = staged[k] ? 0 : tile[k];
-            cb.row(cb.context, row.data(), rn * b.cols);
-        }
-        return;
     }
     for (index_t r0 = 0; r0 < b.rows; r0 += tile_rows) {
         const index_t rn = std::min(tile_rows, b.rows - r0);
