@@ -85,7 +85,8 @@ enum class inner_kernel {
                 ///< in the innermost loop but by 1 one level out (a transposed operand): the
                 ///< two inner levels run in `tile_rows` x `tile_cols` tiles, each operand off
                 ///< unit stride copied (staged) into a tile buffer row by row, then the
-                ///< contiguous kernel over each row of the tile
+                ///< contiguous kernel over each row of the tile (`tile_packed`: over each
+                ///< tile at once, its rows staged one after another)
     collapsed,  ///< element-wise over short rows (`collapses`: the z-score's
                 ///< `(x - m) / s` over (100000, 8)): the two inner levels run as one loop
                 ///< (OpenMP's `collapse(2)`) in blocks of whole rows. The destination and the
