@@ -41,6 +41,10 @@ template <class T>
 struct no_base {
     constexpr operator const T*() const { return nullptr; }
 };
+// A leaf's shape and strides as `rank` zeros each, made in the leaf (leaf's constructor).
+struct zero_extents {
+    std::size_t rank;
+};
 } // namespace detail
 
 /// A tensor or view read by an expression: data pointer, shape, strides (elements).
@@ -71,6 +75,36 @@ struct leaf : expr_node {
     [[no_unique_address]] std::conditional_t<Borrowed, detail::no_base<T>, const T*> base = {};
     /// Checked mode: what the operand's storage was when the leaf was made (core/lifetime.hpp).
     [[no_unique_address]] detail::lifetime_stamp stamp{};
+
+    /// The members in declaration order (`{{}, data, shape, strides, owner, is_view, base,
+    /// stamp}`, the last four optional). A constructor, not aggregate initialisation: g++ 12
+    /// cleared a whole aggregate that holds a shape_t before building its members (`rep stosq`
+    /// of 184 bytes without AVX-512), which cost `d = x[1:] - x[:-1]` over 64 floats
+    /// about 40 % of its time (61-66 -> 37-43 ns, -march=x86-64; with AVX-512 the clearing is a
+    /// few vector stores).
+    template <class Shape, class Strides>
+        requires(!std::is_same_v<std::remove_cvref_t<Shape>, detail::zero_extents>)
+    leaf(expr_node,
+         const T* d,
+         Shape&& sh,
+         Strides&& st,
+         owner_type o = {},
+         decltype(is_view) v = {},
+         decltype(base) b = {},
+         detail::lifetime_stamp s = {})
+        : data(d), shape_store(std::forward<Shape>(sh)), strides_store(std::forward<Strides>(st)),
+          owner(std::move(o)), is_view(v), base(b), stamp(std::move(s)) {}
+    /// A shape and strides of `z.rank` zeros, made in place (a matrix product's factors fill
+    /// them: reduce/contraction.hpp); the other members as above. For OwnsShape leaves only.
+    leaf(expr_node,
+         const T* d,
+         detail::zero_extents z,
+         owner_type o = {},
+         decltype(is_view) v = {},
+         decltype(base) b = {},
+         detail::lifetime_stamp s = {})
+        : data(d), shape_store(z.rank), strides_store(z.rank), owner(std::move(o)), is_view(v),
+          base(b), stamp(std::move(s)) {}
 
     const shape_t& shape() const {
         if constexpr (OwnsShape)

@@ -92,16 +92,10 @@ auto product_leaf(E&& e, std::size_t rank) {
     using T = typename std::remove_cvref_t<E>::value_type;
     if constexpr (view_like<E>)
         return leaf<T, true>{
-            {}, e.data(), shape_t(rank), strides_t(rank), e.owner(), true, e.base(), e.lifetime()};
+            {}, e.data(), zero_extents{rank}, e.owner(), true, e.base(), e.lifetime()};
     else
-        return leaf<T, true>{{},
-                             e.data(),
-                             shape_t(rank),
-                             strides_t(rank),
-                             nullptr,
-                             true,
-                             e.data(),
-                             e.lifetime_stamp(false)};
+        return leaf<T, true>{
+            {}, e.data(), zero_extents{rank}, nullptr, true, e.data(), e.lifetime_stamp(false)};
 }
 
 FUSOR_DECL bool direct_product_applies(const shape_t& a, const shape_t& b);
