@@ -1362,7 +1362,12 @@ FUSOR_INLINE void execute_flat_product(const gemm_plan& g,
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(reduce_kernel::small_gemm));
     const index_t results = g.m * g.n;
-    acc_t acc[planning::flat_product_max_results]; // run_small_gemm starts each at identity
+    // Raw storage, as execute_reduction's accumulators: run_small_gemm starts each of the
+    // `results` accumulators at identity. An array of float64's compensated sums (two doubles,
+    // each with an initialiser) was cleared whole, 4 KB, on every evaluation.
+    static_assert(std::is_trivially_destructible_v<acc_t>);
+    alignas(acc_t) unsigned char storage[planning::flat_product_max_results * sizeof(acc_t)];
+    acc_t* const acc = reinterpret_cast<acc_t*>(storage);
     run_small_gemm<impl>(g, child<0>(r.child).data, child<1>(r.child).data, acc);
     for (index_t i = 0; i < results; ++i)
         out[i] = convert<D>(impl::finalize(acc[i], g.k));
