@@ -122,6 +122,17 @@ void check_layouts(fusor::index_t n) {
         [&] { out = sqrt(square(a) + square(b)); },
         [&] { return explain(sqrt(square(a) + square(b))); },
         want);
+    // Two views of one tensor a step apart beside a view read twice: the pair that differs
+    // must keep its two loads (twins_alike is false for the whole expression).
+    if (n < 3) // a loop of one runs the scalar functions
+        return;
+    const auto head = view(a, slice(none, -1)), tail = view(a, slice(1, none));
+    tensor<T> shorter;
+    check_forms(
+        shorter,
+        [&] { shorter = sqrt(head * tail + head * head); },
+        [&] { return explain(sqrt(head * tail + head * head)); },
+        want);
 }
 
 template <class T>
@@ -584,6 +595,9 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
         out, [&] { out = sum(a, 1); }, [&] { return explain(sum(a, 1)); }, want, plain);
     check_sum_forms(
         out, [&] { out = sum(a * b, 1); }, [&] { return explain(sum(a * b, 1)); }, want, plain);
+    // One operand read twice: its register loaded once (twins_alike), the same bits.
+    check_sum_forms(
+        out, [&] { out = sum(a * a, 1); }, [&] { return explain(sum(a * a, 1)); }, want, plain);
     check_sum_forms(
         out,
         [&] { out = mean(-a / b - 2.0f * b, 1); },
@@ -606,6 +620,13 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
             out,
             [&] { out = sum(part, 1); },
             [&] { return explain(sum(part, 1)); },
+            cut,
+            plain_sum_kernel(rows, n - 1));
+        // A view read twice: alike, loaded once.
+        check_sum_forms(
+            out,
+            [&] { out = sum(part * part, 1); },
+            [&] { return explain(sum(part * part, 1)); },
             cut,
             plain_sum_kernel(rows, n - 1));
     }

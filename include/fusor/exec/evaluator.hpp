@@ -318,7 +318,7 @@ struct leaf_evaluator {
     // (simd_isa::load_every): a branch on k here let g++ fuse a multiply and an add differently
     // from the blocked form (FMA contraction), and so give other bits. `rows`: a column (built
     // at stride 0 by flat_evaluator_builder) broadcasts its row's element.
-    template <bool Partial, register_read Read = register_read::block>
+    template <bool Partial, register_read Read = register_read::block, bool Twins = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
 #if FUSOR_STRIDE2_IN_REGISTERS
         if constexpr (Read == register_read::stride2) {
@@ -336,6 +336,15 @@ struct leaf_evaluator {
             return simd_isa::load_partial(cur + i, n);
         else
             return simd_isa::load(cur + i);
+    }
+    // Whether `o` reads the same registers as this leaf in every get_register form: the same
+    // block, stride (a column's 0) and step.
+    FUSOR_INLINE bool reads_as(const leaf_evaluator& o) const {
+#if FUSOR_STRIDE2_IN_REGISTERS
+        if (stride2 != o.stride2)
+            return false;
+#endif
+        return cur == o.cur && stride == o.stride;
     }
 #endif
 };
@@ -405,12 +414,37 @@ struct scalar_evaluator {
     static constexpr bool in_registers = detail::register_type<T>;
     FUSOR_INLINE void bind_registers(const index_t*, index_t, index_t) {
     }
-    template <bool Partial, register_read Read = register_read::block>
+    template <bool Partial, register_read Read = register_read::block, bool Twins = false>
     FUSOR_INLINE auto get_register(index_t, index_t) const {
         return simd_isa::splat(value);
     }
 #endif
 };
+
+namespace detail {
+// Two children of one leaf evaluator type, which may read the same operand (`x * x`): the
+// register form loads it once when they do (leaf_evaluator::reads_as; registers_run).
+template <class... Cs>
+inline constexpr bool twin_candidates = false;
+template <class T>
+inline constexpr bool twin_candidates<leaf_evaluator<T>, leaf_evaluator<T>> =
+    detail::register_type<T>;
+// Whether evaluator `C` has twin candidates anywhere in it, and whether they all read alike.
+template <class C>
+constexpr bool holds_twins() {
+    if constexpr (requires { C::has_twins; })
+        return C::has_twins;
+    else
+        return false;
+}
+template <class C>
+FUSOR_INLINE bool twins_alike_of(const C& c) {
+    if constexpr (holds_twins<C>())
+        return c.twins_alike();
+    else
+        return true;
+}
+} // namespace detail
 
 /// The children of an element-wise evaluator: one slot each (core/child_slots.hpp).
 template <class... Cs>
@@ -477,11 +511,33 @@ struct elementwise_evaluator {
         }
         (indices{});
     }
-    template <bool Partial, register_read Read = register_read::block>
+    // `Twins`: the loop runs where twins_alike() holds, so each pair of twin candidates (`x *
+    // x`) loads one register (a load port per register is what such a loop is bound by, in
+    // cache and out of it). A separate loop, not a branch per register: the branch let g++
+    // contract multiplies and adds around it otherwise than in the other loops (FMA), so the
+    // last bit differed.
+    template <bool Partial, register_read Read = register_read::block, bool Twins = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+        if constexpr (Twins && detail::twin_candidates<Cs...>) {
+            const auto l = slot_value<0>(children).template get_register<Partial, Read>(i, n);
+            return register_operation<Op>::apply(l, l);
+        } else {
+            return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
+                return register_operation<Op>::apply(
+                    slot_value<I>(children).template get_register<Partial, Read, Twins>(i, n)...);
+            }
+            (indices{});
+        }
+    }
+    static constexpr bool has_twins =
+        detail::twin_candidates<Cs...> || (detail::holds_twins<Cs>() || ...);
+    // Every pair of twin candidates in this subtree reads alike (leaf_evaluator::reads_as).
+    FUSOR_INLINE bool twins_alike() const {
+        bool alike = true;
+        if constexpr (detail::twin_candidates<Cs...>)
+            alike = slot_value<0>(children).reads_as(slot_value<1>(children));
         return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
-            return register_operation<Op>::apply(
-                slot_value<I>(children).template get_register<Partial, Read>(i, n)...);
+            return (alike && ... && detail::twins_alike_of(slot_value<I>(children)));
         }
         (indices{});
     }
@@ -549,9 +605,14 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
         child.bind_registers(offsets, start, len);
     }
-    template <bool Partial, register_read Read = register_read::block>
+    template <bool Partial, register_read Read = register_read::block, bool Twins = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n) const {
-        return vector_function<Op, T>::compute(child.template get_register<Partial, Read>(i, n));
+        return vector_function<Op, T>::compute(
+            child.template get_register<Partial, Read, Twins>(i, n));
+    }
+    static constexpr bool has_twins = detail::holds_twins<C>();
+    FUSOR_INLINE bool twins_alike() const {
+        return detail::twins_alike_of(child);
     }
 #endif
 };

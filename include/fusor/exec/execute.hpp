@@ -113,19 +113,41 @@ FUSOR_INLINE void strided_rows(
 // stored; the partial register at the end through masked loads and a masked store.
 // `Read`: block, or stride2 for the plan's stride2_in_registers (operands at stride 2 read a
 // register at a time); execute_flat runs a flat plan's rows with `rows` (rows_in_registers).
-template <register_read Read, class D, class Ev>
-FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len) {
+template <register_read Read, bool Twins, class D, class Ev>
+FUSOR_INLINE void registers_loop(D* out, const Ev& ev, index_t len) {
     constexpr index_t lanes = register_lanes<D>;
     index_t i = 0;
     for (; i + lanes <= len; i += lanes)
-        simd_isa::store(out + i, ev.template get_register<false, Read>(i, lanes));
+        simd_isa::store(out + i, ev.template get_register<false, Read, Twins>(i, lanes));
     if (i < len)
-        simd_isa::store_partial(out + i, ev.template get_register<true, Read>(i, len - i), len - i);
+        simd_isa::store_partial(
+            out + i, ev.template get_register<true, Read, Twins>(i, len - i), len - i);
+}
+// Where every pair of leaves under one operation reads one operand alike (`a * a + b * b`), a
+// loop that loads it once (elementwise_evaluator::twins_alike): `sqrt(a * a + b * b)` over
+// 16,384 float32, 2.4 -> 1.6 us.
+template <register_read Read, class D, class Ev>
+FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len) {
+    if constexpr (detail::holds_twins<Ev>()) {
+        if (ev.twins_alike()) {
+            registers_loop<Read, true>(out, ev, len);
+            return;
+        }
+    }
+    registers_loop<Read, false>(out, ev, len);
 }
 template <register_read Read, class D, class Ev>
 FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
     ev.bind_registers(off, start, len);
-    registers_run<Read>(out, ev, len);
+    if constexpr (std::is_trivially_copyable_v<Ev>) {
+        // A copy that no store reaches: a vector store may alias anything, so through `ev` the
+        // loop reloaded leaves' pointers (and the test of leaves read twice, `x * x`) after
+        // every register it stored. `sqrt(a * b + a)` over 16,384 float32: 2.0 -> 1.5 us.
+        const Ev bound = ev;
+        registers_run<Read>(out, bound, len);
+    } else {
+        registers_run<Read>(out, ev, len); // a temporary's shared storage: no copy per block
+    }
 }
 #endif
 

@@ -8,6 +8,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/exec/evaluator.hpp> // register_read, holds_twins
 #include <fusor/ops/vector_forms.hpp>
 
 #if FUSOR_SUM_IN_REGISTERS
@@ -42,28 +43,34 @@ FUSOR_INLINE __m512d float64_half(__m512 v) {
 /// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
 /// lanes, so every lane holds the plain loop's value and the sum has its bits. `Ev` computes
 /// float32 in the register form, at unit stride from `begin`.
-template <index_t L, class Ev>
-double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
+template <index_t L, bool Twins, class Ev>
+double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
     static_assert(L == 8 || L == 32);
     const index_t lanes_end = n - n % L; // >= L: the caller takes runs of 8 or more
     index_t i = 0;
     if constexpr (L == 8) {
         __m512d r;
         if (lanes_end >= 16) {
-            const __m512 v = ev.template get_register<false>(begin, 16);
+            const __m512 v =
+                ev.template get_register<false, register_read::block, Twins>(begin, 16);
             r = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
             i = 16;
         } else {
-            r = float64_half<0>(ev.template get_register<true>(begin, 8));
+            r = float64_half<0>(
+                ev.template get_register<true, register_read::block, Twins>(begin, 8));
             i = 8;
         }
         for (; i + 16 <= lanes_end; i += 16) {
-            const __m512 v = ev.template get_register<false>(begin + i, 16);
+            const __m512 v =
+                ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
             r = _mm512_add_pd(r, float64_half<0>(v));
             r = _mm512_add_pd(r, float64_half<1>(v));
         }
         if (i < lanes_end) // one group of 8 left
-            r = _mm512_add_pd(r, float64_half<0>(ev.template get_register<true>(begin + i, 8)));
+            r = _mm512_add_pd(
+                r,
+                float64_half<0>(
+                    ev.template get_register<true, register_read::block, Twins>(begin + i, 8)));
         // NumPy's tree ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7)) in the register:
         // neighbours, then pairs of neighbours, then the halves (x + y is y + x, bit for bit).
         r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 1, 0, 3, 2, 5, 4, 7, 6));
@@ -71,13 +78,16 @@ double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
         const __m256d h = _mm256_add_pd(lower_half(r), upper_half(r));
         return _mm256_cvtsd_f64(h);
     } else {
-        const __m512 v0 = ev.template get_register<false>(begin, 16);
-        const __m512 v1 = ev.template get_register<false>(begin + 16, 16);
+        const __m512 v0 = ev.template get_register<false, register_read::block, Twins>(begin, 16);
+        const __m512 v1 =
+            ev.template get_register<false, register_read::block, Twins>(begin + 16, 16);
         __m512d r0 = float64_half<0>(v0), r1 = float64_half<1>(v0);
         __m512d r2 = float64_half<0>(v1), r3 = float64_half<1>(v1);
         for (i = 32; i < lanes_end; i += 32) {
-            const __m512 w0 = ev.template get_register<false>(begin + i, 16);
-            const __m512 w1 = ev.template get_register<false>(begin + i + 16, 16);
+            const __m512 w0 =
+                ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
+            const __m512 w1 =
+                ev.template get_register<false, register_read::block, Twins>(begin + i + 16, 16);
             r0 = _mm512_add_pd(r0, float64_half<0>(w0));
             r1 = _mm512_add_pd(r1, float64_half<1>(w0));
             r2 = _mm512_add_pd(r2, float64_half<0>(w1));
@@ -93,6 +103,15 @@ double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
                 r[j] += r[j + width];
         return r[0];
     }
+}
+// Where every pair of leaves under one operation reads one operand alike (`sum(a * a)`), the
+// loop that loads it once (exec/execute.hpp, registers_run).
+template <index_t L, class Ev>
+double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
+    if constexpr (holds_twins<Ev>())
+        if (ev.twins_alike())
+            return register_lanes_loop<L, true>(ev, begin, n);
+    return register_lanes_loop<L, false>(ev, begin, n);
 }
 #endif
 
