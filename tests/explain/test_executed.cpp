@@ -106,6 +106,26 @@ TEST_CASE("the cost part counts what the fused and eager runs allocate") {
           == doctest::Approx(24 * per_element + 4 * (ns("sqrt", true) + ns("divide", true))));
 }
 
+TEST_CASE("the cost part counts a tensor read twice the same way as one stream") {
+    using namespace fusor;
+    const tensor<float> a = zeros<float>({16}), b = zeros<float>({16});
+    const tensor<float> m = zeros<float>({4, 8});
+    // W25: t0, t0', t1, t1' are two streams of 64 bytes; the result 64 bytes.
+    const cost_estimate both = explain(sqrt(a * a + b * b)).cost();
+    CHECK(both.fused.bytes_read == 2 * 64);
+    CHECK(both.fused.bytes_written == 64);
+    // Two views of one tensor a step apart are two streams (60 bytes each); `head` read again
+    // adds none.
+    const auto head = view(a, slice(none, -1)), tail = view(a, slice(1, none));
+    CHECK(explain(head * tail + head * head).cost().fused.bytes_read == 2 * 60);
+    // The same tensor read along other strides (transposed) is a second stream.
+    const tensor<float> s = zeros<float>({8, 8});
+    CHECK(explain(s + transpose(s)).cost().fused.bytes_read == 2 * 256);
+    // A row broadcast against itself: one row of 32 bytes.
+    const tensor<float> row = zeros<float>({8});
+    CHECK(explain(m * row + row).cost().fused.bytes_read == 128 + 32);
+}
+
 namespace {
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.

@@ -57,7 +57,13 @@ FUSOR_DECL double op_ns(const tree_line& l);
 // boundaries' lines are theirs) once per element of its iteration space.
 FUSOR_DECL void fused_compute(const loop_plan& p, const plan_notes& n, traffic& t);
 
+// Its loops' bytes read and written; an operand read again the same way in one loop (`a * a`:
+// t0 and t0', the same data, offset and strides) is one stream, counted once (read_before).
 FUSOR_DECL void fused_traffic(const loop_plan& p, traffic& t);
+
+// Whether operand `k` of `p` reads what an earlier operand (not the destination) reads: the same
+// tensor's data at the same offset and strides. Temporaries are distinct arrays.
+FUSOR_DECL bool read_before(const loop_plan& p, std::size_t k);
 
 FUSOR_DECL index_t line_bytes(const tree_line& l);
 

@@ -57,10 +57,24 @@ FUSOR_DECL void fused_traffic(const loop_plan& p, traffic& t) {
         const index_t bytes = elements_touched(o, p.iter_shape) * o.itemsize;
         if (k == 0)
             t.bytes_written += bytes;
-        else if (o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view
-                 || o.kind == operand_plan::role::temporary)
+        else if ((o.kind == operand_plan::role::tensor || o.kind == operand_plan::role::view
+                  || o.kind == operand_plan::role::temporary)
+                 && !read_before(p, k))
             t.bytes_read += bytes;
     }
+}
+
+FUSOR_DECL bool read_before(const loop_plan& p, std::size_t k) {
+    const operand_plan& o = p.operands[k];
+    if (o.address == nullptr || o.kind == operand_plan::role::temporary)
+        return false;
+    for (std::size_t j = 1; j < k; ++j) {
+        const operand_plan& e = p.operands[j];
+        if (e.address == o.address && e.offset == o.offset && e.itemsize == o.itemsize
+            && e.iter_strides == o.iter_strides)
+            return true;
+    }
+    return false;
 }
 
 FUSOR_DECL index_t line_bytes(const tree_line& l) {
