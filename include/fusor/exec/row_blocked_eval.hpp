@@ -33,7 +33,7 @@ void evaluate_row_blocks(
     check.walk(n, b.root_axis, false); // finds the stored sub-expression (planning checked it)
     const S& stored = *check.first;
     const index_t buffer_size = shape_size(b.stored_shape);
-    auto run = [&](std::unique_ptr<T[]>& buffer, index_t first, index_t last) {
+    auto run = [&](detail::aligned_buffer<T>& buffer, index_t first, index_t last) {
         for (index_t k = first; k < last; ++k) {
             const index_t r0 = k * b.block_rows;
             const index_t len = std::min(b.block_rows, b.rows - r0);

@@ -41,7 +41,7 @@ namespace detail {
 // tail_slack_bytes of zeros (core/tail_slack.hpp: a masked register at the end stays on a
 // present page).
 template <class T>
-std::unique_ptr<T[]> allocate_elements(std::size_t n) {
+aligned_buffer<T> allocate_elements(std::size_t n) {
     auto p = allocate_with_tail_slack<T>(n);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::size_t huge_from = std::size_t{1} << 22;
@@ -490,7 +490,7 @@ private:
     alignas(16) T inline_[inline_capacity];
     shape_t shape_;
     strides_t strides_;
-    std::unique_ptr<T[]> heap_; // the elements when there are more than inline_capacity
+    detail::aligned_buffer<T> heap_; // the elements when there are more than inline_capacity
     T* data_ = nullptr;         // inline_ or heap_; null once taken by a move
 #if FUSOR_CHECKED
     static std::shared_ptr<detail::storage_token> fresh_token() noexcept {
