@@ -491,7 +491,7 @@ private:
     shape_t shape_;
     strides_t strides_;
     detail::aligned_buffer<T> heap_; // the elements when there are more than inline_capacity
-    T* data_ = nullptr;         // inline_ or heap_; null once taken by a move
+    T* data_ = nullptr;              // inline_ or heap_; null once taken by a move
 #if FUSOR_CHECKED
     static std::shared_ptr<detail::storage_token> fresh_token() noexcept {
         try {
