@@ -35,6 +35,29 @@ TEST_CASE("value semantics: copies are deep, moves are O(1)") {
     CHECK(big.shape() == shape_t{0});
 }
 
+// Buffers on the heap start at a multiple of 64 bytes (core/tail_slack.hpp, buffer_alignment):
+// operator new alone gives 16, and glibc's large blocks start 16 bytes past a page.
+TEST_CASE("a tensor's heap buffer starts at a multiple of 64 bytes, for every size and type") {
+    const auto aligned = [](const void* p) {
+        return reinterpret_cast<std::uintptr_t>(p) % 64 == 0;
+    };
+    for (fusor::index_t n : {9, 17, 100, 1000, 4099, 1 << 20, (1 << 22) + 3}) {
+        CAPTURE(n);
+        CHECK(aligned(fusor::tensor<float>(shape_t{n}).data()));
+        CHECK(aligned(fusor::tensor<double>(shape_t{n}).data()));
+        CHECK(aligned(fusor::tensor<std::int8_t>(shape_t{n + 32}).data()));
+        CHECK(aligned(fusor::tensor<bool>(shape_t{n + 32}).data()));
+        CHECK(aligned(fusor::empty<std::int64_t>(shape_t{n}).data()));
+    }
+    // Results of evaluations and copies too.
+    const fusor::tensor<float> a = fusor::arange<float>(0.0f, 1000.0f);
+    const fusor::tensor<float> b = fusor::eval(a * 2.0f + 1.0f);
+    CHECK(aligned(b.data()));
+    const fusor::tensor<float> c = b;
+    CHECK(aligned(c.data()));
+    CHECK(c(999) == 1999.0f);
+}
+
 TEST_CASE("small tensors hold their elements inline; moves copy them, assignments reuse them") {
     static_assert(fusor::tensor<float>::inline_capacity == 8);
     static_assert(fusor::tensor<double>::inline_capacity == 4);

@@ -93,15 +93,17 @@ double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
             r2 = _mm512_add_pd(r2, float64_half<0>(w1));
             r3 = _mm512_add_pd(r3, float64_half<1>(w1));
         }
-        alignas(64) double r[32];
-        _mm512_store_pd(r, r0);
-        _mm512_store_pd(r + 8, r1);
-        _mm512_store_pd(r + 16, r2);
-        _mm512_store_pd(r + 24, r3);
-        for (index_t width = L / 2; width > 0; width /= 2)
-            for (index_t j = 0; j < width; ++j)
-                r[j] += r[j + width];
-        return r[0];
+        // pairwise_block_sum's tree (r[j] += r[j + w] for w = 16, 8 ... 1) in the registers:
+        // lane j of r0 ... r3 is r[j], r[j + 8], r[j + 16], r[j + 24]. Through an array on the
+        // stack it was a fifth of sum(a * b) over 1,024 float32 (vector stores read back as
+        // scalars). The same adds of the same lanes: the same bits.
+        r0 = _mm512_add_pd(r0, r2); // w = 16
+        r1 = _mm512_add_pd(r1, r3);
+        r0 = _mm512_add_pd(r0, r1); // w = 8
+        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 4, 5, 6, 7, 0, 1, 2, 3));
+        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 2, 3, 0, 1, 6, 7, 4, 5));
+        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 1, 0, 3, 2, 5, 4, 7, 6));
+        return _mm256_cvtsd_f64(lower_half(r0));
     }
 }
 // Where every pair of leaves under one operation reads one operand alike (`sum(a * a)`), the
