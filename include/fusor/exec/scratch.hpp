@@ -28,8 +28,9 @@ FUSOR_DECL scratch_pool& thread_scratch_pool();
 /// and read back at once, a 64-byte register at a time; where a register straddles two lines
 /// (malloc gives 16 bytes) the read cannot be forwarded from the store and waits for it: a
 /// scratch program splatting two buffers per row of 16 took 6.6-6.8 us for 512 rows with the
-/// buffers 4 bytes off a line, 1.8 us aligned (docs/performance.md, 2026-11-30).
-inline constexpr std::size_t scratch_alignment = 64;
+/// buffers 4 bytes off a line, 1.8 us aligned (docs/performance.md, 2026-11-30). The same as a
+/// tensor's buffer (core/tail_slack.hpp).
+inline constexpr std::size_t scratch_alignment = fusor::detail::buffer_alignment;
 
 /// The buffers of one evaluation, or of one thread of it: `make<T>(n)` gives room for `n`
 /// elements of `T` (scratch_alignment-aligned, uninitialised, then tail_slack_bytes of zeros,
