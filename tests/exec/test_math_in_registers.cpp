@@ -11,6 +11,7 @@
 #include "../explain/trace.hpp"
 // clang-format on
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -23,7 +24,9 @@
 
 #include "../explain_text.hpp"
 #include "support.hpp"
-#include <malloc.h> // malloc_usable_size: a heap buffer's slack
+#include <malloc.h>   // malloc_usable_size: a heap buffer's slack
+#include <sys/mman.h> // mmap, mprotect: an operand that the next page, unmapped, follows
+#include <unistd.h>   // sysconf
 
 #ifndef FUSOR_TEST_AVX512
 #define FUSOR_TEST_AVX512 0
@@ -264,6 +267,61 @@ TEST_CASE("operands at stride 2 read a register at a time give the blocked form'
         check_stride2<float>(n);
         check_stride2<double>(n);
     }
+}
+
+// `rows` rows of `2 * cols - 1` elements whose last is the last of a page that the next,
+// unmapped, page follows; every second element of each row: a load one element past the
+// operand's last faults. The loop reads every row's last register through masked loads
+// (registers_loop: the whole-register form reads one element further).
+template <class T>
+void check_stride2_at_page_end(fusor::index_t rows, fusor::index_t cols) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const index_t elements = rows * (2 * cols - 1);
+    const std::size_t bytes = static_cast<std::size_t>(elements) * sizeof(T);
+    const std::size_t mapped = (bytes + page - 1) / page * page + page;
+    void* memory =
+        mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(memory != MAP_FAILED);
+    char* guard = static_cast<char*>(memory) + (mapped - page);
+    REQUIRE(mprotect(guard, page, PROT_NONE) == 0);
+    T* first = reinterpret_cast<T*>(guard) - elements;
+    for (index_t i = 0; i < elements; ++i)
+        first[i] = static_cast<T>(static_cast<double>((i * 37) % 101) / 16.0);
+    const auto base = rows == 1 ? adapt(first, {2 * cols - 1}) : adapt(first, {rows, 2 * cols - 1});
+    const auto a =
+        rows == 1 ? view(base, slice(none, none, 2)) : view(base, all, slice(none, none, 2));
+    tensor<T> want = zeros<T>(a.shape());
+    for (index_t r = 0; r < rows; ++r)
+        for (index_t c = 0; c < cols; ++c)
+            want.data()[r * cols + c] = std::sqrt(first[r * (2 * cols - 1) + 2 * c]);
+    tensor<T> out = zeros<T>(a.shape());
+    trace::clear();
+    out = sqrt(a); // a correctly rounded operation: the scalar loop's bits
+    CHECK(trace::kernels.back() == stride2_kernel(rows * cols));
+    CHECK(same_bits(out, want));
+    trace::clear();
+    out = sqrt(a) + a; // two reads of the operand per register
+    CHECK(trace::kernels.back() == stride2_kernel(rows * cols));
+    for (index_t i = 0; i < out.size(); ++i)
+        want.data()[i] += first[(i / cols) * (2 * cols - 1) + 2 * (i % cols)];
+    CHECK(same_bits(out, want));
+    munmap(memory, mapped);
+}
+
+TEST_CASE("a register of operands at stride 2 reads nothing past the operand's last element"
+          * doctest::skip(skip_here)) {
+    const fusor::index_t least = fusor::planning::stride2_register_min_elements;
+    // Rows that end with a whole register (of 16 floats, 8 doubles) and with a partial one, one
+    // row or several, blocks of 1024 crossed.
+    for (const fusor::index_t cols : {least, least + 16, least + 8, least + 1024, least + 5}) {
+        check_stride2_at_page_end<float>(1, cols);
+        check_stride2_at_page_end<double>(1, cols);
+    }
+    check_stride2_at_page_end<float>(16, 1024);
+    check_stride2_at_page_end<double>(8, 2048 + 24);
 }
 
 TEST_CASE("operands off unit stride other than 2 keep the gather buffer"

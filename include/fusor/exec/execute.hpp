@@ -113,11 +113,15 @@ FUSOR_INLINE void strided_rows(
 // stored; the partial register at the end through masked loads and a masked store.
 // `Read`: block, or stride2 for the plan's stride2_in_registers (operands at stride 2 read a
 // register at a time); execute_flat runs a flat plan's rows with `rows` (rows_in_registers).
+// With `stride2` a whole register reads up to the element after its last lane's (plain loads:
+// simd_isa::load_every), so unless the row goes on past the block (`followed`), the block's
+// last register is a partial one, through masked loads, even when it is whole.
 template <register_read Read, bool Twins, class D, class Ev>
-FUSOR_INLINE void registers_loop(D* out, const Ev& ev, index_t len) {
+FUSOR_INLINE void registers_loop(D* out, const Ev& ev, index_t len, bool followed) {
     constexpr index_t lanes = register_lanes<D>;
+    const index_t last = Read == register_read::stride2 && !followed ? len - 1 : len;
     index_t i = 0;
-    for (; i + lanes <= len; i += lanes)
+    for (; i + lanes <= last; i += lanes)
         simd_isa::store(out + i, ev.template get_register<false, Read, Twins>(i, lanes));
     if (i < len)
         simd_isa::store_partial(
@@ -127,26 +131,27 @@ FUSOR_INLINE void registers_loop(D* out, const Ev& ev, index_t len) {
 // loop that loads it once (elementwise_evaluator::twins_alike): `sqrt(a * a + b * b)` over
 // 16,384 float32, 2.4 -> 1.6 us.
 template <register_read Read, class D, class Ev>
-FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len) {
+FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len, bool followed = false) {
     if constexpr (detail::holds_twins<Ev>()) {
         if (ev.twins_alike()) {
-            registers_loop<Read, true>(out, ev, len);
+            registers_loop<Read, true>(out, ev, len, followed);
             return;
         }
     }
-    registers_loop<Read, false>(out, ev, len);
+    registers_loop<Read, false>(out, ev, len, followed);
 }
 template <register_read Read, class D, class Ev>
-FUSOR_INLINE void registers_block(D* out, Ev& ev, const index_t* off, index_t start, index_t len) {
+FUSOR_INLINE void registers_block(
+    D* out, Ev& ev, const index_t* off, index_t start, index_t len, bool followed = false) {
     ev.bind_registers(off, start, len);
     if constexpr (std::is_trivially_copyable_v<Ev>) {
         // A copy that no store reaches: a vector store may alias anything, so through `ev` the
         // loop reloaded leaves' pointers (and the test of leaves read twice, `x * x`) after
         // every register it stored. `sqrt(a * b + a)` over 16,384 float32: 2.0 -> 1.5 us.
         const Ev bound = ev;
-        registers_run<Read>(out, bound, len);
+        registers_run<Read>(out, bound, len, followed);
     } else {
-        registers_run<Read>(out, ev, len); // a temporary's shared storage: no copy per block
+        registers_run<Read>(out, ev, len, followed); // a temporary's shared storage: no copy
     }
 }
 #endif
@@ -176,7 +181,8 @@ FUSOR_INLINE void blocked_inner_loop(D* out0,
             if (registers) { // the planner checked that the destination is at unit stride
 #if FUSOR_STRIDE2_IN_REGISTERS
                 if (stride2) {
-                    registers_block<register_read::stride2>(out, ev, off, start, len);
+                    registers_block<register_read::stride2>(
+                        out, ev, off, start, len, start + len < n);
                     continue;
                 }
 #endif

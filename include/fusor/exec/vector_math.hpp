@@ -57,7 +57,7 @@ struct simd_isa {
     static __m512d sqrt_pd(__m512d v) { return _mm512_mask_sqrt_pd(v, __mmask8(0xff), v); }
     static __m512 splat(float x) { return _mm512_set1_ps(x); }
     static __m512d splat(double x) { return _mm512_set1_pd(x); }
-    // The first n lanes (n < lanes), the others zero: masked, so nothing past p + n is read.
+    // The first n lanes (n <= lanes), the others zero: masked, so nothing past p + n is read.
     static __m512 load_partial(const float* p, index_t n) {
         return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
     }
@@ -85,17 +85,18 @@ struct simd_isa {
                                        _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
                                        _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14));
     }
-    static __m512 load_every(const float* p, index_t k) { // the second register: 15 or none
+    // A whole register that another of the operand's elements follows (p[k * lanes] exists:
+    // exec/execute.hpp's registers_loop sends a row's last register through the partial form),
+    // so plain loads: the second register ends at p[2 * lanes - 1], inside the operand.
+    // For k = 1 it is p again. Masked loads of 15 lanes made `exp(a[::2])` over 2^22 float32
+    // results 4.5-4.8 ms against 1.1 (AMD EPYC, AVX-512; scratch loop, best of 30).
+    static __m512 load_every(const float* p, index_t k) {
         return _mm512_permutex2var_ps(
-            _mm512_loadu_ps(p),
-            every_lanes32(k),
-            _mm512_maskz_loadu_ps(static_cast<__mmask16>(-(k - 1) & 0x7fff), p + 16));
+            _mm512_loadu_ps(p), every_lanes32(k), _mm512_loadu_ps(p + 16 * (k - 1)));
     }
     static __m512d load_every(const double* p, index_t k) {
         return _mm512_permutex2var_pd(
-            _mm512_loadu_pd(p),
-            every_lanes64(k),
-            _mm512_maskz_loadu_pd(static_cast<__mmask8>(-(k - 1) & 0x7f), p + 8));
+            _mm512_loadu_pd(p), every_lanes64(k), _mm512_loadu_pd(p + 8 * (k - 1)));
     }
     static __m512 load_every(const float* p, index_t k, index_t n) {
         const index_t need = k * n - (k - 1);
@@ -126,7 +127,7 @@ struct simd_isa {
     static __m256d sqrt_pd(__m256d v) { return _mm256_sqrt_pd(v); }
     static __m256 splat(float x) { return _mm256_set1_ps(x); }
     static __m256d splat(double x) { return _mm256_set1_pd(x); }
-    // The first n lanes (n < lanes), the others zero: masked, so nothing past p + n is read.
+    // The first n lanes (n <= lanes), the others zero: masked, so nothing past p + n is read.
     // The mask of n lanes is a window into a row of 8 set lanes followed by 8 clear ones.
     static __m256i lane_mask32(index_t n) {
         alignas(32) static constexpr int mask[16] = {-1, -1, -1, -1, -1, -1, -1, -1};
@@ -175,14 +176,15 @@ struct simd_isa {
                      load_partial(p + 4, std::max<index_t>(need - 4, 0)),
                      k);
     }
-    // A whole register: the first register's elements are all needed, so a plain load (a
-    // masked load of all 8 lanes took twice as long on AMD Zen 3: exp(a[::2]) 10 ms against
-    // 5.3 over 2^22 float32 results).
+    // A whole register that another of the operand's elements follows (as AVX-512's): plain
+    // loads, the second ending at p[2 * lanes - 1], inside the operand (p again for k = 1).
+    // Masked loads cost on AMD: a masked load of all 8 lanes made exp(a[::2]) over 2^22 float32
+    // results take twice as long on Zen 3 (10 ms against 5.3).
     static __m256 load_every(const float* p, index_t k) {
-        return every(_mm256_loadu_ps(p), load_partial(p + 8, k == 2 ? 7 : 0), k);
+        return every(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8 * (k - 1)), k);
     }
     static __m256d load_every(const double* p, index_t k) {
-        return every(_mm256_loadu_pd(p), load_partial(p + 4, k == 2 ? 3 : 0), k);
+        return every(_mm256_loadu_pd(p), _mm256_loadu_pd(p + 4 * (k - 1)), k);
     }
     static __m256 every(__m256 lo, __m256 hi, index_t k) {
         const __m256 even = _mm256_castsi256_ps(_mm256_set1_epi32(-static_cast<int>(k - 1)));
