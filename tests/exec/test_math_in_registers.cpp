@@ -409,7 +409,7 @@ void check_rows(fusor::index_t rows, fusor::index_t cols) {
     const tensor<T> m = reshape(values<T>(rows, 3.0, 0.5), {rows, 1});
     const tensor<T> s = reshape(values<T>(rows, 1.0, 2.0), {rows, 1});
     tensor<T> out = zeros<T>({rows, cols});
-    const bool collapsed = collapses(rows, cols);
+    const bool collapsed = collapses(rows, cols, index_t{sizeof(T)});
     const index_t half_register = compiled_simd_target().bytes / 2 / index_t{sizeof(T)};
     const std::string plain = collapsed ? "collapsed" : "broadcast";
     const std::string columns = cols > broadcast_block ? "broadcast" : "row_registers";
@@ -456,7 +456,9 @@ void check_rows(fusor::index_t rows, fusor::index_t cols) {
     trace::clear();
     converted = (x - m) / s;
     REQUIRE(trace::kernels.size() == 1);
-    CHECK(trace::kernels[0] == plain);
+    // Whether rows of 17 to 48 elements collapse depends on the destination's bytes per row.
+    CHECK(trace::kernels[0]
+          == (collapses(rows, cols, index_t{sizeof(other)}) ? "collapsed" : "broadcast"));
 }
 } // namespace
 

@@ -135,16 +135,22 @@ fusor::tensor<double> wavy(const shape_t& s, double phase) {
 
 TEST_CASE("short rows with a row operand run as one loop (collapsed), each element as before") {
     using fusor::index_t;
-    // Above parallel_threshold (the general plan): rows of 2 to 16 elements collapse, 17 do
-    // not.
-    for (const index_t cols : {index_t{2}, index_t{3}, index_t{8}, index_t{16}, index_t{17}}) {
+    // Above parallel_threshold (the general plan): rows of 2 to collapse_max_cols (48) elements
+    // collapse, one more do not.
+    for (const index_t cols : {index_t{2},
+                               index_t{3},
+                               index_t{8},
+                               index_t{17},
+                               fusor::collapse_max_cols,
+                               fusor::collapse_max_cols + 1}) {
         CAPTURE(cols);
         const index_t rows = fusor::parallel_threshold / cols + 3;
         const auto x = wavy({rows, cols}, 0.0);
         const auto m = wavy({cols}, 1.0), s = wavy({cols}, 9.0);
         const auto p = plan_of((x - m) / s);
         CHECK(p.kernel
-              == (cols <= 16 ? fusor::inner_kernel::collapsed : fusor::inner_kernel::contiguous));
+              == (cols <= fusor::collapse_max_cols ? fusor::inner_kernel::collapsed
+                                                   : fusor::inner_kernel::contiguous));
         for (const int threads : {1, 2}) {
             fusor::set_num_threads(threads);
             const fusor::tensor<double> z = (x - m) / s;
@@ -196,7 +202,12 @@ TEST_CASE("collapsed: a row per outer index, a still operand, and where rows do 
 
 TEST_CASE("short rows with a column operand run collapsed: each row's element repeated over it") {
     using fusor::index_t;
-    for (const index_t cols : {index_t{2}, index_t{3}, index_t{8}, index_t{16}, index_t{17}}) {
+    for (const index_t cols : {index_t{2},
+                               index_t{3},
+                               index_t{8},
+                               index_t{17},
+                               fusor::collapse_max_cols,
+                               fusor::collapse_max_cols + 1}) {
         CAPTURE(cols);
         for (const index_t rows : {fusor::parallel_threshold / cols + 3, 1000 / cols + 1}) {
             // Above parallel_threshold the general plan; under it (at least 256 elements) the
@@ -205,8 +216,15 @@ TEST_CASE("short rows with a column operand run collapsed: each row's element re
             const auto x = wavy({rows, cols}, 0.0), w = wavy({cols}, 7.0);
             const auto m = wavy({rows, 1}, 1.0), s = wavy({rows, 1}, 9.0);
             const auto p = plan_of((x - m) / s);
-            CHECK((p.kernel == fusor::inner_kernel::collapsed) == (cols <= 16));
-            if (cols <= 16) {
+            // Under the thread threshold rows of 17 to 48 collapse by their bytes (collapses():
+            // 17 float64 do, 48 do not).
+            const bool collapsed = fusor::collapses(rows, cols, index_t{sizeof(double)});
+            CHECK(collapsed
+                  == (cols <= 17
+                      || (cols <= fusor::collapse_max_cols
+                          && rows * cols >= fusor::parallel_threshold)));
+            CHECK((p.kernel == fusor::inner_kernel::collapsed) == collapsed);
+            if (collapsed) {
                 CHECK(explain_text::one_line(fusor::explain(x - m).text())
                           .find("an element per row, repeated over it: t1")
                       != std::string::npos);

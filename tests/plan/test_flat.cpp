@@ -67,8 +67,8 @@ void check(const E& e, bool flat) {
 } // namespace
 
 TEST_CASE("same-shape contiguous expressions are one flat loop, with the general walk's bits") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
-    const auto c = counting<float>({64, 33}, 3);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
+    const auto c = counting<float>({64, 49}, 3);
     check<float>(a * b + c, true);
     check<float>((a * b + c * a - b) * 0.5f, true);
     check<double>(a * b + c, true); // element types do not matter: float32 into float64
@@ -83,13 +83,13 @@ TEST_CASE("same-shape contiguous expressions are one flat loop, with the general
     const auto other = fusor::view(b, fusor::slice(0, 32));
     check<float>(rows + other, true);
     // So is a reshape of a contiguous tensor.
-    check<float>(fusor::reshape(a, {33, 64}) + fusor::reshape(b, {33, 64}), true);
+    check<float>(fusor::reshape(a, {49, 64}) + fusor::reshape(b, {49, 64}), true);
 }
 
 TEST_CASE("anything else takes the general walk") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
-    check<float>(a + counting<float>({33}, 3), false);                       // a broadcast operand
-    check<float>(a + fusor::transpose(counting<float>({33, 64}, 4)), false); // strided operand
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
+    check<float>(a + counting<float>({49}, 3), false);                       // a broadcast operand
+    check<float>(a + fusor::transpose(counting<float>({49, 64}, 4)), false); // strided operand
     check<float>(fusor::transpose(a + b), false);                       // a view of an expression
     check<float>(a - fusor::max(a, 1, fusor::keepdims), false);         // a reduction inside
     check<float>(fusor::view(a, fusor::slice(0, 64, 2)) * 2.0f, false); // every other row
@@ -103,9 +103,9 @@ TEST_CASE("anything else takes the general walk") {
 }
 
 TEST_CASE("the destination: strided views and overlap take the walk, in place does not") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
     // Writing a transposed view of the destination.
-    fusor::tensor<float> t({33, 64}, fusor::uninitialized);
+    fusor::tensor<float> t({49, 64}, fusor::uninitialized);
     CHECK_FALSE(planned_flat(fusor::transpose(t), a + b));
     // In place: every element reads what it overwrites, so no copy is needed (NumPy's rule).
     auto quick = a, walked = a;
@@ -117,7 +117,7 @@ TEST_CASE("the destination: strided views and overlap take the walk, in place do
     }
     CHECK(same_bits(quick, walked));
     // Reading the destination one row further on: NumPy's overlap rule copies first.
-    fusor::tensor<float> x = counting<float>({65, 33}, 7);
+    fusor::tensor<float> x = counting<float>({65, 49}, 7);
     auto top = fusor::view(x, fusor::slice(0, 64));
     const auto bottom = fusor::view(x, fusor::slice(1, 65));
     CHECK_FALSE(planned_flat(top, bottom * 2.0f));
@@ -141,15 +141,15 @@ TEST_CASE("above the parallel threshold a flat loop is split like any other") {
 }
 
 TEST_CASE("explain marks the flat plan in its text and JSON") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
     const auto e = fusor::explain(a * b + 1.0f);
     CHECK(explain_text::one_line(e.text()).find(
               "kernel:  contiguous (flat: every tensor of the output's shape and layout)")
           != std::string::npos);
     CHECK(e.json().find("\"flat\":true") != std::string::npos);
     // The tree still shows every operand's strides over the iteration space.
-    CHECK(explain_text::one_line(e.text()).find("strides (33, 1) offset 0") != std::string::npos);
-    const auto r = fusor::explain(a + counting<float>({33}, 3));
+    CHECK(explain_text::one_line(e.text()).find("strides (49, 1) offset 0") != std::string::npos);
+    const auto r = fusor::explain(a + counting<float>({49}, 3));
     CHECK(explain_text::one_line(r.text()).find("flat:") == std::string::npos);
     CHECK(r.json().find("\"flat\":false") != std::string::npos);
 }
@@ -176,10 +176,10 @@ void check_rows(const E& e, bool rows) {
 } // namespace
 
 TEST_CASE("a row read again for every row: the flat loop per row, with the general walk's bits") {
-    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    const auto a = counting<float>({64, 49}, 1), row = counting<float>({49}, 2);
     check_rows<float>(a * row + 1.0f, true);
     check_rows<float>(row - a, true);
-    check_rows<double>(a * counting<float>({1, 33}, 3), true); // leading 1s
+    check_rows<double>(a * counting<float>({1, 49}, 3), true); // leading 1s
     check_rows<float>(row * 2.0f + a * row, true);             // one row read twice
     const auto a3 = counting<float>({4, 5, 6}, 4);
     check_rows<float>(a3 + counting<float>({5, 6}, 5), true); // a row of the last two axes
@@ -187,13 +187,13 @@ TEST_CASE("a row read again for every row: the flat loop per row, with the gener
     const auto i = counting<std::int32_t>({6, 7}, 8);
     check_rows<std::int32_t>(fusor::floor_divide(i, counting<std::int32_t>({7}, 9)), true);
     // A plan of two levels whose rows are views: a contiguous slice is a row, a strided one not.
-    const auto wide = counting<float>({2, 33}, 10);
+    const auto wide = counting<float>({2, 49}, 10);
     check_rows<float>(a + fusor::view(wide, 1), true);
-    check_rows<float>(a + fusor::view(counting<float>({66}, 11), fusor::slice(0, 66, 2)), false);
+    check_rows<float>(a + fusor::view(counting<float>({98}, 11), fusor::slice(0, 98, 2)), false);
     // Not rows: rows of two lengths, a 0-d operand, one row of output.
     check_rows<float>(a3 + counting<float>({5, 6}, 5) + counting<float>({6}, 6), false);
     check_rows<float>(a * fusor::eval(fusor::sum(row)), false);
-    check_rows<float>(counting<float>({1, 33}, 13) + row, false);
+    check_rows<float>(counting<float>({1, 49}, 13) + row, false);
     // Vector math or the thread split: the general walk's plan runs.
     const bool sleef = FUSOR_VECTOR_MATH != 0;
     check_rows<float>(fusor::exp(a) * row, !sleef);
@@ -205,7 +205,7 @@ TEST_CASE("a row read again for every row: the flat loop per row, with the gener
 // A column: one element per row (shape (rows, 1), or extent 1 on the row's axes), splatted per
 // row. The general walk holds a single still operand in a register; the flat loop splats it.
 TEST_CASE("a column read once per row: the flat loop per row, with the general walk's bits") {
-    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    const auto a = counting<float>({64, 49}, 1), row = counting<float>({49}, 2);
     const auto m = counting<float>({64, 1}, 3), s = counting<float>({64, 1}, 4);
     check_rows<float>(a - m, true);         // one column (the walk holds it)
     check_rows<float>((a - m) * s, true);   // two columns
@@ -239,8 +239,8 @@ TEST_CASE("a column that overlaps the destination is left to the walk's overlap 
 }
 
 TEST_CASE("explain names a flat column's splat, and the loop that runs is the one it names") {
-    const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
-    fusor::tensor<float> out(shape_t{64, 33});
+    const auto a = counting<float>({64, 49}, 1), m = counting<float>({64, 1}, 2);
+    fusor::tensor<float> out(shape_t{64, 49});
     const auto e = fusor::explain(out, a - m);
     CHECK(explain_text::one_line(e.text()).find(
               "kernel:  broadcast (stride 0: t1, splatted per row; flat rows and "
@@ -266,8 +266,8 @@ TEST_CASE("a row broadcast that overlaps the destination is left to the walk's o
 }
 
 TEST_CASE("explain marks flat rows in its text and JSON, and never reports them cached") {
-    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
-    fusor::tensor<float> out(shape_t{64, 33});
+    const auto a = counting<float>({64, 49}, 1), row = counting<float>({49}, 2);
+    fusor::tensor<float> out(shape_t{64, 49});
     out = a * row;
     const auto e = fusor::explain(out, a * row);
     CHECK(explain_text::one_line(e.text()).find(
@@ -321,7 +321,7 @@ void check_reduction(const E& r, bool flat, bool columns = false) {
 } // namespace
 
 TEST_CASE("a reduction of a flat operand to one element is one run, with the general walk's bits") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
     check_reduction(fusor::sum(a * b), true);                      // pairwise
     check_reduction(fusor::sum(counting<double>({100}, 3)), true); // compensated
     check_reduction(fusor::mean(a * 2.0f - b), true);              // finalize: / n
@@ -335,7 +335,7 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(a, fusor::keepdims), true);                 // into (1, 1)
     check_reduction(fusor::sum(fusor::view(a, fusor::slice(3, 9))), true); // a contiguous view
     // The last axes: a run per result element.
-    check_reduction(fusor::sum(a, 1), true);                             // 64 pairwise runs of 33
+    check_reduction(fusor::sum(a, 1), true);                             // 64 pairwise runs of 49
     check_reduction(fusor::sum(a * b, -1, fusor::keepdims), true);       // into (64, 1)
     check_reduction(fusor::max(counting<float>({4, 100}, 11), 1), true); // minmax_simd rows
     check_reduction(fusor::argmax(a - b, 1), true);                      // an index per row
@@ -346,7 +346,7 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
     check_reduction(fusor::sum(a, 0), false);
     check_reduction(fusor::sum(counting<double>({3, 4, 5}, 12), {0, 2}), false);
     check_reduction(fusor::sum(counting<float>({6, 1}, 14), 1), false);
-    check_reduction(fusor::sum(a * counting<float>({33}, 8)), false);
+    check_reduction(fusor::sum(a * counting<float>({49}, 8)), false);
     check_reduction(fusor::sum(fusor::transpose(a)), false);
     check_reduction(fusor::sum(counting<float>({1}, 9)), false);
     const index_t n = fusor::parallel_threshold;
@@ -357,7 +357,7 @@ TEST_CASE("a reduction of a flat operand to one element is one run, with the gen
 // run, each run summed alone, as the walk's blocked sums take it (the variance's
 // `sum((x - m) * (x - m), 1)`).
 TEST_CASE("a sum whose operand reads columns is a run per result, with the general walk's bits") {
-    const auto a = counting<float>({64, 33}, 1), row = counting<float>({33}, 2);
+    const auto a = counting<float>({64, 49}, 1), row = counting<float>({49}, 2);
     const auto m = counting<float>({64, 1}, 3), s = counting<float>({64, 1}, 4);
     check_reduction(fusor::sum(a - m, 1), true, true);                              // pairwise
     check_reduction(fusor::sum((a - m) * (a - m), 1, fusor::keepdims), true, true); // into (64, 1)
@@ -386,7 +386,7 @@ TEST_CASE("a sum whose operand reads columns is a run per result, with the gener
 }
 
 TEST_CASE("explain names a flat reduction's column splat (explain.executed runs it)") {
-    const auto a = counting<float>({64, 33}, 1), m = counting<float>({64, 1}, 2);
+    const auto a = counting<float>({64, 49}, 1), m = counting<float>({64, 1}, 2);
     fusor::tensor<float> out(shape_t{64});
     const auto e = fusor::explain(out, fusor::sum((a - m) * (a - m), 1));
     CHECK(explain_text::one_line(e.text()).find(
@@ -413,7 +413,7 @@ TEST_CASE("a row reduction into the operand's own memory is left to the walk, wh
 }
 
 TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates nothing") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
     fusor::tensor<float> s(shape_t{});
     s = fusor::sum(a * b);
     const auto e = fusor::explain(s, fusor::sum(a * b));
@@ -434,8 +434,8 @@ TEST_CASE("explain marks the flat reduction, and item() of a reduction allocates
 // A result of up to 32 bytes lives inside its tensor (tensor::inline_capacity): a 0-d one from
 // eval, the float32 (8, 1) reductions below. Checked mode adds a storage token per tensor.
 TEST_CASE("eval of a full reduction allocates nothing" * doctest::skip(FUSOR_CHECKED != 0)) {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
-    const auto top = counting<float>({8, 33}, 3);
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
+    const auto top = counting<float>({8, 49}, 3);
     const float expected = fusor::sum(a * b).item();
     const long before = allocations.load();
     const fusor::tensor<float> s = fusor::eval(fusor::sum(a * b));
@@ -465,12 +465,12 @@ TEST_CASE("a row softmax allocates its two reductions' owners and no list of the
 }
 
 TEST_CASE("an element-wise assignment into an existing tensor allocates nothing, up to rank 6") {
-    const auto a = counting<float>({64, 33}, 1), b = counting<float>({64, 33}, 2);
-    const auto row = counting<float>({33}, 3);
-    fusor::tensor<float> out(shape_t{64, 33});
+    const auto a = counting<float>({64, 49}, 1), b = counting<float>({64, 49}, 2);
+    const auto row = counting<float>({49}, 3);
+    fusor::tensor<float> out(shape_t{64, 49});
     const auto a6 = counting<float>({2, 3, 2, 3, 2, 3}, 4), b6 = counting<float>({3}, 5);
     fusor::tensor<float> out6(shape_t{2, 3, 2, 3, 2, 3});
-    const auto t = counting<float>({33, 64}, 6);
+    const auto t = counting<float>({49, 64}, 6);
     const auto tt = fusor::transpose(t); // building a view allocates (its index map): not counted
     long before = allocations.load();
     out = a * b + 1.0f; // flat

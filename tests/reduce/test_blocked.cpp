@@ -101,8 +101,10 @@ TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of i
             const auto x = wavy<T>(rows, n);
             const auto m = fusor::eval(fusor::mean(x, 1, fusor::keepdims));
             const auto e = fusor::sum((x - m) * (x - m), 1);
-            // Runs of at most 16 in the general plan collapse (the test above).
-            const bool collapses = n <= 16 && rows * n >= fusor::parallel_threshold;
+            // Runs of at most collapse_max_cols (48) in the general plan collapse (the test
+            // below).
+            const bool collapses =
+                n <= fusor::collapse_max_cols && rows * n >= fusor::parallel_threshold;
             CHECK(fusor::explain(e).plan.kernel
                   == (collapses ? fusor::inner_kernel::collapsed : fusor::inner_kernel::broadcast));
             // Under parallel_threshold, runs of 8 to 511 float32 terms: the flat reduction's
@@ -138,22 +140,34 @@ TEST_CASE_TEMPLATE("short runs collapse into one loop with the bits of one run a
                    T,
                    float,
                    double) {
-    // Runs of at most 16 terms, at least 256 terms in all, that read a column (a statistic per
-    // run) or a math function with a vectorised form: the collapsed kernel binds blocks of whole
-    // runs and sums each run from them (planning::collapsible_runs). Its sums must have the
-    // bits of the same terms stored first and summed (pairwise for float32, compensated for
-    // float64); on one thread and two, in the general plan (above parallel_threshold) and under
+    // Runs of at most collapse_max_cols (48) terms, at least 256 terms in all, that read a column
+    // (a statistic per run) or a math function with a vectorised form: the collapsed kernel binds
+    // blocks of whole runs and sums each run from them (planning::collapsible_runs). Its sums must
+    // have the bits of the same terms stored first and summed (pairwise for float32, compensated
+    // for float64); on one thread and two, in the general plan (above parallel_threshold) and under
     // it.
     using fusor::index_t;
-    for (const index_t cols :
-         {index_t{2}, index_t{4}, index_t{7}, index_t{8}, index_t{9}, index_t{16}, index_t{17}}) {
+    for (const index_t cols : {index_t{2},
+                               index_t{4},
+                               index_t{7},
+                               index_t{8},
+                               index_t{9},
+                               index_t{17},
+                               index_t{33},
+                               fusor::collapse_max_cols,
+                               fusor::collapse_max_cols + 1}) {
         for (const index_t rows : {index_t{300}, fusor::parallel_threshold / cols + 5}) {
             CAPTURE(cols);
             CAPTURE(rows);
             const auto x = wavy<T>(rows, cols);
             const auto m = fusor::eval(fusor::max(x, 1, fusor::keepdims));
             const auto w = wavy<T>(1, cols);
-            const bool collapses = cols <= 16;
+            // Under the thread threshold runs of 17 to 48 collapse by their bytes
+            // (collapses(): 17 float32 do, 48 do not).
+            const bool collapses = fusor::collapses(rows, cols, index_t{sizeof(T)}, true);
+            CHECK(collapses
+                  == (cols <= 17 || (cols <= fusor::collapse_max_cols && rows > index_t{300})
+                      || (cols == 33 && std::is_same_v<T, float>)));
             const auto e1 = fusor::sum(x - m, 1);
             const auto e2 = fusor::sum(fusor::exp(x - m), 1);
             const auto e3 = fusor::mean(fusor::exp(x * w), 1);

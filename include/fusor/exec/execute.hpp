@@ -478,7 +478,7 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         }
     }
 #endif
-    if (collapses(f.rows, f.cols)) {
+    if (f.collapsed) {
         // Short rows: one loop in blocks of whole rows, each row leaf read from a buffer of its
         // row repeated, each column leaf from one of its elements each repeated over its row
         // (the collapsed kernel, as the plan says).

@@ -10,7 +10,10 @@ namespace fusor::planning {
 FUSOR_DECL bool collapsible_rows(const loop_plan& p) {
     const std::size_t L = p.extents.size();
     if (L < 2 || !p.reducer.empty() || p.rows_in_registers // exec::execute_flat: row by row
-        || !collapses(p.extents[L - 2], p.extents[L - 1], !p.vector_functions.empty()))
+        || !collapses(p.extents[L - 2],
+                      p.extents[L - 1],
+                      p.operands[0].itemsize,
+                      !p.vector_functions.empty()))
         return false;
     const index_t cols = p.extents[L - 1];
     bool repeated = false; // a row or a column operand

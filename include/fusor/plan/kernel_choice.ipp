@@ -14,7 +14,8 @@ FUSOR_DECL bool collapsible_runs(const loop_plan& p) {
         || (p.reduction != reduce_kernel::pairwise && p.reduction != reduce_kernel::compensated)
         || (p.kernel != inner_kernel::broadcast
             && !(p.kernel == inner_kernel::contiguous && !p.vector_functions.empty()))
-        || !collapses(p.extents[L - 2], p.extents[L - 1], !p.vector_functions.empty())
+        || !collapses(
+            p.extents[L - 2], p.extents[L - 1], p.operands[0].itemsize, !p.vector_functions.empty())
         || p.operands[0].strides[L - 1] != 0)
         return false;
     const index_t cols = p.extents[L - 1];
@@ -102,7 +103,7 @@ FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, b
 #if FUSOR_MATH_IN_REGISTERS
     const index_t half_register = compiled_simd_target().bytes / 2 / itemsize;
     return math_in_registers_enabled && same_dtype && f.inline_loop
-           && (f.column != 0 || (!collapses(f.rows, f.cols) && f.cols % half_register != 0));
+           && (f.column != 0 || (!f.collapsed && f.cols % half_register != 0));
 #else
     (void)f, (void)itemsize, (void)same_dtype;
     return false;

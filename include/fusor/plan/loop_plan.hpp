@@ -104,23 +104,70 @@ enum class inner_kernel {
 /// enough that the buffers stay in L1, large enough that refilling them is noise.
 inline constexpr index_t broadcast_block = 1024;
 
+/// The SIMD instruction set this translation unit is compiled for, as the predefined macros
+/// report it (`-march=native` on an AVX2 machine: 32 bytes, "AVX"); what explain quotes as the
+/// contiguous kernel's vector width.
+struct simd_target {
+    index_t bytes;    ///< register width in bytes, 0 when unknown
+    const char* name; ///< `SSE2`, `AVX`, `AVX-512`, `NEON`, or `none`
+};
+
+constexpr simd_target compiled_simd_target() {
+#if defined(__AVX512F__)
+    return {64, "AVX-512"};
+#elif defined(__AVX__)
+    return {32, "AVX"};
+#elif defined(__SSE2__) || defined(_M_X64)
+    return {16, "SSE2"};
+#elif defined(__ARM_NEON) || defined(__aarch64__)
+    return {16, "NEON"};
+#else
+    return {0, "none"};
+#endif
+}
+
 /// The collapsed kernel (`inner_kernel::collapsed`) takes rows of at most `collapse_max_cols`
 /// elements, at least `collapse_min_elements` in the two inner levels: longer rows amortise a
-/// loop per row (a block buffer of 32-element rows cost more than it saved in cache), and below
-/// a few hundred elements filling the buffer costs more than the loops it saves (measured:
-/// docs/performance.md). Rows of at most `collapse_short_cols` elements, and loops that call a
-/// vectorised math function (`vector_math`: one call per row computes a register of lanes for
-/// 4 to 16 elements), collapse from `collapse_min_elements_short` on (a row softmax over
-/// (8, 16) float32: 1,130 -> 1,060 ns; over (16, 4) 2,010 -> 1,000; `(x - m) / s` over (16, 4)
-/// 140 -> 112). Its blocks are `collapse_block(cols)` elements, whole rows.
-inline constexpr index_t collapse_max_cols = 16;
+/// loop per row, and below a few hundred elements filling the buffer costs more than the loops
+/// it saves (measured: docs/performance.md). Rows of at most `collapse_short_cols` elements,
+/// and loops that call a vectorised math function (`vector_math`: one call per row computes a
+/// register of lanes for 4 to 16 elements), collapse from `collapse_min_elements_short` on (a
+/// row softmax over (8, 16) float32: 1,130 -> 1,060 ns; over (16, 4) 2,010 -> 1,000;
+/// `(x - m) / s` over (16, 4) 140 -> 112). Its blocks are `collapse_block(cols)` elements,
+/// whole rows.
+///
+/// Rows of `collapse_long_cols` + 1 to `collapse_max_cols` elements collapse from
+/// `collapse_wide_min_elements` on (the loop per row ran at 0.50-0.79 of the hand loop over
+/// 262K float32 in rows of 24-48, collapsed 0.98-1.09; a row's variance sum 0.46-0.83 against
+/// 0.74-1.16). Under it a row of `itemsize` bytes each collapses only when it is at most
+/// `collapse_long_max_bytes` long and either is no whole number of registers (the loop per row
+/// ends in a partial one) or the loop has `collapse_long_min_elements`: over 1.5K elements, rows
+/// of 20-24 float32 or 20 float64 0.74-0.96 -> 1.12-1.71 of the hand loop, 32 float32 the same
+/// (0.82) and 48 float32 or 24-48 float64 worse (0.56-0.79 against 0.74-1.30); over 16K
+/// elements rows of 32-40 float32 1.05 -> 1.21-1.41 (docs/performance.md, the fifty-second
+/// session).
+inline constexpr index_t collapse_max_cols = 48;
 inline constexpr index_t collapse_min_elements = 256;
 inline constexpr index_t collapse_short_cols = 4;
 inline constexpr index_t collapse_min_elements_short = 32;
-constexpr bool collapses(index_t rows, index_t cols, bool vector_math = false) {
+inline constexpr index_t collapse_long_cols = 16;
+inline constexpr index_t collapse_long_max_bytes = 160;
+inline constexpr index_t collapse_long_min_elements = 4096;
+inline constexpr index_t collapse_wide_min_elements = index_t{1} << 16;
+constexpr bool collapses(index_t rows, index_t cols, index_t itemsize, bool vector_math = false) {
+    const index_t elements = rows * cols;
+    if (rows < 2 || cols > collapse_max_cols)
+        return false;
+    if (cols > collapse_long_cols) {
+        const index_t bytes = cols * itemsize, reg = compiled_simd_target().bytes;
+        const bool partial_register = reg == 0 || bytes % reg != 0;
+        return elements >= collapse_wide_min_elements
+               || (bytes <= collapse_long_max_bytes && elements >= collapse_min_elements
+                   && (partial_register || elements >= collapse_long_min_elements));
+    }
     const index_t least = vector_math || cols <= collapse_short_cols ? collapse_min_elements_short
                                                                      : collapse_min_elements;
-    return rows >= 2 && cols <= collapse_max_cols && rows * cols >= least;
+    return elements >= least;
 }
 constexpr index_t collapse_block(index_t cols) {
     return broadcast_block / cols * cols;
@@ -254,28 +301,6 @@ inline constexpr index_t tile_cols = 64;
 /// The fewest columns (innermost iterations) the tiled kernel takes, in half tiles: at (32, 32)
 /// float32 `transpose(a) + b` ran in 494-531 ns tiled against 730-950 strided.
 inline constexpr index_t tile_min_cols = 32;
-
-/// The SIMD instruction set this translation unit is compiled for, as the predefined macros
-/// report it (`-march=native` on an AVX2 machine: 32 bytes, "AVX"); what explain quotes as the
-/// contiguous kernel's vector width.
-struct simd_target {
-    index_t bytes;    ///< register width in bytes, 0 when unknown
-    const char* name; ///< `SSE2`, `AVX`, `AVX-512`, `NEON`, or `none`
-};
-
-constexpr simd_target compiled_simd_target() {
-#if defined(__AVX512F__)
-    return {64, "AVX-512"};
-#elif defined(__AVX__)
-    return {32, "AVX"};
-#elif defined(__SSE2__) || defined(_M_X64)
-    return {16, "SSE2"};
-#elif defined(__ARM_NEON) || defined(__aarch64__)
-    return {16, "NEON"};
-#else
-    return {0, "none"};
-#endif
-}
 
 /// Bytes of one register of the GCC/Clang vector types (`vector_size`) that hold the lanes of
 /// the max/min/argmax/argmin kernel: the target's register, at least 16 bytes. A vector wider
@@ -530,6 +555,9 @@ struct flat_plan {
     /// and a column's element is broadcast into a register instead of splatted into a buffer
     /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers).
     bool rows_in_registers = false;
+    /// The rows run as one loop in blocks of whole rows (the collapsed kernel: collapses() of
+    /// the rows, their length and the destination's itemsize).
+    bool collapsed = false;
 
     index_t size() const { return rows * cols; }
 };

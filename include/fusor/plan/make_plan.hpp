@@ -788,6 +788,8 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
     if (!finish_rows_case(d, size, k, inline_loop_candidate<E>, f)
         || (f.column != 0 && f.cols > broadcast_block))
         return false;
+    // The destination's rows, as collapsible_rows reads the general walk's plan.
+    f.collapsed = collapses(f.rows, f.cols, d.itemsize);
     using T = typename E::value_type;
     if constexpr (rows_register_form<E>) {
         // The same literal first: the compare's memcmp call was 45 instructions per evaluation.
