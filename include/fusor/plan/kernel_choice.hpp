@@ -326,7 +326,8 @@ inline constexpr bool rows_register_form =
 /// collapsed kernel's blocks were 2-5x faster: (128, 4) 162 against 453 ns) and that the
 /// compiler's vectorised loop, a register, then half of one, then an element at a time, ends
 /// with single elements (`(a - row) / s` over (8, 31): 146 -> 68 ns; rows of whole half
-/// registers measured even, or 8 % slower at (8, 8)): docs/performance.md. Not a template.
+/// registers measured even, or 8 % slower at (8, 8)): docs/performance.md. Reads `f.collapsed`
+/// (whether rows without a column collapse). Not a template.
 FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype);
 
 /// Test hook: when false, the planner never chooses reduce_kernel::small_gemm (plan/gemm.hpp):
