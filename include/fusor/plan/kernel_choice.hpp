@@ -475,7 +475,8 @@ reduce_kernel register_reduce_kernel(index_t n,
 /// True when a pairwise sum's register accumulation reading its runs in blocks (kernel
 /// broadcast, or vectorised math functions) takes its runs as one loop, in blocks of whole runs
 /// (the collapsed kernel, as collapsible_rows for element-wise loops): runs short enough
-/// (`collapses`: at most 16 terms, at least 256 in the two inner levels), every operand either
+/// (`collapses`: at most 16 terms, at least 256 in the two inner levels; 17 to 48 terms by their
+/// bytes and count), every operand either
 /// continuing from run to run (stride 1, the run's length one level out), a row read again for
 /// every run (1, then 0), a column of one element per run or still (0 in the run), or a scalar.
 /// Each block's terms are computed at once (a softmax's `exp(x - m)` over 256 runs of 4: one
