@@ -131,18 +131,17 @@ fusor::tensor<double> wavy(const shape_t& s, double phase) {
         t.data()[i] = std::sin(0.7 * static_cast<double>(i) + phase) * 3.0 + phase;
     return t;
 }
+// Row lengths for the collapsed kernel's tests: short ones, the first past the old limit of 16,
+// the longest that collapses, and one more.
+constexpr fusor::index_t collapse_widths[] = {
+    2, 3, 8, 17, fusor::collapse_max_cols, fusor::collapse_max_cols + 1};
 } // namespace
 
 TEST_CASE("short rows with a row operand run as one loop (collapsed), each element as before") {
     using fusor::index_t;
     // Above parallel_threshold (the general plan): rows of 2 to collapse_max_cols (48) elements
     // collapse, one more do not.
-    for (const index_t cols : {index_t{2},
-                               index_t{3},
-                               index_t{8},
-                               index_t{17},
-                               fusor::collapse_max_cols,
-                               fusor::collapse_max_cols + 1}) {
+    for (const index_t cols : collapse_widths) {
         CAPTURE(cols);
         const index_t rows = fusor::parallel_threshold / cols + 3;
         const auto x = wavy({rows, cols}, 0.0);
@@ -202,12 +201,7 @@ TEST_CASE("collapsed: a row per outer index, a still operand, and where rows do 
 
 TEST_CASE("short rows with a column operand run collapsed: each row's element repeated over it") {
     using fusor::index_t;
-    for (const index_t cols : {index_t{2},
-                               index_t{3},
-                               index_t{8},
-                               index_t{17},
-                               fusor::collapse_max_cols,
-                               fusor::collapse_max_cols + 1}) {
+    for (const index_t cols : collapse_widths) {
         CAPTURE(cols);
         for (const index_t rows : {fusor::parallel_threshold / cols + 3, 1000 / cols + 1}) {
             // Above parallel_threshold the general plan; under it (at least 256 elements) the
