@@ -301,3 +301,25 @@ TEST_CASE("explain's JSON holds the BLAS call" * doctest::skip(!FUSOR_BLAS_GEMM)
     CHECK(json.find("\"trans_a\":false,\"trans_b\":true,\"calls\":3,\"direct\":true")
           != std::string::npos);
 }
+
+TEST_CASE("a loop that reads a BLAS product stays on the calling thread"
+          * doctest::skip(!FUSOR_BLAS_GEMM || !threads_enabled)) {
+    // 256 x 256 results: past parallel_threshold, so the epilogue would be split otherwise.
+    const auto a = filled<float>({256, 64}, 51), b = filled<float>({64, 256}, 52);
+    const auto bias = filled<float>({256}, 53);
+    const tensor<float> product = matmul(a, b);
+    set_num_threads(2);
+    const explanation fused = explain(maximum(matmul(a, b) + bias, 0.0f));
+    REQUIRE(fused.plan.boundaries.size() == 1);
+    CHECK(fused.plan.boundaries[0].plan->reduction == reduce_kernel::gemm);
+    CHECK(fused.plan.threads == 1);
+    CHECK(fused.plan.serial == loop_plan::serial_reason::blas_product);
+    CHECK(explain_text::one_line(fused.text()).find("threads: 1 (reads a BLAS product")
+          != std::string::npos);
+    // The same loop over a tensor is split.
+    const explanation plain = explain(maximum(product + bias, 0.0f));
+    CHECK(plain.plan.threads == 2);
+    CHECK(plain.plan.serial == loop_plan::serial_reason::none);
+    tensor<float> c = maximum(matmul(a, b) + bias, 0.0f);
+    CHECK(array_equal(c, eval(maximum(product + bias, 0.0f))));
+}

@@ -467,6 +467,9 @@ FUSOR_DECL std::string threads_text(const loop_plan& p) {
                    "loops this large across threads)";
         case why::one_thread:
             return "1 (one thread allowed: set_num_threads, OMP_NUM_THREADS or a single core)";
+        case why::blas_product:
+            return "1 (reads a BLAS product: the BLAS's own threads run the product, and OpenMP "
+                   "workers left spinning after a split loop would take their cores)";
         case why::reduce_order:
             return "1 (every loop that could be split reduces: splitting would change the "
                    "order of the sums)";

@@ -441,6 +441,8 @@ struct loop_plan {
         one_thread,   ///< `set_num_threads(1)`, `OMP_NUM_THREADS=1` or one core
         one_chunk,    ///< too few elements in the splittable loop for two chunks
         reduce_order, ///< a reduction whose every splittable loop reduces (the order would change)
+        blas_product, ///< it reads a BLAS product (planning::reads_blas_product), whose own
+                      ///< threads the split's OpenMP workers would take cores from
     };
     serial_reason serial = serial_reason::small;
     /// The loop calls math functions (exp, log, ...) one element at a time that a build with

@@ -19,7 +19,18 @@ inline constexpr index_t split_inner_width = 1024;
 /// outermost loop reduces is cut along its innermost loop when that one is kept (chunks of the
 /// outermost would update the same accumulators), else not at all: the split never changes the
 /// order in which an accumulator sees its terms.
+/// A loop that reads a BLAS product (one of `p.boundaries` computed by reduce_kernel::gemm:
+/// the epilogue of `maximum(matmul(a, b) + bias, 0)`) stays on the calling thread too
+/// (loop_plan::serial_reason::blas_product): the BLAS runs its own threads (OpenBLAS's pthreads),
+/// and after a split loop libgomp's workers keep spinning (its default wait policy) while the
+/// next product runs, on the cores the BLAS's threads need. W17 with two threads: 17.9 ms split,
+/// 11.7 with `OMP_WAIT_POLICY=passive`; the loop itself is a pass over the product, O(n^2)
+/// beside its O(n^3).
 FUSOR_DECL void split_for_threads(loop_plan& p);
+
+/// Whether loop `p` reads a temporary that the BLAS computes (a boundary whose plan's reduction
+/// is reduce_kernel::gemm).
+FUSOR_DECL bool reads_blas_product(const loop_plan& p);
 
 } // namespace fusor::planning
 

@@ -31,6 +31,10 @@ FUSOR_DECL void split_for_threads(loop_plan& p) {
         p.serial = why::one_thread;
         return;
     }
+    if (reads_blas_product(p)) {
+        p.serial = why::blas_product;
+        return;
+    }
     if (!p.reducer.empty() && p.operands[0].strides[0] == 0) {
         // The outermost loop reduces: cut the innermost loop instead when it is kept, in
         // chunks at least `split_inner_width` wide (each chunk's inner loops stay long enough
@@ -68,6 +72,13 @@ FUSOR_DECL void split_for_threads(loop_plan& p) {
     p.threads = threads;
     p.chunk = chunk;
     p.serial = why::none;
+}
+
+FUSOR_DECL bool reads_blas_product(const loop_plan& p) {
+    for (const boundary_plan& b : p.boundaries)
+        if (b.plan && b.plan->reduction == reduce_kernel::gemm)
+            return true;
+    return false;
 }
 
 } // namespace fusor::planning
