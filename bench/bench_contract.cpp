@@ -4,7 +4,9 @@
 // optimize=False) and checks the targets, which are fused / NumPy.
 //   W16  matmul (n, n) @ (n, n), float32 and float64, n = 1024 and 256
 //   W17  maximum(matmul(a, b) + bias, 0.0f), (1024, 1024) float32, bias (1024,): the epilogue
-//        (hand: cblas_sgemm, then one pass that adds the bias and clamps; NumPy: three passes)
+//        (hand: cblas_sgemm, then one pass that adds the bias and clamps; NumPy: three passes);
+//        W17_matmul_scaled_operand: matmul(a * 0.5f, b), an element-wise factor (hand: one
+//        scaling pass into a buffer, then cblas_sgemm; NumPy: (a * 0.5) @ b)
 //   W18  einsum, float32: "ij,ij->i" (4096, 1024) twice; "bij,bjk->bik" (64, 128, 128) twice;
 //        "i,j->ij" (4096,) twice; "ijk,ik->ij" (256, 256, 256), (256, 256); "ij,jk,kl->il"
 //        three (256, 256)
@@ -268,6 +270,51 @@ void add_epilogue() {
             c.noalias() = cmat(r->a.data(), n, n) * cmat(r->b.data(), n, n);
             const Eigen::Map<const Eigen::RowVectorXf> bias(r->bias.data(), n);
             c = (c.rowwise() + bias).cwiseMax(0.0f);
+        },
+        into_out);
+#endif
+    w.submit();
+}
+
+// An element-wise factor: `matmul(a * 0.5f, b)`, (1024, 1024) float32. The planner computes
+// a * 0.5 into a temporary when the BLAS then takes the product (plan/gemm.hpp,
+// factor_gemm_candidate).
+void add_scaled_operand() {
+    constexpr index_t n = 1024;
+    struct data {
+        fusor::tensor<float> a, b, out;
+        std::vector<float> scaled;
+    };
+    auto r = std::make_shared<data>(data{bench::random_tensor<float>({n, n}, 23),
+                                         bench::random_tensor<float>({n, n}, 24),
+                                         fusor::tensor<float>(fusor::shape_t{n, n}),
+                                         std::vector<float>(static_cast<std::size_t>(n * n))});
+    bench::workload<float> w("W17_matmul_scaled_operand", 3 * n * n * 4, n * n, 1e-3);
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    // The scaled copy, then the product: what a programmer writes with a BLAS at hand.
+    w.add(
+        "hand",
+        [r] {
+            const float* __restrict a = r->a.data();
+            float* __restrict s = r->scaled.data();
+            for (index_t i = 0; i < n * n; ++i)
+                s[i] = a[i] * 0.5f;
+#ifdef FUSOR_BENCH_CBLAS
+            gemm(s, r->b.data(), r->out.data(), n, n, n);
+#else
+            matmul_ikj(s, r->b.data(), r->out.data(), n, n, n);
+#endif
+        },
+        into_out);
+    w.add("fused", fused([r] { r->out = fusor::matmul(r->a * 0.5f, r->b); }), into_out);
+#if FUSOR_BENCH_EIGEN
+    w.add(
+        "eigen",
+        [r] {
+            mmat(r->out.data(), n, n).noalias() =
+                (cmat(r->a.data(), n, n) * 0.5f) * cmat(r->b.data(), n, n);
         },
         into_out);
 #endif
@@ -595,6 +642,7 @@ int main(int argc, char** argv) {
                  add_matmul<double>("W16_matmul_f64_256", 256);
              }},
             {"W17_matmul_bias_relu", add_epilogue},
+            {"W17_matmul_scaled_operand", add_scaled_operand},
             {"W18_einsum_ij_ij_i", add_einsum_rowdot},
             {"W18_einsum_bij_bjk_bik", add_einsum_bmm},
             {"W18_einsum_i_j_ij", add_einsum_outer},

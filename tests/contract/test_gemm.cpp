@@ -98,10 +98,14 @@ TEST_CASE("float products of GEMM layout reach the BLAS, others run fusor's loop
     CHECK(kernel_of(explain(einsum("ki,kj->ij", a, a))) == "sgemm"); // a^T a: A transposed
     CHECK(kernel_of(explain(tensordot(a, b, 1))) == "sgemm");
     CHECK(kernel_of(explain(dot(a, b))) == "sgemm");
-    // Not the BLAS: mixed types (a cast in the product), an element-wise operand, a strided
-    // (every second column) operand, a matrix-vector product, a tiny product, integers.
+    // An element-wise operand is computed into a temporary first, which the BLAS reads; a
+    // tensor moved into the expression is read where it is.
+    CHECK(kernel_of(explain(matmul(a * 2.0f, b))) == "sgemm");
+    CHECK(kernel_of(explain(matmul(eval(a * 2.0f), b))) == "sgemm");
+    CHECK(kernel_of(explain(matmul(a, eval(b * 2.0f)))) == "sgemm");
+    // Not the BLAS: mixed types (a cast in the product), a strided (every second column)
+    // operand, a matrix-vector product, a tiny product, integers.
     CHECK(kernel_of(explain(matmul(a, bd))) == "loop");
-    CHECK(kernel_of(explain(matmul(a * 2.0f, b))) == "loop");
     CHECK(kernel_of(explain(matmul(view(a, all, slice(0, 48, 2)), view(b, slice(0, 48, 2), all))))
           == "loop");
     CHECK(kernel_of(explain(matmul(a, view(b, all, 0)))) == "loop");
@@ -314,7 +318,7 @@ TEST_CASE("a loop that reads a BLAS product stays on the calling thread"
     CHECK(fused.plan.boundaries[0].plan->reduction == reduce_kernel::gemm);
     CHECK(fused.plan.threads == 1);
     CHECK(fused.plan.serial == loop_plan::serial_reason::blas_product);
-    CHECK(explain_text::one_line(fused.text()).find("threads: 1 (reads a BLAS product")
+    CHECK(explain_text::one_line(fused.text()).find("threads: 1 (next to a BLAS product")
           != std::string::npos);
     // The same loop over a tensor is split.
     const explanation plain = explain(maximum(product + bias, 0.0f));
@@ -322,4 +326,80 @@ TEST_CASE("a loop that reads a BLAS product stays on the calling thread"
     CHECK(plain.plan.serial == loop_plan::serial_reason::none);
     tensor<float> c = maximum(matmul(a, b) + bias, 0.0f);
     CHECK(array_equal(c, eval(maximum(product + bias, 0.0f))));
+}
+
+TEST_CASE("an element-wise factor is computed first when the BLAS then takes the product"
+          * doctest::skip(!FUSOR_BLAS_GEMM)) {
+    const auto a = filled<float>({64, 48}, 61), b = filled<float>({48, 40}, 62);
+    const auto sq = filled<double>({40, 40}, 63);
+    // The same BLAS call on the same values: the same bits as computing the factor by hand
+    // (each by-hand product below is of tensors, which the BLAS reads where they are).
+    auto same_as_by_hand = [](const auto& fused, const auto& by_hand) {
+        CHECK(fused.shape() == by_hand.shape());
+        CHECK(array_equal(fused, by_hand));
+    };
+    SUBCASE("one factor, either side, float32 and float64") {
+        tensor<float> c = matmul(a * 2.0f, b);
+        same_as_by_hand(c, eval(matmul(eval(a * 2.0f), b)));
+        c = matmul(a, exp(b * 0.01f));
+        same_as_by_hand(c, eval(matmul(a, eval(exp(b * 0.01f)))));
+        tensor<double> d = matmul(sq - 1.0, sq);
+        same_as_by_hand(d, eval(matmul(eval(sq - 1.0), sq)));
+    }
+    SUBCASE("both factors, one computed once when they are equal") {
+        tensor<double> d = matmul(sq * 0.5, sq * 0.5);
+        const explanation e = explain(matmul(sq * 0.5, sq * 0.5));
+        REQUIRE(e.plan.boundaries.size() == 2);
+        CHECK(e.plan.boundaries[0].why == boundary_plan::reason::product_factor);
+        CHECK(e.plan.boundaries[1].reused);
+        const tensor<double> half = sq * 0.5;
+        same_as_by_hand(d, eval(matmul(half, half)));
+    }
+    SUBCASE("a transposed factor is read column-major; a factor with a reduction in it") {
+        tensor<float> c = matmul(transpose(b * 3.0f), transpose(a));
+        same_as_by_hand(c, eval(matmul(transpose(eval(b * 3.0f)), transpose(a))));
+        tensor<float> centred = matmul(a - mean(a, 0), b);
+        same_as_by_hand(centred, eval(matmul(eval(a - mean(a, 0)), b)));
+    }
+    SUBCASE("the destination is read by the factor") {
+        tensor<double> x = sq;
+        x = matmul(x * 2.0, x);
+        same_as_by_hand(x, eval(matmul(eval(sq * 2.0), sq)));
+    }
+    SUBCASE("explain shows the factor's loop, named, before the product") {
+        const explanation e = explain(matmul(a * 2.0f, b));
+        REQUIRE(e.plan.boundaries.size() == 1);
+        CHECK(e.plan.boundaries[0].why == boundary_plan::reason::product_factor);
+        CHECK(e.plan.reduction == reduce_kernel::gemm);
+        const std::string t = explain_text::one_line(e.text());
+        CHECK(t.find("tmp0 = multiply") != std::string::npos);
+        CHECK(t.find("-> tmp0: float32 (64, 48), 12288 bytes, factor of a BLAS product")
+              != std::string::npos);
+        CHECK(t.find("BLAS sgemm 64 x 40 x 48 (m x n x k): tmp0 row-major") != std::string::npos);
+    }
+    SUBCASE("products the BLAS does not take keep the factor inside fusor's loop") {
+        // Row dot products (no GEMM layout) and a product under gemm_min_work.
+        const explanation rows = explain(einsum("ij,ij->i", a * 2.0f, a));
+        CHECK(rows.plan.boundaries.empty());
+        CHECK(kernel_of(rows) == "loop");
+        const auto s = filled<float>({8, 8}, 64);
+        const explanation tiny = explain(matmul(s * 2.0f, s));
+        CHECK(tiny.plan.boundaries.empty());
+        CHECK(kernel_of(tiny) == "loop");
+        tensor<float> c = matmul(s * 2.0f, s);
+        CHECK(c.shape() == shape_t{8, 8});
+    }
+}
+
+TEST_CASE("a factor's loop feeding the BLAS stays on the calling thread"
+          * doctest::skip(!FUSOR_BLAS_GEMM || !threads_enabled)) {
+    const auto a = filled<float>({512, 256}, 65), b = filled<float>({256, 64}, 66);
+    set_num_threads(2);
+    const explanation e = explain(matmul(a * 2.0f, b));
+    REQUIRE(e.plan.boundaries.size() == 1);
+    const loop_plan& factor = *e.plan.boundaries[0].plan;
+    CHECK(factor.threads == 1);
+    CHECK(factor.serial == loop_plan::serial_reason::blas_product);
+    // The same loop alone is split.
+    CHECK(explain(a * 2.0f).plan.threads == 2);
 }

@@ -401,6 +401,12 @@ TEST_CASE("a float matrix product runs the BLAS where explain says it does"
     trace::clear();
     outd = einsum("ij,jk->ik", a64, b) + 1.0; // a boundary, then the element-wise loop
     CHECK(trace::kernels == std::vector<std::string>{"gemm", "contiguous"});
+    // An element-wise factor: its loop first (a temporary the BLAS reads), then the product.
+    const auto doc = nlohmann::json::parse(explain(matmul(a * 2.0f, transpose(a))).json());
+    trace::clear();
+    out = matmul(a * 2.0f, transpose(a));
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    CHECK(trace::kernels == std::vector<std::string>{"contiguous", "gemm"});
     // Integer products never reach the BLAS.
     const tensor<int32_t> i = explain_cases::shaped(arange<int32_t>(32 * 128), {32, 128});
     tensor<int32_t> outi;

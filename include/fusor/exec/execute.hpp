@@ -1530,11 +1530,20 @@ void execute_gemm(const reduction<R, C>& r,
                   temporary_cache& cache) {
     using T = typename C::value_type;
     scratch buffers;
-    const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
-    const T* first = slot_value<0>(ev.children).base;
-    const T* second = slot_value<1>(ev.children).base;
-    const T* a = p.gemm.swapped ? second : first;
-    const T* b = p.gemm.swapped ? first : second;
+    evaluator_builder<false> builder{&p, cache, buffers};
+    // Each factor's evaluator, for its first element: an element-wise factor's is its temporary
+    // (planning::factor_gemm_candidate: the plan computes it first), computed here.
+    auto factor = [&builder](const auto& c) {
+        if constexpr (planning::materialisable_factor<std::remove_cvref_t<decltype(c)>>)
+            return builder.temporary_for(c.child);
+        else
+            return builder.build(c);
+    };
+    const auto first = factor(child<0>(r.child));
+    const auto second = factor(child<1>(r.child));
+    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction)); // after the factors' loops
+    const T* a = p.gemm.swapped ? second.base : first.base;
+    const T* b = p.gemm.swapped ? first.base : second.base;
     if constexpr (std::is_same_v<D, T>) {
         if (p.gemm.direct) {
             run_gemm<T>(p.gemm, a, b, out.data());
@@ -1562,10 +1571,9 @@ void execute_reduction(const reduction<R, C>& r,
     using acc_t = typename impl::acc_type;
     using value_t = typename C::value_type;
     detail::check_reducible(r);
-    if constexpr (planning::gemm_candidate<R, C>) {
+    if constexpr (planning::gemm_candidate<R, C> || planning::factor_gemm_candidate<R, C>) {
         if (p.reduction == reduce_kernel::gemm) {
-            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
-            detail::execute_gemm(r, p, out, cache);
+            detail::execute_gemm(r, p, out, cache); // traces the kernel
             return;
         }
     }

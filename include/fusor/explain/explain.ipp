@@ -41,6 +41,8 @@ FUSOR_DECL std::string why_text(const boundary_plan& b, const plan_notes& sub) {
         return "reduction result";
     case boundary_plan::reason::hoisted:
         return "hoisted (reads only reduction results)";
+    case boundary_plan::reason::product_factor:
+        return "factor of a BLAS product";
     case boundary_plan::reason::reshape_copy:
         return "reshape copy of " + to_string(b.shape) + " into " + to_string(b.read_shape);
     case boundary_plan::reason::alias_copy: {
@@ -54,7 +56,8 @@ FUSOR_DECL std::string why_text(const boundary_plan& b, const plan_notes& sub) {
 }
 
 FUSOR_DECL bool names_its_root(const boundary_plan& b) {
-    return !b.plan->reducer.empty() || b.why == boundary_plan::reason::hoisted;
+    return !b.plan->reducer.empty() || b.why == boundary_plan::reason::hoisted
+           || b.why == boundary_plan::reason::product_factor;
 }
 
 FUSOR_DECL void tree_rows(const loop_plan& p,
@@ -468,8 +471,8 @@ FUSOR_DECL std::string threads_text(const loop_plan& p) {
         case why::one_thread:
             return "1 (one thread allowed: set_num_threads, OMP_NUM_THREADS or a single core)";
         case why::blas_product:
-            return "1 (reads a BLAS product: the BLAS's own threads run the product, and OpenMP "
-                   "workers left spinning after a split loop would take their cores)";
+            return "1 (next to a BLAS product: the BLAS's own threads run the product, and "
+                   "OpenMP workers left spinning after a split loop would take their cores)";
         case why::reduce_order:
             return "1 (every loop that could be split reduces: splitting would change the "
                    "order of the sums)";

@@ -52,12 +52,14 @@ inline constexpr index_t gemv_blas_max_bytes = index_t{16} << 20;
 inline constexpr bool blas_available = FUSOR_BLAS_GEMM != 0;
 
 /// Node types that are one operand of a loop, read from memory: a tensor or view (a leaf), or a
-/// reduction, or a view of one (a temporary: an earlier step of an einsum chain).
+/// reduction (a temporary: an earlier step of an einsum chain), or a view of either (a tensor
+/// moved into the expression, `matmul(eval(x), w)`, is a view of the leaf that owns it).
 template <class N>
 inline constexpr bool gemm_operand =
     tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::reduction;
 template <class C>
-inline constexpr bool gemm_operand<remap<C>> = tag_of<C> == node_tag::reduction;
+inline constexpr bool gemm_operand<remap<C>> =
+    tag_of<C> == node_tag::reduction || tag_of<C> == node_tag::leaf;
 
 /// True for the node types a matrix product kernel can take: the contraction sum over the
 /// product of two operands read from memory (gemm_operand) of one float type.
@@ -79,6 +81,38 @@ inline constexpr bool product_candidate<reducers::contract, elementwise<ops::mul
 /// True for the node types the BLAS can take: product_candidate, in a build with a BLAS.
 template <class R, class C>
 inline constexpr bool gemm_candidate = blas_available && (product_candidate<R, C>);
+
+/// A factor of a contraction that is an element-wise expression viewed into the iteration space
+/// (`a * s` in `matmul(a * s, b)`): the BLAS can read it once it is computed into a temporary.
+template <class N>
+inline constexpr bool materialisable_factor = false;
+template <class C>
+inline constexpr bool materialisable_factor<remap<C>> = tag_of<C> == node_tag::elementwise;
+
+/// True for the products the BLAS can take once their element-wise factors are computed first
+/// (a boundary each, boundary_plan::reason::product_factor): a float contraction of two
+/// factors of one type, each read from memory (gemm_operand) or materialisable_factor, at least
+/// one of them the latter, in a build with a BLAS. plan_reduction plans such a product that way
+/// when choose_gemm then takes it (`matmul(a * 0.5f, b)` at 1024² float32: 65 ms in fusor's loop
+/// on two threads, ~11 ms as a scaling pass and sgemm), else as one fused loop without the
+/// temporaries (`einsum("ij,ij->i", a * s, b)`, small or matrix-vector products).
+template <class R, class C>
+inline constexpr bool factor_gemm_candidate = false;
+template <class L0, class L1>
+constexpr bool factor_pair() {
+    using T = typename L0::value_type;
+    if (!std::is_same_v<T, typename L1::value_type>)
+        return false;
+    if (!std::is_same_v<T, float> && !std::is_same_v<T, double>)
+        return false;
+    return (gemm_operand<L0> || materialisable_factor<L0>)&&(
+        gemm_operand<
+            L1> || materialisable_factor<L1>)&&(materialisable_factor<L0> || materialisable_factor<L1>);
+}
+template <class L0, class L1>
+inline constexpr bool
+    factor_gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> = blas_available&&
+    factor_pair<L0, L1>();
 
 namespace gemm_detail {
 // One axis of the iteration space with each operand's stride (A, B, and C the accumulator).

@@ -52,12 +52,14 @@ struct loop_plan;
 /// side when it overlaps the destination (aliasing copy).
 struct boundary_plan {
     enum class reason : std::uint8_t {
-        reduction,    ///< a reduction's result, read by the loop around it
-        reshape_copy, ///< a reshape that merges axes of an expression: copied in the old shape
-        alias_copy,   ///< the right side overlaps the destination (NumPy's overlap rule)
-        hoisted       ///< element-wise work over reductions and scalars only, computed once per
-                      ///< result element instead of once per element of the loop reading it
-                      ///< (plan/hoisting.hpp)
+        reduction,     ///< a reduction's result, read by the loop around it
+        reshape_copy,  ///< a reshape that merges axes of an expression: copied in the old shape
+        alias_copy,    ///< the right side overlaps the destination (NumPy's overlap rule)
+        hoisted,       ///< element-wise work over reductions and scalars only, computed once per
+                       ///< result element instead of once per element of the loop reading it
+                       ///< (plan/hoisting.hpp)
+        product_factor ///< an element-wise factor of a matrix product, computed first so that
+                       ///< the BLAS runs the product (planning::factor_gemm_candidate)
     };
     reason why = reason::reduction;
     int temporary = 0; ///< the temporary's number in this evaluation (explain: `tmp<N>`)
@@ -441,8 +443,9 @@ struct loop_plan {
         one_thread,   ///< `set_num_threads(1)`, `OMP_NUM_THREADS=1` or one core
         one_chunk,    ///< too few elements in the splittable loop for two chunks
         reduce_order, ///< a reduction whose every splittable loop reduces (the order would change)
-        blas_product, ///< it reads a BLAS product (planning::reads_blas_product), whose own
-                      ///< threads the split's OpenMP workers would take cores from
+        blas_product, ///< it reads a BLAS product or computes a factor of one
+                      ///< (planning::reads_blas_product, keep_beside_blas), whose own threads
+                      ///< the split's OpenMP workers would take cores from
     };
     serial_reason serial = serial_reason::small;
     /// The loop calls math functions (exp, log, ...) one element at a time that a build with

@@ -33,6 +33,7 @@
 #include <fusor/plan/hoisting.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
+#include <fusor/plan/split.hpp> // keep_beside_blas
 #include <fusor/reduce/reduction.hpp>
 
 namespace fusor {
@@ -130,6 +131,14 @@ struct evaluation_state {
     naming* names = nullptr;                                    // explain only
 };
 
+// Where one evaluation's walk stood before a loop was planned (plan_alias_copy and plan_reduction
+// plan again from there).
+struct walk_start {
+    std::size_t tensors = 0;
+    std::size_t materialised = 0;
+    int temporaries = 0;
+};
+
 // Each fills `p`, a fresh plan (filled in place: a plan is a large value, not moved around).
 template <class R, class C>
 void plan_reduction(loop_plan& p,
@@ -187,6 +196,9 @@ struct tree_walker {
     evaluation_state& state;
     plan_notes* notes = nullptr;
     std::vector<const void*> seen_here = {}; // explain: leaves met in this loop (t0, t0' ...)
+    /// The element-wise factors of the product at depth 1 (a reduction's child) become
+    /// temporaries (plan_reduction, factor_gemm_candidate).
+    bool factors_as_temporaries = false;
 
     // The same tensor read twice in one loop (e.g. through two views) gets primes, so every
     // operand of the loop has its own name.
@@ -211,6 +223,8 @@ struct tree_walker {
         plan_notes sub_notes;
         auto sub = std::make_shared<loop_plan>();
         plan_subexpression(*sub, n, d, state, notes ? &sub_notes : nullptr);
+        if (why == boundary_plan::reason::product_factor)
+            keep_beside_blas(*sub); // OpenMP workers spinning after it would slow the product
         return add_boundary(std::move(sub), d, why, std::move(sub_notes));
     }
 
@@ -404,10 +418,38 @@ struct tree_walker {
                     c, contiguous_destination<V>(c.shape()), boundary_plan::reason::hoisted);
                 push_temporary(
                     c, depth + 1, c.shape(), ct, b, notes ? std::string(C::op_type::name) : "");
+            } else if constexpr (materialisable_factor<C>) {
+                if (factors_as_temporaries && depth == 1)
+                    materialise_factor(c, ct, depth + 1);
+                else
+                    visit(c, ct, depth + 1);
             } else {
                 visit(c, ct, depth + 1);
             }
         });
+    }
+
+    // A product's element-wise factor `f` (a view of an expression) computed into a contiguous
+    // temporary of the expression's shape, read through the view's map.
+    template <class N>
+    void materialise_factor(const N& f, const index_transform& t, int depth) {
+        using E = std::remove_cvref_t<decltype(f.child)>;
+        using V = typename E::value_type;
+        if (notes) {
+            tree_line line = line_of(f, depth);
+            line.kind = node_kind::view;
+            line.what = f.map.label.str();
+            notes->tree.push_back(std::move(line));
+        }
+        const std::size_t b = materialise(f.child,
+                                          contiguous_destination<V>(f.child.shape()),
+                                          boundary_plan::reason::product_factor);
+        push_temporary(f.child,
+                       depth + 1,
+                       f.child.shape(),
+                       through_view(f.map, t),
+                       b,
+                       notes ? std::string(E::op_type::name) : "");
     }
 };
 
@@ -429,17 +471,22 @@ FUSOR_DECL void begin_reduction_plan(loop_plan& p,
 // accumulators row-major (one per result element, in row-major order). Not a template.
 FUSOR_DECL std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d);
 
+// plan_reduction's walk and choices. With `factors_as_temporaries` (a factor_gemm_candidate),
+// the product's element-wise factors become temporaries and the plan stands only if the BLAS
+// then takes the product: false otherwise, `p`, `state` and `notes` then half-filled.
 template <class R, class C>
-void plan_reduction(loop_plan& p,
-                    const reduction<R, C>& r,
-                    const destination_layout& d,
-                    evaluation_state& state,
-                    plan_notes* notes) {
+bool plan_reduction_walk(loop_plan& p,
+                         const reduction<R, C>& r,
+                         const destination_layout& d,
+                         evaluation_state& state,
+                         plan_notes* notes,
+                         bool factors_as_temporaries) {
     using N = reduction<R, C>;
     p.reducer = R::name;
     p.expression = &node_type_id<N>;
     begin_reduction_plan(p, r.child.shape(), r.axes, r.count(), d);
     tree_walker walker{p, state, notes};
+    walker.factors_as_temporaries = factors_as_temporaries;
     if (notes) {
         notes->names.push_back("out");
         tree_line root = walker.line_of(r, 0);
@@ -468,8 +515,38 @@ void plan_reduction(loop_plan& p,
             blas = choose_gemm(p, d); // the BLAS's
         if (!blas)
             choose_small_gemm(p); // fusor's, when too small for the BLAS
+    } else if constexpr (factor_gemm_candidate<R, C>) {
+        if (factors_as_temporaries && !choose_gemm(p, d))
+            return false;
     }
     p.finalize = finalize_plan(d);
+    return true;
+}
+
+template <class R, class C>
+void plan_reduction(loop_plan& p,
+                    const reduction<R, C>& r,
+                    const destination_layout& d,
+                    evaluation_state& state,
+                    plan_notes* notes) {
+    if constexpr (factor_gemm_candidate<R, C>) {
+        // First as the BLAS's product of computed factors; when the BLAS does not take it (too
+        // small, not of GEMM's layout, a streamed matrix-vector product), as one fused loop,
+        // planned again from the same state (the same names and temporary numbers).
+        const walk_start start{state.names ? state.names->tensors.size() : 0,
+                               state.materialised.size(),
+                               state.temporaries};
+        if (plan_reduction_walk(p, r, d, state, notes, true))
+            return;
+        if (state.names)
+            state.names->tensors.resize(start.tensors);
+        state.materialised.resize(start.materialised);
+        state.temporaries = start.temporaries;
+        p = loop_plan{};
+        if (notes)
+            *notes = plan_notes{};
+    }
+    plan_reduction_walk(p, r, d, state, notes, false);
 }
 
 // Byte range [lo, hi) an operand touches over the iteration space.
@@ -500,14 +577,6 @@ void plan_subexpression_erased(const void* e,
                                plan_notes* sub_notes) {
     plan_subexpression(sub, *static_cast<const E*>(e), d, state, sub_notes);
 }
-
-// Where one evaluation's walk stood before a loop was planned (plan_alias_copy plans again
-// from there).
-struct walk_start {
-    std::size_t tensors = 0;
-    std::size_t materialised = 0;
-    int temporaries = 0;
-};
 
 // The destination overlaps what the right side reads (NumPy's overlap rule, destination_overlaps
 // found `overlapping`): plan `p` again, from the same state (the same names and numbers, no

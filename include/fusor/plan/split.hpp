@@ -32,6 +32,12 @@ FUSOR_DECL void split_for_threads(loop_plan& p);
 /// is reduce_kernel::gemm).
 FUSOR_DECL bool reads_blas_product(const loop_plan& p);
 
+/// Undoes the split of loop `p` (planned by split_for_threads) when it feeds a BLAS product (an
+/// element-wise factor computed first, boundary_plan::reason::product_factor), for the reason
+/// split_for_threads keeps a loop that reads one on the calling thread
+/// (loop_plan::serial_reason::blas_product).
+FUSOR_DECL void keep_beside_blas(loop_plan& p);
+
 } // namespace fusor::planning
 
 #ifndef FUSOR_SEPARATE_COMPILATION

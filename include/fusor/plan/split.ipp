@@ -81,4 +81,13 @@ FUSOR_DECL bool reads_blas_product(const loop_plan& p) {
     return false;
 }
 
+FUSOR_DECL void keep_beside_blas(loop_plan& p) {
+    if (p.threads <= 1)
+        return;
+    p.threads = 1;
+    p.chunk = 0;
+    p.split_inner = false;
+    p.serial = loop_plan::serial_reason::blas_product;
+}
+
 } // namespace fusor::planning
