@@ -101,18 +101,18 @@ inline constexpr bool factor_gemm_candidate = false;
 template <class L0, class L1>
 constexpr bool factor_pair() {
     using T = typename L0::value_type;
-    if (!std::is_same_v<T, typename L1::value_type>)
+    if (!blas_available || !std::is_same_v<T, typename L1::value_type>)
         return false;
     if (!std::is_same_v<T, float> && !std::is_same_v<T, double>)
         return false;
-    return (gemm_operand<L0> || materialisable_factor<L0>)&&(
-        gemm_operand<
-            L1> || materialisable_factor<L1>)&&(materialisable_factor<L0> || materialisable_factor<L1>);
+    constexpr bool computed0 = materialisable_factor<L0>, computed1 = materialisable_factor<L1>;
+    constexpr bool read0 = gemm_operand<L0>, read1 = gemm_operand<L1>;
+    return (read0 || computed0) && (read1 || computed1) && (computed0 || computed1);
 }
 template <class L0, class L1>
 inline constexpr bool
-    factor_gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> = blas_available&&
-    factor_pair<L0, L1>();
+    factor_gemm_candidate<reducers::contract, elementwise<ops::multiply, L0, L1>> =
+        factor_pair<L0, L1>();
 
 namespace gemm_detail {
 // One axis of the iteration space with each operand's stride (A, B, and C the accumulator).

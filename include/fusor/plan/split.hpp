@@ -23,9 +23,9 @@ inline constexpr index_t split_inner_width = 1024;
 /// the epilogue of `maximum(matmul(a, b) + bias, 0)`) stays on the calling thread too
 /// (loop_plan::serial_reason::blas_product): the BLAS runs its own threads (OpenBLAS's pthreads),
 /// and after a split loop libgomp's workers keep spinning (its default wait policy) while the
-/// next product runs, on the cores the BLAS's threads need. W17 with two threads: 17.9 ms split,
-/// 11.7 with `OMP_WAIT_POLICY=passive`; the loop itself is a pass over the product, O(n^2)
-/// beside its O(n^3).
+/// next product runs, on the cores the BLAS's threads need. W17 with two threads: 16.7-19.5 ms
+/// split, 11.7 with `OMP_WAIT_POLICY=passive`, 10.9-11.0 on the calling thread; the loop itself
+/// is a pass over the product, O(n^2) beside its O(n^3).
 FUSOR_DECL void split_for_threads(loop_plan& p);
 
 /// Whether loop `p` reads a temporary that the BLAS computes (a boundary whose plan's reduction
