@@ -148,6 +148,8 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "rescaled_blocks",
                                             "row",
                                             "two_rows",
+                                            "four_rows",
+                                            "eight_rows",
                                             "rescaled_rows",
                                             "gemm",
                                             "small_gemm",
@@ -262,6 +264,15 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(sum(a, 0)); },
          [&] {
              out = sum(a, 0);
+         }},
+        // Rows per pass by the child's tensor leaves: one eight, two four, three two.
+        {[&] { return explain(sum(a * a, 0)); },
+         [&] {
+             out = sum(a * a, 0);
+         }},
+        {[&] { return explain(sum(a * a + a, 0)); },
+         [&] {
+             out = sum(a * a + a, 0);
          }},
         {[&] { return explain(max(transpose(a), 1)); },
          [&] {

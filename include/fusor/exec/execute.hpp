@@ -1041,52 +1041,64 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
 }
 FUSOR_LANES_FILLED_END
 
-// Two rows per pass (unroll-and-jam, which g++ -O3 applies to the hand-written loop): over a
-// block of [reduced, kept] levels at unit stride, rows r and r + 1 go into the row of
-// accumulators in one pass, (acc + x_r) + x_{r+1}: the order of one row at a time, so the same
-// bits, with half the loads and stores of the accumulators. Not for arg-reductions (their
-// steps take the index); the planner decides (reduce_kernel::two_rows). `pair` holds two
-// evaluators, bound to consecutive rows.
-template <class Ev>
-struct evaluator_pair {
-    Ev first, second;
-    void own_buffers(scratch& s) {
-        first.own_buffers(s);
-        second.own_buffers(s);
+// Rows per pass (unroll-and-jam, which g++ -O3 applies to the hand-written loop two rows at a
+// time): over a block of [reduced, kept] levels at unit stride, rows r to r + R - 1 go into the
+// row of accumulators in one pass, ((acc + x_r) + x_{r+1}) + ...: the order of one row at a
+// time, so the same bits, with an R-th of the loads and stores of the accumulators. Not for
+// arg-reductions (their steps take the index); the planner decides R (reduce_kernel::two_rows,
+// four_rows, eight_rows: planning::jammed_rows_for). `row` holds R evaluators, each bound to
+// its own row of the pass.
+template <class Ev, index_t R>
+struct jammed_evaluators {
+    Ev row[R];
+    void own_buffers(scratch& s) { // every row's (a thread's copy: run_loop_nest)
+        for (Ev& e : row)
+            e.own_buffers(s);
     }
 };
+template <index_t R, class Ev>
+jammed_evaluators<Ev, R> make_jammed_evaluators(const Ev& ev) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return jammed_evaluators<Ev, R>{{((void)I, ev)...}};
+    }
+    (std::make_index_sequence<R>{});
+}
 
 // The `two_rows_register_columns` lanes as vectors of one register each (lane_vectors.hpp):
 // one on AVX-512, two on AVX, four on SSE2 (AVX2: `mean(x, 0)` over (100000, 8) float64 took
 // 0.97 ms as one vector of 8 doubles, 0.50 ms as two).
 using two_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
 
-// Where the two-rows kernel keeps a block's accumulators: in memory (the row of accumulators,
-// any width), or in registers of `two_rows_register_columns` lanes (two_rows_lane_vectors), all
-// of them (`full`) or the first `n` (`partial`, the other lanes add zeros and are never stored).
+// Where the jammed-rows kernel keeps a block's accumulators: in memory (the row of
+// accumulators, any width), or in registers of `two_rows_register_columns` lanes
+// (two_rows_lane_vectors), all of them (`full`) or the first `n` (`partial`, the other lanes add
+// zeros and are never stored).
 enum class two_rows_accumulators { memory, full, partial };
 
-// Every row of a block, two per pass, into the accumulators `a` of `n` columns, from the
+// Every row of a block, R per pass, into the accumulators `a` of `n` columns, from the
 // operands' offsets `off` at the block's first row; `row_step`: each operand's stride between
 // rows. In a register (sums, means and norms: `Impl::term` then a double or TwoSum add) the
 // accumulators stay there across all the rows and are stored once.
-template <class Impl, two_rows_accumulators Where, class Ev, class Acc>
-FUSOR_INLINE void two_rows_columns(std::size_t ops,
-                                   evaluator_pair<Ev>& e,
-                                   Acc* a,
-                                   index_t rows,
-                                   index_t n,
-                                   const index_t* off,
-                                   const index_t* row_step) {
-    index_buffer o1(off, ops), o2(ops);
-    for (std::size_t k = 0; k < ops; ++k)
-        o2[k] = o1[k] + row_step[k];
-    const auto next_pair = [&] {
-        for (std::size_t k = 0; k < ops; ++k) {
-            o1[k] += 2 * row_step[k];
-            o2[k] += 2 * row_step[k];
-        }
+template <class Impl, two_rows_accumulators Where, class Ev, index_t R, class Acc>
+FUSOR_INLINE void jammed_rows_columns(std::size_t ops,
+                                      jammed_evaluators<Ev, R>& e,
+                                      Acc* a,
+                                      index_t rows,
+                                      index_t n,
+                                      const index_t* off,
+                                      const index_t* row_step) {
+    // Row q of the pass reads at the offsets row(q) (words [q * ops, q * ops + ops) of `o`).
+    index_buffer o(static_cast<std::size_t>(R) * ops);
+    const auto row = [&](index_t q) { return o.data() + static_cast<std::size_t>(q) * ops; };
+    for (index_t q = 0; q < R; ++q)
+        for (std::size_t k = 0; k < ops; ++k)
+            row(q)[k] = off[k] + q * row_step[k];
+    const auto next_pass = [&] {
+        for (index_t q = 0; q < R; ++q)
+            for (std::size_t k = 0; k < ops; ++k)
+                row(q)[k] += R * row_step[k];
     };
+    index_t r = 0;
     if constexpr (Where != two_rows_accumulators::memory) {
         // The sums (and, for float64, the TwoSum corrections) in registers; each lane takes the
         // same terms in the same order as a scalar accumulator would. Vector `g` holds columns
@@ -1129,17 +1141,16 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
             }
             (groups{});
         };
-        index_t r = 0;
-        for (; r + 1 < rows; r += 2) {
-            e.first.bind(o1.data());
-            e.second.bind(o2.data());
-            add_row(e.first);
-            add_row(e.second);
-            next_pair();
+        for (; r + R <= rows; r += R) {
+            for (index_t q = 0; q < R; ++q)
+                e.row[q].bind(row(q));
+            for (index_t q = 0; q < R; ++q)
+                add_row(e.row[q]);
+            next_pass();
         }
-        if (r < rows) { // an odd row out
-            e.first.bind(o1.data());
-            add_row(e.first);
+        for (index_t q = 0; r < rows; ++r, ++q) { // the rows left over, one at a time
+            e.row[q].bind(row(q));
+            add_row(e.row[q]);
         }
         // Lane by lane, with constant indices into the vectors.
         [&]<index_t... I>(std::integer_sequence<index_t, I...>) {
@@ -1156,33 +1167,37 @@ FUSOR_INLINE void two_rows_columns(std::size_t ops,
         }
         (std::make_integer_sequence<index_t, two_rows_register_columns>{});
     } else {
-        index_t r = 0;
-        for (; r + 1 < rows; r += 2) {
-            e.first.bind(o1.data());
-            e.second.bind(o2.data());
-            for (index_t i = 0; i < n; ++i)
-                a[i] = Impl::step(Impl::step(a[i], e.first.template get<true>(i), 0),
-                                  e.second.template get<true>(i),
-                                  0);
-            next_pair();
+        for (; r + R <= rows; r += R) {
+            for (index_t q = 0; q < R; ++q)
+                e.row[q].bind(row(q));
+            for (index_t i = 0; i < n; ++i) {
+                Acc x = a[i];
+                for (index_t q = 0; q < R; ++q)
+                    x = Impl::step(x, e.row[q].template get<true>(i), 0);
+                a[i] = x;
+            }
+            next_pass();
         }
-        if (r < rows) { // an odd row out
-            e.first.bind(o1.data());
+        for (index_t q = 0; r < rows; ++r, ++q) { // the rows left over, one at a time
+            e.row[q].bind(row(q));
             for (index_t i = 0; i < n; ++i)
-                a[i] = Impl::step(a[i], e.first.template get<true>(i), 0);
+                a[i] = Impl::step(a[i], e.row[q].template get<true>(i), 0);
         }
     }
 }
 
-// The two-rows kernel over a block of [reduced, kept] levels at unit stride: every
-// accumulator takes its rows in order, two per pass (the bits of one row at a time). Sums,
+// The jammed-rows kernel over a block of [reduced, kept] levels at unit stride: every
+// accumulator takes its rows in order, R per pass (the bits of one row at a time). Sums,
 // means and norms whose kept row has at most `two_rows_register_columns` columns (the
 // z-score's (100000, 8)) keep the accumulators in a vector register across all the rows:
-// stored after each pair of rows, each column's chain of additions waited on memory, and
+// stored after each pass, each column's chain of additions waited on memory, and
 // (100000, 8) float64 column sums ran at 0.65 of the hand-written loop's speed. Longer rows
 // have a chain per column, so the row of accumulators stays in memory.
-template <class Impl, class Ev, class Acc>
-void two_rows_block(const loop_plan& p, evaluator_pair<Ev>& e, Acc* a0, const block& b) {
+template <class Impl, class Ev, index_t R, class Acc>
+void jammed_rows_block(const loop_plan& p,
+                       jammed_evaluators<Ev, R>& e,
+                       Acc* a0,
+                       const block& b) {
     const std::size_t ops = p.operand_count;
     index_buffer row_step(ops);
     for (std::size_t k = 0; k < ops; ++k)
@@ -1191,19 +1206,19 @@ void two_rows_block(const loop_plan& p, evaluator_pair<Ev>& e, Acc* a0, const bl
     using where = two_rows_accumulators;
     if constexpr (planning::pairwise_reducer<Impl>) {
         if (b.cols == two_rows_register_columns) {
-            two_rows_columns<Impl, where::full>(
+            jammed_rows_columns<Impl, where::full>(
                 ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
             return;
         }
         if (b.cols < two_rows_register_columns) {
-            two_rows_columns<Impl, where::partial>(
+            jammed_rows_columns<Impl, where::partial>(
                 ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
             return;
         }
     }
-    two_rows_columns<Impl, where::memory>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
+    jammed_rows_columns<Impl, where::memory>(
+        ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
-
 // A pairwise reducer whose lanes are plain sums (not float64's compensated lanes).
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
@@ -1560,8 +1575,8 @@ void execute_gemm(const reduction<R, C>& r,
 /// then finalizes into `out` (any strided view of the result's shape) through the plan's
 /// finalize loop. How it accumulates is the plan's `reduction` kernel: in registers when the
 /// innermost loop reduces (pairwise in double, compensated lanes for float64 sums, eight lanes,
-/// one in order, SIMD lanes for max/min, or logsumexp by blocks), else a row of accumulators (two
-/// rows per pass when the nest is [reduced, kept]).
+/// one in order, SIMD lanes for max/min, or logsumexp by blocks), else a row of accumulators (two,
+/// four or eight rows per pass when the nest is [reduced, kept]).
 template <class R, class C, class D>
 void execute_reduction(const reduction<R, C>& r,
                        const loop_plan& p,
@@ -1597,7 +1612,8 @@ void execute_reduction(const reduction<R, C>& r,
         heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
     scratch buffers;
-    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+    if (jammed_rows(p.reduction) == 0) // the jammed-rows kernel traces the count it runs
+        FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if constexpr (planning::product_candidate<R, C>) {
         if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
             const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
@@ -1670,14 +1686,19 @@ void execute_reduction(const reduction<R, C>& r,
             };
             run_loop_nest(p, 2, rows, kernel);
         }
-    } else if (p.reduction == reduce_kernel::two_rows) {
+    } else if (jammed_rows(p.reduction) != 0) {
         if constexpr (!impl::needs_index) {
-            detail::evaluator_pair<Ev> pair{ev, ev};
-            pair.second.own_buffers(buffers);
-            auto kernel = [&p, a0](detail::evaluator_pair<Ev>& e, const block& b) {
-                detail::two_rows_block<impl>(p, e, a0, b);
+            // The one count compiled for this child type, the one the planner chose by
+            // (choose_reduction_kernel); traced as what ran.
+            constexpr index_t rows = planning::jammed_rows_for<C>;
+            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(planning::jammed_rows_kernel(rows)));
+            auto jammed = detail::make_jammed_evaluators<rows>(ev);
+            for (index_t q = 1; q < rows; ++q) // the first keeps the evaluation's buffers
+                jammed.row[q].own_buffers(buffers);
+            auto kernel = [&p, a0](detail::jammed_evaluators<Ev, rows>& e, const block& b) {
+                detail::jammed_rows_block<impl>(p, e, a0, b);
             };
-            run_loop_nest(p, 2, pair, kernel);
+            run_loop_nest(p, 2, jammed, kernel);
         }
     } else if (detail::pairwise_runs_by_blocks<impl>(p)) {
         // Pairwise sums of contiguous runs, a block of rows of them per call of the kernel: the

@@ -324,8 +324,10 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += "; a contraction summing nothing: the element-wise loop of its terms";
     } else if (!p.reducer.empty()) {
         s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
-        if (p.reduction == reduce_kernel::two_rows)
-            s += ", two rows per pass";
+        if (const index_t rows = jammed_rows(p.reduction))
+            s += rows == 2 ? ", two rows per pass"
+                 : rows == 4 ? ", four rows per pass"
+                             : ", eight rows per pass";
         if (p.reduction == reduce_kernel::rescaled_rows)
             s += ", rows in blocks of " + std::to_string(rescaled_block_rows);
     }

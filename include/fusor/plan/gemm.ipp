@@ -83,7 +83,7 @@ namespace fusor::planning {
 
 FUSOR_DECL bool choose_small_gemm(loop_plan& p) {
     const bool one_at_a_time = p.reduction == reduce_kernel::row
-                               || p.reduction == reduce_kernel::two_rows
+                               || jammed_rows(p.reduction) != 0
                                || (p.reduction == reduce_kernel::pairwise && p.reduce_count < 8);
     if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1 || !one_at_a_time)
         return false;

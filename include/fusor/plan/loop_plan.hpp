@@ -175,9 +175,9 @@ constexpr index_t collapse_block(index_t cols) {
     return broadcast_block / cols * cols;
 }
 
-/// The two-rows reduction kernel (`reduce_kernel::two_rows`) of a sum, mean or norm whose kept
-/// row has at most this many columns holds its accumulators in one vector register across all
-/// the rows of a block (exec/execute.hpp, two_rows_block).
+/// The jammed-rows reduction kernels (`reduce_kernel::two_rows`, `four_rows`, `eight_rows`) of a
+/// sum, mean or norm whose kept row has at most this many columns hold their accumulators in one
+/// vector register across all the rows of a block (exec/execute.hpp, jammed_rows_block).
 inline constexpr index_t two_rows_register_columns = 8;
 
 /// Expressions with up to this many tensor operands may hold one of them in a register
@@ -219,6 +219,8 @@ enum class reduce_kernel : std::uint8_t {
                      ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
     row,             ///< a row of accumulators, one per result element, updated element-wise
     two_rows,        ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    four_rows,       ///< the same, four rows per pass (two tensor operands: eight row streams)
+    eight_rows,      ///< the same, eight rows per pass (one tensor operand)
     rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
                      ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
     gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
@@ -276,6 +278,10 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "row";
     case reduce_kernel::two_rows:
         return "two_rows";
+    case reduce_kernel::four_rows:
+        return "four_rows";
+    case reduce_kernel::eight_rows:
+        return "eight_rows";
     case reduce_kernel::rescaled_rows:
         return "rescaled_rows";
     case reduce_kernel::gemm:
@@ -292,7 +298,16 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
 /// than one accumulator in registers per run.
 constexpr bool row_of_accumulators(reduce_kernel k) {
     return k == reduce_kernel::row || k == reduce_kernel::two_rows
+           || k == reduce_kernel::four_rows || k == reduce_kernel::eight_rows
            || k == reduce_kernel::rescaled_rows || k == reduce_kernel::small_gemm;
+}
+
+/// Rows per pass of a jammed-rows kernel (two_rows, four_rows, eight_rows); 0 for any other.
+constexpr index_t jammed_rows(reduce_kernel k) {
+    return k == reduce_kernel::two_rows    ? 2
+           : k == reduce_kernel::four_rows  ? 4
+           : k == reduce_kernel::eight_rows ? 8
+                                            : 0;
 }
 
 /// Rows and columns of a tile of the tiled kernel: a staged operand's reads are `tile_rows`
