@@ -745,7 +745,7 @@ struct column_two_sum {
 
 TEST_CASE("column sums over short rows keep their lanes in registers of this target's width"
           * doctest::skip(!processor_has_target())) {
-    // Sums and means along axis 0 with at most 8 columns (exec/execute.hpp, two_rows_columns)
+    // Sums and means along axis 0 with at most 8 columns (exec/execute.hpp, jammed_rows_columns)
     // hold the eight lanes as vectors of the register width: one on AVX-512, two on AVX2. Each
     // lane must still take its column's rows in order, the bits of a row at a time. (Sums and
     // differences only: a product could be contracted into an FMA in one form and not the

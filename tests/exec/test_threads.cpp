@@ -149,29 +149,38 @@ TEST_CASE("reductions do not depend on the thread count") {
 }
 
 TEST_CASE("reductions over a reducing outer loop add one row after another, bit for bit") {
-    // Two rows per pass over the accumulators (execute.hpp, two_rows_block) must keep the order of
-    // a row at a time: (acc + x_r) + x_{r+1}. Odd and even row counts, one and two threads.
+    // Rows per pass over the accumulators (execute.hpp, jammed_rows_block: eight for `sum(a, 0)`,
+    // four for `sum(a * a, 0)`, two for `sum(a + a + a, 0)`) must keep the order of a row at a
+    // time: ((acc + x_r) + x_{r+1}) + .... Row counts under a pass, a pass and rows left over,
+    // whole passes; one and two threads.
     restore_threads restore;
-    for (const index_t rows : {index_t{2}, index_t{7}, index_t{64}, index_t{65}}) {
+    for (const index_t rows :
+         {index_t{2}, index_t{7}, index_t{13}, index_t{64}, index_t{65}, index_t{70}}) {
         CAPTURE(rows);
         const auto a = spread({rows, 2050}, 20 + static_cast<unsigned>(rows));
         // The same sums a row at a time, in double (float32 sums accumulate in double); a * a
         // is float32, rounded before it is summed.
-        std::vector<double> acc(2050, 0.0), squares(2050, 0.0);
+        std::vector<double> acc(2050, 0.0), squares(2050, 0.0), three(2050, 0.0);
         for (index_t r = 0; r < rows; ++r)
             for (index_t c = 0; c < 2050; ++c) {
                 const float x = a.data()[r * 2050 + c];
                 acc[static_cast<std::size_t>(c)] += static_cast<double>(x);
                 squares[static_cast<std::size_t>(c)] += static_cast<double>(x * x);
+                // (x + x) + x in float32, as the expression's (adds only: nothing for a
+                // compiler to contract into an FMA in one form and not the other).
+                const float twice = x + x;
+                three[static_cast<std::size_t>(c)] += static_cast<double>(twice + x);
             }
         for (int threads : {1, 2}) {
             fusor::set_num_threads(threads);
             const fusor::tensor<float> s = fusor::eval(fusor::sum(a, 0));
             const fusor::tensor<float> n2 = fusor::eval(fusor::sum(a * a, 0));
+            const fusor::tensor<float> n3 = fusor::eval(fusor::sum(a + a + a, 0));
             for (index_t c = 0; c < 2050; ++c) {
                 const auto k = static_cast<std::size_t>(c);
                 REQUIRE(s.data()[c] == static_cast<float>(acc[k]));
                 REQUIRE(n2.data()[c] == static_cast<float>(squares[k]));
+                REQUIRE(n3.data()[c] == static_cast<float>(three[k]));
             }
         }
     }
@@ -192,7 +201,7 @@ struct two_sum_reference {
 
 TEST_CASE("short rows: accumulators held in a register still add one row after another") {
     // Rows of up to two_rows_register_columns (8) columns keep a sum's, mean's or norm's
-    // accumulators in a vector register across all the rows (execute.hpp, two_rows_block):
+    // accumulators in a vector register across all the rows (execute.hpp, jammed_rows_block):
     // all eight lanes, or the first `cols` of them. The bits must be those of a row at a time,
     // for float64 (TwoSum corrections) and float32 (double sums), odd and even row counts, an
     // operand read through a broadcast (x - m), and any thread count.
