@@ -1069,135 +1069,153 @@ jammed_evaluators<Ev, R> make_jammed_evaluators(const Ev& ev) {
 // 0.97 ms as one vector of 8 doubles, 0.50 ms as two).
 using two_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
 
-// Where the jammed-rows kernel keeps a block's accumulators: in memory (the row of
-// accumulators, any width), or in registers of `two_rows_register_columns` lanes
-// (two_rows_lane_vectors), all of them (`full`) or the first `n` (`partial`, the other lanes add
-// zeros and are never stored).
-enum class two_rows_accumulators { memory, full, partial };
+// How many of the `two_rows_register_columns` register lanes (two_rows_lane_vectors) hold a
+// block's accumulators when they stay in registers: all of them (`full`) or the first `n`
+// (`partial`, the other lanes add zeros and are never stored).
+enum class two_rows_accumulators { full, partial };
 
-// Every row of a block, R per pass, into the accumulators `a` of `n` columns, from the
-// operands' offsets `off` at the block's first row; `row_step`: each operand's stride between
-// rows. In a register (sums, means and norms: `Impl::term` then a double or TwoSum add) the
-// accumulators stay there across all the rows and are stored once.
-template <class Impl, two_rows_accumulators Where, class Ev, index_t R, class Acc>
-FUSOR_INLINE void jammed_rows_columns(std::size_t ops,
-                                      jammed_evaluators<Ev, R>& e,
-                                      Acc* a,
-                                      index_t rows,
-                                      index_t n,
-                                      const index_t* off,
-                                      const index_t* row_step) {
+// Every row of a block, two per pass, into accumulators `a` of `n` (at most
+// `two_rows_register_columns`) columns held in registers (sums, means and norms: `Impl::term`
+// then a double or TwoSum add), from the operands' offsets `off` at the block's first row;
+// `row_step`: each operand's stride between rows. The accumulators stay in registers across
+// all the rows and are stored once. Two rows per pass: more gain nothing here (the
+// accumulators are not reloaded), and eight cost (100000, 8) float64 column means 0.58 -> 0.80
+// ms (the binding of eight evaluators per pass).
+template <class Impl, two_rows_accumulators Where, class Ev, class Acc>
+FUSOR_INLINE void two_rows_in_registers(std::size_t ops,
+                                        Ev& first,
+                                        Ev& second,
+                                        Acc* a,
+                                        index_t rows,
+                                        index_t n,
+                                        const index_t* off,
+                                        const index_t* row_step) {
+    index_buffer o1(off, ops), o2(ops);
+    for (std::size_t k = 0; k < ops; ++k)
+        o2[k] = o1[k] + row_step[k];
+    // The sums (and, for float64, the TwoSum corrections) in registers; each lane takes the
+    // same terms in the same order as a scalar accumulator would. Vector `g` holds columns
+    // [g * L, g * L + L).
+    using vec = two_rows_lane_vectors::vector;
+    constexpr index_t L = two_rows_lane_vectors::width;
+    constexpr index_t G = two_rows_lane_vectors::count;
+    constexpr bool full = Where == two_rows_accumulators::full;
+    constexpr bool compensated = std::is_same_v<Acc, reducers::detail::compensated_sum>;
+    using lanes = std::make_integer_sequence<index_t, L>;
+    using groups = std::make_integer_sequence<index_t, G>;
+    const auto initial = [&]<index_t... J>(
+        index_t g, bool correction, std::integer_sequence<index_t, J...>) {
+        if constexpr (compensated)
+            return vec{(full || g * L + J < n
+                            ? (correction ? a[g * L + J].correction : a[g * L + J].sum)
+                            : 0.0)...};
+        else
+            return vec{(full || g * L + J < n ? a[g * L + J] : 0.0)...};
+    };
+    vec sum[G], corr[G];
+    for (index_t g = 0; g < G; ++g) {
+        sum[g] = initial(g, false, lanes{});
+        corr[g] = compensated ? initial(g, true, lanes{}) : vec{};
+    }
+    const auto add_row = [&](const Ev& ev) {
+        [&]<index_t... g>(std::integer_sequence<index_t, g...>) {
+            const auto add_group = [&]<index_t... J>(
+                vec & s, vec & c, std::integer_sequence<index_t, J...>, auto group) {
+                constexpr index_t first_column = decltype(group)::value * L;
+                const vec x = {(full || first_column + J < n
+                                    ? Impl::term(ev.template get<true>(first_column + J))
+                                    : 0.0)...};
+                if constexpr (compensated)
+                    reducers::detail::two_sum_into(s, c, x);
+                else
+                    s += x;
+            };
+            (add_group(sum[g], corr[g], lanes{}, std::integral_constant<index_t, g>{}), ...);
+        }
+        (groups{});
+    };
+    index_t r = 0;
+    for (; r + 1 < rows; r += 2) {
+        first.bind(o1.data());
+        second.bind(o2.data());
+        add_row(first);
+        add_row(second);
+        for (std::size_t k = 0; k < ops; ++k) {
+            o1[k] += 2 * row_step[k];
+            o2[k] += 2 * row_step[k];
+        }
+    }
+    if (r < rows) { // an odd row out
+        first.bind(o1.data());
+        add_row(first);
+    }
+    // Lane by lane, with constant indices into the vectors.
+    [&]<index_t... I>(std::integer_sequence<index_t, I...>) {
+        const auto store = [&](auto lane) {
+            constexpr index_t i = decltype(lane)::value;
+            if (full || i < n) {
+                if constexpr (compensated)
+                    a[i] = Acc{sum[i / L][i % L], corr[i / L][i % L]};
+                else
+                    a[i] = sum[i / L][i % L];
+            }
+        };
+        (store(std::integral_constant<index_t, I>{}), ...);
+    }
+    (std::make_integer_sequence<index_t, two_rows_register_columns>{});
+}
+
+// Every row of a block, R per pass, into the row of accumulators `a` of `n` columns in memory,
+// from the operands' offsets `off` at the block's first row; `row_step`: each operand's stride
+// between rows. Row q of a pass reads through evaluator q.
+template <class Impl, class Ev, index_t R, class Acc>
+FUSOR_INLINE void jammed_rows_in_memory(std::size_t ops,
+                                        jammed_evaluators<Ev, R>& e,
+                                        Acc* a,
+                                        index_t rows,
+                                        index_t n,
+                                        const index_t* off,
+                                        const index_t* row_step) {
     // Row q of the pass reads at the offsets row(q) (words [q * ops, q * ops + ops) of `o`).
     index_buffer o(static_cast<std::size_t>(R) * ops);
-    const auto row = [&](index_t q) { return o.data() + static_cast<std::size_t>(q) * ops; };
+    const auto row = [&](index_t q) {
+        return o.data() + static_cast<std::size_t>(q) * ops;
+    };
     for (index_t q = 0; q < R; ++q)
         for (std::size_t k = 0; k < ops; ++k)
             row(q)[k] = off[k] + q * row_step[k];
-    const auto next_pass = [&] {
+    index_t r = 0;
+    for (; r + R <= rows; r += R) {
+        for (index_t q = 0; q < R; ++q)
+            e.row[q].bind(row(q));
+        for (index_t i = 0; i < n; ++i) {
+            Acc x = a[i];
+            for (index_t q = 0; q < R; ++q)
+                x = Impl::step(x, e.row[q].template get<true>(i), 0);
+            a[i] = x;
+        }
         for (index_t q = 0; q < R; ++q)
             for (std::size_t k = 0; k < ops; ++k)
                 row(q)[k] += R * row_step[k];
-    };
-    index_t r = 0;
-    if constexpr (Where != two_rows_accumulators::memory) {
-        // The sums (and, for float64, the TwoSum corrections) in registers; each lane takes the
-        // same terms in the same order as a scalar accumulator would. Vector `g` holds columns
-        // [g * L, g * L + L).
-        using vec = two_rows_lane_vectors::vector;
-        constexpr index_t L = two_rows_lane_vectors::width;
-        constexpr index_t G = two_rows_lane_vectors::count;
-        constexpr bool full = Where == two_rows_accumulators::full;
-        constexpr bool compensated = std::is_same_v<Acc, reducers::detail::compensated_sum>;
-        using lanes = std::make_integer_sequence<index_t, L>;
-        using groups = std::make_integer_sequence<index_t, G>;
-        const auto initial = [&]<index_t... J>(
-            index_t g, bool correction, std::integer_sequence<index_t, J...>) {
-            if constexpr (compensated)
-                return vec{(full || g * L + J < n
-                                ? (correction ? a[g * L + J].correction : a[g * L + J].sum)
-                                : 0.0)...};
-            else
-                return vec{(full || g * L + J < n ? a[g * L + J] : 0.0)...};
-        };
-        vec sum[G], corr[G];
-        for (index_t g = 0; g < G; ++g) {
-            sum[g] = initial(g, false, lanes{});
-            corr[g] = compensated ? initial(g, true, lanes{}) : vec{};
-        }
-        const auto add_row = [&](const Ev& ev) {
-            [&]<index_t... g>(std::integer_sequence<index_t, g...>) {
-                const auto add_group = [&]<index_t... J>(
-                    vec & s, vec & c, std::integer_sequence<index_t, J...>, auto group) {
-                    constexpr index_t first = decltype(group)::value * L;
-                    const vec x = {(full || first + J < n
-                                        ? Impl::term(ev.template get<true>(first + J))
-                                        : 0.0)...};
-                    if constexpr (compensated)
-                        reducers::detail::two_sum_into(s, c, x);
-                    else
-                        s += x;
-                };
-                (add_group(sum[g], corr[g], lanes{}, std::integral_constant<index_t, g>{}), ...);
-            }
-            (groups{});
-        };
-        for (; r + R <= rows; r += R) {
-            for (index_t q = 0; q < R; ++q)
-                e.row[q].bind(row(q));
-            for (index_t q = 0; q < R; ++q)
-                add_row(e.row[q]);
-            next_pass();
-        }
-        for (index_t q = 0; r < rows; ++r, ++q) { // the rows left over, one at a time
-            e.row[q].bind(row(q));
-            add_row(e.row[q]);
-        }
-        // Lane by lane, with constant indices into the vectors.
-        [&]<index_t... I>(std::integer_sequence<index_t, I...>) {
-            const auto store = [&](auto lane) {
-                constexpr index_t i = decltype(lane)::value;
-                if (full || i < n) {
-                    if constexpr (compensated)
-                        a[i] = Acc{sum[i / L][i % L], corr[i / L][i % L]};
-                    else
-                        a[i] = sum[i / L][i % L];
-                }
-            };
-            (store(std::integral_constant<index_t, I>{}), ...);
-        }
-        (std::make_integer_sequence<index_t, two_rows_register_columns>{});
-    } else {
-        for (; r + R <= rows; r += R) {
-            for (index_t q = 0; q < R; ++q)
-                e.row[q].bind(row(q));
-            for (index_t i = 0; i < n; ++i) {
-                Acc x = a[i];
-                for (index_t q = 0; q < R; ++q)
-                    x = Impl::step(x, e.row[q].template get<true>(i), 0);
-                a[i] = x;
-            }
-            next_pass();
-        }
-        for (index_t q = 0; r < rows; ++r, ++q) { // the rows left over, one at a time
-            e.row[q].bind(row(q));
-            for (index_t i = 0; i < n; ++i)
-                a[i] = Impl::step(a[i], e.row[q].template get<true>(i), 0);
-        }
+    }
+    for (index_t q = 0; r < rows; ++r, ++q) { // the rows left over, one at a time
+        e.row[q].bind(row(q));
+        for (index_t i = 0; i < n; ++i)
+            a[i] = Impl::step(a[i], e.row[q].template get<true>(i), 0);
     }
 }
 
 // The jammed-rows kernel over a block of [reduced, kept] levels at unit stride: every
-// accumulator takes its rows in order, R per pass (the bits of one row at a time). Sums,
-// means and norms whose kept row has at most `two_rows_register_columns` columns (the
-// z-score's (100000, 8)) keep the accumulators in a vector register across all the rows:
-// stored after each pass, each column's chain of additions waited on memory, and
-// (100000, 8) float64 column sums ran at 0.65 of the hand-written loop's speed. Longer rows
-// have a chain per column, so the row of accumulators stays in memory.
+// accumulator takes its rows in order, `rows` per pass (2 or R), the bits of one row at a time.
+// Two rows over a kept row of at most `two_rows_register_columns` columns (the z-score's
+// (100000, 8)) keep a sum's, mean's or norm's accumulators in a vector register across all the
+// rows: stored after each pair of rows, each column's chain of additions waited on memory, and
+// (100000, 8) float64 column sums ran at 0.65 of the hand-written loop's speed. Otherwise the
+// row of accumulators stays in memory, R rows per pass (planning::jammed_rows_for of the child:
+// the one count compiled; two rows run in memory only when R is two).
 template <class Impl, class Ev, index_t R, class Acc>
-void jammed_rows_block(const loop_plan& p,
-                       jammed_evaluators<Ev, R>& e,
-                       Acc* a0,
-                       const block& b) {
+void jammed_rows_block(
+    const loop_plan& p, index_t rows, jammed_evaluators<Ev, R>& e, Acc* a0, const block& b) {
     const std::size_t ops = p.operand_count;
     index_buffer row_step(ops);
     for (std::size_t k = 0; k < ops; ++k)
@@ -1205,19 +1223,18 @@ void jammed_rows_block(const loop_plan& p,
     Acc* a = a0 + b.offsets[0];
     using where = two_rows_accumulators;
     if constexpr (planning::pairwise_reducer<Impl>) {
-        if (b.cols == two_rows_register_columns) {
-            jammed_rows_columns<Impl, where::full>(
-                ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
-            return;
-        }
-        if (b.cols < two_rows_register_columns) {
-            jammed_rows_columns<Impl, where::partial>(
-                ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
+        if (rows == 2 && b.cols <= two_rows_register_columns) {
+            if (b.cols == two_rows_register_columns)
+                two_rows_in_registers<Impl, where::full>(
+                    ops, e.row[0], e.row[1], a, b.rows, b.cols, b.offsets, row_step.data());
+            else
+                two_rows_in_registers<Impl, where::partial>(
+                    ops, e.row[0], e.row[1], a, b.rows, b.cols, b.offsets, row_step.data());
             return;
         }
     }
-    jammed_rows_columns<Impl, where::memory>(
-        ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
+    (void)rows;
+    jammed_rows_in_memory<Impl>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
 // A pairwise reducer whose lanes are plain sums (not float64's compensated lanes).
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
@@ -1688,15 +1705,22 @@ void execute_reduction(const reduction<R, C>& r,
         }
     } else if (jammed_rows(p.reduction) != 0) {
         if constexpr (!impl::needs_index) {
-            // The one count compiled for this child type, the one the planner chose by
-            // (choose_reduction_kernel); traced as what ran.
-            constexpr index_t rows = planning::jammed_rows_for<C>;
+            // per_pass: the one count compiled for this child type. Two rows per pass where the
+            // plan says two and either per_pass is two or the kept rows are short enough for
+            // registers (then every block's are); else per_pass. Traced as what runs.
+            constexpr index_t per_pass = planning::jammed_rows_for<C>;
+            const index_t rows =
+                jammed_rows(p.reduction) == 2
+                        && (per_pass == 2 || planning::jammed_rows_in_registers<impl>(p))
+                    ? 2
+                    : per_pass;
             FUSOR_TRACE_KERNEL(p, reduce_kernel_name(planning::jammed_rows_kernel(rows)));
-            auto jammed = detail::make_jammed_evaluators<rows>(ev);
-            for (index_t q = 1; q < rows; ++q) // the first keeps the evaluation's buffers
+            auto jammed = detail::make_jammed_evaluators<per_pass>(ev);
+            for (index_t q = 1; q < per_pass; ++q) // the first keeps the evaluation's buffers
                 jammed.row[q].own_buffers(buffers);
-            auto kernel = [&p, a0](detail::jammed_evaluators<Ev, rows>& e, const block& b) {
-                detail::jammed_rows_block<impl>(p, e, a0, b);
+            auto kernel = [&p, rows, a0](detail::jammed_evaluators<Ev, per_pass>& e,
+                                         const block& b) {
+                detail::jammed_rows_block<impl>(p, rows, e, a0, b);
             };
             run_loop_nest(p, 2, jammed, kernel);
         }

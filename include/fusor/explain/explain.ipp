@@ -325,7 +325,7 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     } else if (!p.reducer.empty()) {
         s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
         if (const index_t rows = jammed_rows(p.reduction))
-            s += rows == 2 ? ", two rows per pass"
+            s += rows == 2   ? ", two rows per pass"
                  : rows == 4 ? ", four rows per pass"
                              : ", eight rows per pass";
         if (p.reduction == reduce_kernel::rescaled_rows)

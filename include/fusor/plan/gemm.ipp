@@ -82,8 +82,7 @@ FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t
 namespace fusor::planning {
 
 FUSOR_DECL bool choose_small_gemm(loop_plan& p) {
-    const bool one_at_a_time = p.reduction == reduce_kernel::row
-                               || jammed_rows(p.reduction) != 0
+    const bool one_at_a_time = p.reduction == reduce_kernel::row || jammed_rows(p.reduction) != 0
                                || (p.reduction == reduce_kernel::pairwise && p.reduce_count < 8);
     if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1 || !one_at_a_time)
         return false;

@@ -202,6 +202,17 @@ concept pairwise_reducer = requires {
     requires Impl::pairwise;
 };
 
+/// Whether the jammed-rows loop `p` ([reduced, kept], two levels) of reducer `Impl` keeps its
+/// accumulators in registers, two rows per pass: a sum, mean or norm (pairwise_reducer) whose
+/// kept rows have at most two_rows_register_columns columns (exec: jammed_rows_block).
+template <class Impl>
+bool jammed_rows_in_registers(const loop_plan& p) {
+    if constexpr (pairwise_reducer<Impl>)
+        return p.extents.size() == 2 && p.extents[1] <= two_rows_register_columns;
+    else
+        return false;
+}
+
 /// Whether a flat reduction (planning::is_flat_reduction) of `Impl` over a child of type `C`
 /// may read columns (leaves of one element per run, splatted per run, as the general walk's
 /// blocked sums splat them): an additive reducer (its runs summed alone, in the order the
@@ -540,8 +551,9 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
     const bool contiguous = p.kernel == inner_kernel::contiguous;
     if (!impl::needs_index && contiguous && !p.empty && levels == 2 && p.extents[0] >= 2
         && p.operands[0].strides[0] == 0 && p.operands[0].strides[1] != 0) {
-        p.reduction = rescaled_reducer<impl> ? reduce_kernel::rescaled_rows
-                                             : jammed_rows_kernel(jammed_rows_for<C>);
+        p.reduction = rescaled_reducer<impl>              ? reduce_kernel::rescaled_rows
+                      : jammed_rows_in_registers<impl>(p) ? reduce_kernel::two_rows
+                                                          : jammed_rows_kernel(jammed_rows_for<C>);
         return;
     }
     const bool register_accumulator = levels == 0 || p.operands[0].strides[levels - 1] == 0;

@@ -297,14 +297,14 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
 /// True when reduction kernel `k` keeps a row of accumulators (one per result element) rather
 /// than one accumulator in registers per run.
 constexpr bool row_of_accumulators(reduce_kernel k) {
-    return k == reduce_kernel::row || k == reduce_kernel::two_rows
-           || k == reduce_kernel::four_rows || k == reduce_kernel::eight_rows
-           || k == reduce_kernel::rescaled_rows || k == reduce_kernel::small_gemm;
+    return k == reduce_kernel::row || k == reduce_kernel::two_rows || k == reduce_kernel::four_rows
+           || k == reduce_kernel::eight_rows || k == reduce_kernel::rescaled_rows
+           || k == reduce_kernel::small_gemm;
 }
 
 /// Rows per pass of a jammed-rows kernel (two_rows, four_rows, eight_rows); 0 for any other.
 constexpr index_t jammed_rows(reduce_kernel k) {
-    return k == reduce_kernel::two_rows    ? 2
+    return k == reduce_kernel::two_rows     ? 2
            : k == reduce_kernel::four_rows  ? 4
            : k == reduce_kernel::eight_rows ? 8
                                             : 0;
