@@ -1,6 +1,7 @@
 // bench_reduce: reductions, fused vs eager vs hand-written vs peers, in one run
 // (docs/reductions.md, docs/performance.md).
-//   W7  sum over axis 0 and axis 1, max over axis 1, argmax over axis 1 of (4096, 4096) float32
+//   W7  sum over axis 0 and axis 1, max over axis 1, argmax over axis 0 and axis 1 of (4096, 4096)
+//       float32
 //   W8  sum(a * b, 1), (4096, 4096) float32: the product is never stored
 //   W9  row softmax of (4096, 1024) float32 (W9_softmax_1000: (1000, 1000); W9_softmax_10:
 //       (419430, 10), ten classes per row), as the README writes it (exp stored once per block
@@ -107,6 +108,21 @@ void argmax_axis1_hand(const float* a, std::int64_t* out) {
             if (r[j] > r[best])
                 best = j;
         out[i] = best;
+    }
+}
+// Over axis 0, as a good programmer streams it: each row against the row of column maxima and
+// their rows, the first maximum kept (strictly greater replaces it; the data holds no NaN).
+void argmax_axis0_hand(const float* a, std::int64_t* out) {
+    std::vector<float> best(a, a + n);
+    for (fusor::index_t j = 0; j < n; ++j)
+        out[j] = 0;
+    for (fusor::index_t i = 1; i < n; ++i) {
+        const float* r = a + i * n;
+        for (fusor::index_t j = 0; j < n; ++j)
+            if (r[j] > best[static_cast<std::size_t>(j)]) {
+                best[static_cast<std::size_t>(j)] = r[j];
+                out[j] = i;
+            }
     }
 }
 void dot_rows_hand(const float* a, const float* b, float* out) {
@@ -472,6 +488,13 @@ int main(int argc, char** argv) {
             max_axis1_hand,
             BENCH_XTENSOR([](const auto& a) { return xt::amax(a, {1}); }),
             BENCH_EIGEN([](auto& o, const auto& a) { o = a.maximum(bench::dims(1)); }));
+        add_w7<std::int64_t>(
+            "W7_argmax_axis0",
+            [](const auto& a) { return fusor::argmax(a, 0); },
+            argmax_axis0_hand,
+            BENCH_XTENSOR([](const auto& a) { return xt::argmax(a, 0); }),
+            BENCH_EIGEN(
+                [](auto& o, const auto& a) { o = a.argmax(0).template cast<std::int64_t>(); }));
         add_w7<std::int64_t>(
             "W7_argmax_axis1",
             [](const auto& a) { return fusor::argmax(a, 1); },

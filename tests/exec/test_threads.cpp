@@ -245,6 +245,62 @@ TEST_CASE("short rows: accumulators held in a register still add one row after a
     }
 }
 
+TEST_CASE("argmax and argmin over a reducing outer loop keep what one row at a time keeps") {
+    // The arg-rows kernel (execute.hpp, arg_rows_block) compares each row with a row of kept
+    // values and a row of their indices: the first maximum (minimum) of each column, the first
+    // NaN once there is one, ties to the earlier row. Against a row-at-a-time loop, for float32
+    // with NaNs and ties, int32 (no NaN) and an expression, one and two threads.
+    restore_threads restore;
+    for (const index_t rows : {index_t{2}, index_t{9}, index_t{300}}) {
+        CAPTURE(rows);
+        auto a = spread({rows, 2050}, 30 + static_cast<unsigned>(rows));
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        a.data()[(rows - 1) * 2050 + 3] = nan; // a NaN in the last row only
+        a.data()[0 * 2050 + 4] = nan;          // in the first row, then more
+        a.data()[(rows / 2) * 2050 + 4] = nan;
+        a.data()[(rows - 1) * 2050 + 5] = a.data()[0 * 2050 + 5] = 3e30f; // a tie, first wins
+        a.data()[(rows - 1) * 2050 + 6] = a.data()[0 * 2050 + 6] = -3e30f;
+        fusor::tensor<std::int32_t> k = fusor::zeros<std::int32_t>({rows, 2050});
+        for (index_t i = 0; i < k.size(); ++i)
+            k.data()[i] = static_cast<std::int32_t>((i * 7919) % 1013) - 500;
+        auto reference = [&](const auto* x, bool greater) {
+            std::vector<std::int64_t> out(2050, 0);
+            for (index_t c = 0; c < 2050; ++c) {
+                auto kept = x[c];
+                for (index_t r = 1; r < rows; ++r) {
+                    const auto v = x[r * 2050 + c];
+                    const bool better = greater ? v > kept : v < kept;
+                    if (better || (v != v && kept == kept)) {
+                        kept = v;
+                        out[static_cast<std::size_t>(c)] = r;
+                    }
+                }
+            }
+            return out;
+        };
+        const fusor::tensor<float> twice = fusor::eval(a + a);
+        const auto want_max = reference(a.data(), true), want_min = reference(a.data(), false);
+        const auto want_kmax = reference(k.data(), true), want_kmin = reference(k.data(), false);
+        const auto want_twice = reference(twice.data(), true);
+        for (int threads : {1, 2}) {
+            fusor::set_num_threads(threads);
+            const fusor::tensor<std::int64_t> got_max = fusor::argmax(a, 0),
+                                              got_min = fusor::argmin(a, 0),
+                                              got_kmax = fusor::argmax(k, 0),
+                                              got_kmin = fusor::argmin(k, 0),
+                                              got_twice = fusor::argmax(a + a, 0);
+            for (index_t c = 0; c < 2050; ++c) {
+                const auto j = static_cast<std::size_t>(c);
+                REQUIRE(got_max.data()[c] == want_max[j]);
+                REQUIRE(got_min.data()[c] == want_min[j]);
+                REQUIRE(got_kmax.data()[c] == want_kmax[j]);
+                REQUIRE(got_kmin.data()[c] == want_kmin[j]);
+                REQUIRE(got_twice.data()[c] == want_twice[j]);
+            }
+        }
+    }
+}
+
 TEST_CASE("an exception thrown inside a thread reaches the caller") {
     restore_threads restore;
     fusor::tensor<std::int32_t> base(shape_t{400, 200}), exponent(shape_t{400, 200});

@@ -129,13 +129,33 @@ TEST_CASE("the cost part counts a tensor read twice the same way as one stream")
 namespace {
 // Every kernel the evaluator has; a kernel missing here, or one that runs without explain
 // naming it, fails the test below.
-const std::set<std::string> every_kernel = {
-    "contiguous",   "blocked",         "registers",   "broadcast",  "held",
-    "tiled",        "collapsed",       "strided",     "pairwise",   "pairwise_rows",
-    "float_lanes",  "pairwise_simd",   "compensated", "lanes",      "sequential",
-    "minmax_simd",  "rescaled_blocks", "row",         "two_rows",   "four_rows",
-    "eight_rows",   "rescaled_rows",   "gemm",        "small_gemm", "registers_stride2",
-    "row_registers"};
+const std::set<std::string> every_kernel = {"contiguous",
+                                            "blocked",
+                                            "registers",
+                                            "broadcast",
+                                            "held",
+                                            "tiled",
+                                            "collapsed",
+                                            "strided",
+                                            "pairwise",
+                                            "pairwise_rows",
+                                            "float_lanes",
+                                            "pairwise_simd",
+                                            "compensated",
+                                            "lanes",
+                                            "sequential",
+                                            "minmax_simd",
+                                            "rescaled_blocks",
+                                            "row",
+                                            "two_rows",
+                                            "four_rows",
+                                            "eight_rows",
+                                            "arg_rows",
+                                            "rescaled_rows",
+                                            "gemm",
+                                            "small_gemm",
+                                            "registers_stride2",
+                                            "row_registers"};
 } // namespace
 
 TEST_CASE("every kernel runs where explain says it does, at sizes that reach it") {
@@ -225,6 +245,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(max(a, 1)); },
          [&] {
              out = max(a, 1);
+         }},
+        {[&] { return explain(argmax(a, 0)); },
+         [&] {
+             outi = argmax(a, 0);
          }},
         {[&] { return explain(argmax(a, 1)); },
          [&] {

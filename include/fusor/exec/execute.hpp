@@ -1236,6 +1236,45 @@ void jammed_rows_block(
     (void)rows;
     jammed_rows_in_memory<Impl>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
+// The arg-rows kernel (argmax, argmin over a block of [reduced, kept] levels at unit stride):
+// the block's accumulators, (value, index) pairs, unpacked into a row of values and a row of
+// indices, each input row then compared with them lane by lane (`Impl::wins`: strictly
+// better, or the first NaN), rows in order, so each column keeps what a row at a time keeps;
+// packed back at the end. On the pairs in place the compiler compared one element at a time:
+// argmax(a, 0) over (4096, 4096) float32 took 33 ms, the loop a programmer writes 3.6.
+// `idx_op`: the index operand (each row's index is its offset, still along the row).
+template <class Impl, class Ev, class Acc>
+void arg_rows_block(const loop_plan& p, Ev& ev, Acc* a0, const block& b) {
+    using T = decltype(Acc::best);
+    const std::size_t ops = p.operand_count, idx_op = ops - 1;
+    index_buffer off(b.offsets, ops), row_step(ops);
+    for (std::size_t k = 0; k < ops; ++k)
+        row_step[k] = p.stride(k, 0);
+    Acc* a = a0 + b.offsets[0];
+    const index_t n = b.cols;
+    scratch rows; // this thread's pool: allocates only the first time a size is reached
+    T* best = rows.make<T>(static_cast<std::size_t>(n));
+    std::int64_t* index = rows.make<std::int64_t>(static_cast<std::size_t>(n));
+    for (index_t j = 0; j < n; ++j) {
+        best[j] = a[j].best;
+        index[j] = a[j].index;
+    }
+    for (index_t r = 0; r < b.rows; ++r) {
+        ev.bind(off.data());
+        const auto i = static_cast<std::int64_t>(off[idx_op]);
+        for (index_t j = 0; j < n; ++j) {
+            const T v = ev.template get<true>(j), kept = best[j];
+            const bool take = Impl::wins(v, kept);
+            best[j] = take ? v : kept;
+            index[j] = take ? i : index[j];
+        }
+        for (std::size_t k = 0; k < ops; ++k)
+            off[k] += row_step[k];
+    }
+    for (index_t j = 0; j < n; ++j)
+        a[j] = Acc{best[j], index[j]};
+}
+
 // A pairwise reducer whose lanes are plain sums (not float64's compensated lanes).
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
@@ -1702,6 +1741,13 @@ void execute_reduction(const reduction<R, C>& r,
                 detail::pairwise_rows_block<impl>(ops, e, a0, b, row_step.data());
             };
             run_loop_nest(p, 2, rows, kernel);
+        }
+    } else if (p.reduction == reduce_kernel::arg_rows) {
+        if constexpr (planning::arg_rows_reducer<impl>) {
+            auto kernel = [&p, a0](Ev& ev, const block& b) {
+                detail::arg_rows_block<impl>(p, ev, a0, b);
+            };
+            run_loop_nest(p, 2, ev, kernel);
         }
     } else if (jammed_rows(p.reduction) != 0) {
         if constexpr (!impl::needs_index) {

@@ -324,6 +324,8 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += "; a contraction summing nothing: the element-wise loop of its terms";
     } else if (!p.reducer.empty()) {
         s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
+        if (p.reduction == reduce_kernel::arg_rows)
+            s += ", values and indices apart";
         if (const index_t rows = jammed_rows(p.reduction))
             s += rows == 2   ? ", two rows per pass"
                  : rows == 4 ? ", four rows per pass"
@@ -415,6 +417,9 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
                    + std::string(p.operands[1].dtype) + " lanes"
                    + (p.reducer.starts_with("arg") ? " (value, index)" : "")
                    + ", merged in index order (" + regs + ")";
+        if (p.reduction == reduce_kernel::arg_rows) // within explain's 100 columns
+            return regs + ": " + std::to_string(p.vector_bytes / itemsize) + " x "
+                   + std::string(p.operands[1].dtype) + " per compare (compiler-vectorised)";
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
         if (p.reduction == reduce_kernel::rescaled_blocks) // within explain's 100 columns

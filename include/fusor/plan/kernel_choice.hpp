@@ -202,6 +202,14 @@ concept pairwise_reducer = requires {
     requires Impl::pairwise;
 };
 
+/// Arg-reductions whose kept value and index can live in two rows (reduce_kernel::arg_rows):
+/// argmax and argmin, whose candidate replaces the kept pair by `Impl::wins`.
+template <class Impl>
+concept arg_rows_reducer = requires {
+    requires Impl::needs_index;
+    Impl::wins(Impl::identity().best, Impl::identity().best);
+};
+
 /// Whether the jammed-rows loop `p` ([reduced, kept], two levels) of reducer `Impl` keeps its
 /// accumulators in registers, two rows per pass: a sum, mean or norm (pairwise_reducer) whose
 /// kept rows have at most two_rows_register_columns columns (exec: jammed_rows_block).
@@ -524,6 +532,8 @@ reduce_kernel register_reduce_kernel(index_t n,
 FUSOR_DECL bool collapsible_runs(const loop_plan& p);
 
 /// How the reduction `R` over a child of type `C` accumulates in loop `p`:
+///  - [reduced, kept] at unit stride, argmax or argmin (`argmax(a, 0)`): a row of best values
+///    and a row of their indices, each input row compared lane by lane (arg_rows);
 ///  - [reduced, kept] at unit stride (`sum(a, 0)`), not an arg-reduction: two, four or eight
 ///    rows per pass (jammed_rows_for), ((acc + x_r) + x_{r+1}) + ..., the order of one row at a
 ///    time with a half to an eighth of the accumulator traffic (g++ -O3 unrolls and jams the
@@ -549,8 +559,15 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
     using T = typename C::value_type;
     const std::size_t levels = p.extents.size();
     const bool contiguous = p.kernel == inner_kernel::contiguous;
-    if (!impl::needs_index && contiguous && !p.empty && levels == 2 && p.extents[0] >= 2
-        && p.operands[0].strides[0] == 0 && p.operands[0].strides[1] != 0) {
+    const bool reduced_kept = contiguous && !p.empty && levels == 2 && p.extents[0] >= 2
+                              && p.operands[0].strides[0] == 0 && p.operands[0].strides[1] != 0;
+    if constexpr (arg_rows_reducer<impl>) {
+        if (reduced_kept) {
+            p.reduction = reduce_kernel::arg_rows;
+            return;
+        }
+    }
+    if (!impl::needs_index && reduced_kept) {
         p.reduction = rescaled_reducer<impl>              ? reduce_kernel::rescaled_rows
                       : jammed_rows_in_registers<impl>(p) ? reduce_kernel::two_rows
                                                           : jammed_rows_kernel(jammed_rows_for<C>);

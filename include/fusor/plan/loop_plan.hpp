@@ -221,6 +221,8 @@ enum class reduce_kernel : std::uint8_t {
     two_rows,        ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
     four_rows,       ///< the same, four rows per pass (two tensor operands: eight row streams)
     eight_rows,      ///< the same, eight rows per pass (one tensor operand)
+    arg_rows,        ///< argmax/argmin over [reduced, kept] at unit stride: a row of best values
+                     ///< and a row of their indices, each input row compared lane by lane
     rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
                      ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
     gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
@@ -282,6 +284,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "four_rows";
     case reduce_kernel::eight_rows:
         return "eight_rows";
+    case reduce_kernel::arg_rows:
+        return "arg_rows";
     case reduce_kernel::rescaled_rows:
         return "rescaled_rows";
     case reduce_kernel::gemm:
@@ -298,8 +302,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
 /// than one accumulator in registers per run.
 constexpr bool row_of_accumulators(reduce_kernel k) {
     return k == reduce_kernel::row || k == reduce_kernel::two_rows || k == reduce_kernel::four_rows
-           || k == reduce_kernel::eight_rows || k == reduce_kernel::rescaled_rows
-           || k == reduce_kernel::small_gemm;
+           || k == reduce_kernel::eight_rows || k == reduce_kernel::arg_rows
+           || k == reduce_kernel::rescaled_rows || k == reduce_kernel::small_gemm;
 }
 
 /// Rows per pass of a jammed-rows kernel (two_rows, four_rows, eight_rows); 0 for any other.

@@ -274,6 +274,13 @@ struct arg_impl {
     static constexpr bool needs_index = true;
     static constexpr int order = Greater ? 1 : -1;
     static constexpr acc_type identity() { return {Greater ? lowest<T>() : highest<T>(), 0}; }
+    /// Whether candidate `v` replaces the kept `best`: strictly better, or the first NaN. The
+    /// rule `step` applies (step computes it without a branch on the comparison); the
+    /// arg-rows kernel (exec/execute.hpp, arg_rows_block) applies it lane by lane.
+    FUSOR_INLINE static constexpr bool wins(T v, T best) {
+        const bool better = Greater ? (v > best) : (v < best);
+        return better | (is_nan(v) & !is_nan(best));
+    }
     // The value as a max (min) select and the index through a mask, then the first NaN: g++
     // branched on one `better || first NaN` condition, mispredicted on random rows (argmax over
     // rows of 10 ran 4x slower than max), and keeps only the rare NaN test as a branch here.
