@@ -1263,10 +1263,11 @@ void arg_rows_block(const loop_plan& p, Ev& ev, Acc* a0, const block& b) {
         ev.bind(off.data());
         const auto i = static_cast<std::int64_t>(off[idx_op]);
         for (index_t j = 0; j < n; ++j) {
-            const T v = ev.template get<true>(j), kept = best[j];
-            const bool take = Impl::wins(v, kept);
-            best[j] = take ? v : kept;
-            index[j] = take ? i : index[j];
+            const T v = ev.template get<true>(j);
+            if (Impl::wins(v, best[j])) { // masked stores: after the first rows, rarely taken
+                best[j] = v;
+                index[j] = i;
+            }
         }
         for (std::size_t k = 0; k < ops; ++k)
             off[k] += row_step[k];
