@@ -279,7 +279,7 @@ struct arg_impl {
     /// arg-rows kernel (exec/execute.hpp, arg_rows_block) applies it lane by lane.
     FUSOR_INLINE static constexpr bool wins(T v, T best) {
         const bool better = Greater ? (v > best) : (v < best);
-        return better | (is_nan(v) & !is_nan(best));
+        return better || (is_nan(v) && !is_nan(best));
     }
     // The value as a max (min) select and the index through a mask, then the first NaN: g++
     // branched on one `better || first NaN` condition, mispredicted on random rows (argmax over
