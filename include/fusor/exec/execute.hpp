@@ -1236,6 +1236,7 @@ void jammed_rows_block(
     (void)rows;
     jammed_rows_in_memory<Impl>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
+
 // The arg-rows kernel (argmax, argmin over a block of [reduced, kept] levels at unit stride):
 // the block's accumulators, (value, index) pairs, unpacked into a row of values and a row of
 // indices, each input row then compared with them lane by lane (`Impl::wins`: strictly
@@ -1252,9 +1253,9 @@ void arg_rows_block(const loop_plan& p, Ev& ev, Acc* a0, const block& b) {
         row_step[k] = p.stride(k, 0);
     Acc* a = a0 + b.offsets[0];
     const index_t n = b.cols;
-    scratch rows; // this thread's pool: allocates only the first time a size is reached
-    T* best = rows.make<T>(static_cast<std::size_t>(n));
-    std::int64_t* index = rows.make<std::int64_t>(static_cast<std::size_t>(n));
+    scratch pool; // this thread's scratch: allocates only the first time a size is reached
+    T* best = pool.make<T>(static_cast<std::size_t>(n));
+    std::int64_t* index = pool.make<std::int64_t>(static_cast<std::size_t>(n));
     for (index_t j = 0; j < n; ++j) {
         best[j] = a[j].best;
         index[j] = a[j].index;
