@@ -246,29 +246,39 @@ TEST_CASE("short rows: accumulators held in a register still add one row after a
 }
 
 TEST_CASE("argmax and argmin over a reducing outer loop keep what one row at a time keeps") {
-    // The arg-rows kernel (execute.hpp, arg_rows_block) compares each row with a row of kept
-    // values and a row of their indices: the first maximum (minimum) of each column, the first
-    // NaN once there is one, ties to the earlier row. Against a row-at-a-time loop, for float32
-    // with NaNs and ties, int32 (no NaN) and an expression, one and two threads.
+    // The arg-rows kernels (exec/arg_rows_kernel.hpp) compare rows with a row of kept values and
+    // a row of their indices: the first maximum (minimum) of each column, the first NaN once
+    // there is one, ties to the earlier row. A tensor's rows of four- or eight-byte values take
+    // eight rows per pass in registers (arg_eight_rows: passes, rows left over, columns left
+    // over past the last whole register); an expression or int16 a row per pass (arg_rows).
+    // Against a row-at-a-time loop, for float32 and float64 with NaNs and ties, int32, uint32,
+    // int64 and int16 (no NaN), a column-sliced view and an expression, one and two threads.
     restore_threads restore;
-    for (const index_t rows : {index_t{2}, index_t{9}, index_t{300}}) {
+    constexpr index_t cols = 2050; // 128 registers of float32 and 2 columns over on AVX-512
+    for (const index_t rows : {index_t{2}, index_t{8}, index_t{9}, index_t{17}, index_t{300}}) {
         CAPTURE(rows);
-        auto a = spread({rows, 2050}, 30 + static_cast<unsigned>(rows));
+        auto a = spread({rows, cols}, 30 + static_cast<unsigned>(rows));
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        a.data()[(rows - 1) * 2050 + 3] = nan; // a NaN in the last row only
-        a.data()[0 * 2050 + 4] = nan;          // in the first row, then more
-        a.data()[(rows / 2) * 2050 + 4] = nan;
-        a.data()[(rows - 1) * 2050 + 5] = a.data()[0 * 2050 + 5] = 3e30f; // a tie, first wins
-        a.data()[(rows - 1) * 2050 + 6] = a.data()[0 * 2050 + 6] = -3e30f;
-        fusor::tensor<std::int32_t> k = fusor::zeros<std::int32_t>({rows, 2050});
+        a.data()[(rows - 1) * cols + 3] = nan; // a NaN in the last row only
+        a.data()[0 * cols + 4] = nan;          // in the first row, then more
+        a.data()[(rows / 2) * cols + 4] = nan;
+        a.data()[(rows - 1) * cols + 5] = a.data()[0 * cols + 5] = 3e30f; // a tie, first wins
+        a.data()[(rows - 1) * cols + 6] = a.data()[0 * cols + 6] = -3e30f;
+        a.data()[(rows - 1) * cols + cols - 1] = nan; // in a column past the last register
+        a.data()[(rows / 2) * cols + 2047] = 4e30f;   // in the last register's last lane
+        fusor::tensor<std::int32_t> k = fusor::zeros<std::int32_t>({rows, cols});
         for (index_t i = 0; i < k.size(); ++i)
             k.data()[i] = static_cast<std::int32_t>((i * 7919) % 1013) - 500;
-        auto reference = [&](const auto* x, bool greater) {
-            std::vector<std::int64_t> out(2050, 0);
-            for (index_t c = 0; c < 2050; ++c) {
-                auto kept = x[c];
+        const fusor::tensor<double> d = fusor::eval(fusor::cast<double>(a) * 3.0);
+        const fusor::tensor<std::uint32_t> u = fusor::eval(fusor::cast<std::uint32_t>(k + 500));
+        const fusor::tensor<std::int64_t> w = fusor::eval(fusor::cast<std::int64_t>(k) * 7);
+        const fusor::tensor<std::int16_t> h = fusor::eval(fusor::cast<std::int16_t>(k));
+        auto reference = [&](const auto* x, bool greater, index_t n, index_t from) {
+            std::vector<std::int64_t> out(static_cast<std::size_t>(n), 0);
+            for (index_t c = 0; c < n; ++c) {
+                auto kept = x[from + c];
                 for (index_t r = 1; r < rows; ++r) {
-                    const auto v = x[r * 2050 + c];
+                    const auto v = x[r * cols + from + c];
                     const bool better = greater ? v > kept : v < kept;
                     if (better || (v != v && kept == kept)) {
                         kept = v;
@@ -279,23 +289,44 @@ TEST_CASE("argmax and argmin over a reducing outer loop keep what one row at a t
             return out;
         };
         const fusor::tensor<float> twice = fusor::eval(a + a);
-        const auto want_max = reference(a.data(), true), want_min = reference(a.data(), false);
-        const auto want_kmax = reference(k.data(), true), want_kmin = reference(k.data(), false);
-        const auto want_twice = reference(twice.data(), true);
+        const auto want_max = reference(a.data(), true, cols, 0),
+                   want_min = reference(a.data(), false, cols, 0);
+        const auto want_kmax = reference(k.data(), true, cols, 0),
+                   want_kmin = reference(k.data(), false, cols, 0);
+        const auto want_twice = reference(twice.data(), true, cols, 0);
+        const auto want_dmin = reference(d.data(), false, cols, 0),
+                   want_umax = reference(u.data(), true, cols, 0);
+        const auto want_wmin = reference(w.data(), false, cols, 0),
+                   want_hmax = reference(h.data(), true, cols, 0);
+        const auto want_view = reference(a.data(), true, cols - 3, 1);
+        const auto sliced = fusor::view(a, fusor::all, fusor::slice(1, -2));
         for (int threads : {1, 2}) {
+            CAPTURE(threads);
             fusor::set_num_threads(threads);
             const fusor::tensor<std::int64_t> got_max = fusor::argmax(a, 0),
                                               got_min = fusor::argmin(a, 0),
                                               got_kmax = fusor::argmax(k, 0),
                                               got_kmin = fusor::argmin(k, 0),
-                                              got_twice = fusor::argmax(a + a, 0);
-            for (index_t c = 0; c < 2050; ++c) {
+                                              got_twice = fusor::argmax(a + a, 0),
+                                              got_dmin = fusor::argmin(d, 0),
+                                              got_umax = fusor::argmax(u, 0),
+                                              got_wmin = fusor::argmin(w, 0),
+                                              got_hmax = fusor::argmax(h, 0),
+                                              got_view = fusor::argmax(sliced, 0);
+            for (index_t c = 0; c < cols; ++c) {
                 const auto j = static_cast<std::size_t>(c);
+                CAPTURE(c);
                 REQUIRE(got_max.data()[c] == want_max[j]);
                 REQUIRE(got_min.data()[c] == want_min[j]);
                 REQUIRE(got_kmax.data()[c] == want_kmax[j]);
                 REQUIRE(got_kmin.data()[c] == want_kmin[j]);
                 REQUIRE(got_twice.data()[c] == want_twice[j]);
+                REQUIRE(got_dmin.data()[c] == want_dmin[j]);
+                REQUIRE(got_umax.data()[c] == want_umax[j]);
+                REQUIRE(got_wmin.data()[c] == want_wmin[j]);
+                REQUIRE(got_hmax.data()[c] == want_hmax[j]);
+                if (c < cols - 3)
+                    REQUIRE(got_view.data()[c] == want_view[j]);
             }
         }
     }

@@ -151,6 +151,7 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "four_rows",
                                             "eight_rows",
                                             "arg_rows",
+                                            "arg_eight_rows",
                                             "rescaled_rows",
                                             "gemm",
                                             "small_gemm",
@@ -249,6 +250,10 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         {[&] { return explain(argmax(a, 0)); },
          [&] {
              outi = argmax(a, 0);
+         }},
+        {[&] { return explain(argmax(a + a, 0)); },
+         [&] {
+             outi = argmax(a + a, 0);
          }},
         {[&] { return explain(argmax(a, 1)); },
          [&] {

@@ -15,6 +15,7 @@
 #include <fusor/config.hpp>
 #include <fusor/core/convert.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/exec/arg_rows_kernel.hpp>
 #include <fusor/exec/driver.hpp>
 #include <fusor/exec/evaluator.hpp>
 #include <fusor/exec/gemm.hpp>
@@ -1237,46 +1238,6 @@ void jammed_rows_block(
     jammed_rows_in_memory<Impl>(ops, e, a, b.rows, b.cols, b.offsets, row_step.data());
 }
 
-// The arg-rows kernel (argmax, argmin over a block of [reduced, kept] levels at unit stride):
-// the block's accumulators, (value, index) pairs, unpacked into a row of values and a row of
-// indices, each input row then compared with them lane by lane (`Impl::wins`: strictly
-// better, or the first NaN), rows in order, so each column keeps what a row at a time keeps;
-// packed back at the end. On the pairs in place the compiler compared one element at a time:
-// argmax(a, 0) over (4096, 4096) float32 took 33 ms, the loop a programmer writes 3.6.
-// `idx_op`: the index operand (each row's index is its offset, still along the row).
-template <class Impl, class Ev, class Acc>
-void arg_rows_block(const loop_plan& p, Ev& ev, Acc* a0, const block& b) {
-    using T = decltype(Acc::best);
-    const std::size_t ops = p.operand_count, idx_op = ops - 1;
-    index_buffer off(b.offsets, ops), row_step(ops);
-    for (std::size_t k = 0; k < ops; ++k)
-        row_step[k] = p.stride(k, 0);
-    Acc* a = a0 + b.offsets[0];
-    const index_t n = b.cols;
-    scratch pool; // this thread's scratch: allocates only the first time a size is reached
-    T* best = pool.make<T>(static_cast<std::size_t>(n));
-    std::int64_t* index = pool.make<std::int64_t>(static_cast<std::size_t>(n));
-    for (index_t j = 0; j < n; ++j) {
-        best[j] = a[j].best;
-        index[j] = a[j].index;
-    }
-    for (index_t r = 0; r < b.rows; ++r) {
-        ev.bind(off.data());
-        const auto i = static_cast<std::int64_t>(off[idx_op]);
-        for (index_t j = 0; j < n; ++j) {
-            const T v = ev.template get<true>(j);
-            if (Impl::wins(v, best[j])) { // masked stores: after the first rows, rarely taken
-                best[j] = v;
-                index[j] = i;
-            }
-        }
-        for (std::size_t k = 0; k < ops; ++k)
-            off[k] += row_step[k];
-    }
-    for (index_t j = 0; j < n; ++j)
-        a[j] = Acc{best[j], index[j]};
-}
-
 // A pairwise reducer whose lanes are plain sums (not float64's compensated lanes).
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
@@ -1670,7 +1631,8 @@ void execute_reduction(const reduction<R, C>& r,
         heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
     scratch buffers;
-    if (jammed_rows(p.reduction) == 0) // the jammed-rows kernel traces the count it runs
+    // The jammed-rows and arg-rows kernels trace the count they run.
+    if (jammed_rows(p.reduction) == 0 && arg_rows_per_pass(p.reduction) == 0)
         FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     if constexpr (planning::product_candidate<R, C>) {
         if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
@@ -1744,12 +1706,26 @@ void execute_reduction(const reduction<R, C>& r,
             };
             run_loop_nest(p, 2, rows, kernel);
         }
-    } else if (p.reduction == reduce_kernel::arg_rows) {
+    } else if (arg_rows_per_pass(p.reduction) != 0) {
         if constexpr (planning::arg_rows_reducer<impl>) {
-            auto kernel = [&p, a0](Ev& ev, const block& b) {
-                detail::arg_rows_block<impl>(p, ev, a0, b);
-            };
-            run_loop_nest(p, 2, ev, kernel);
+            // per_pass: the one count compiled for this reducer and child type, as the plan
+            // chose it (planning::arg_rows_for); traced as what runs.
+            constexpr index_t per_pass = planning::arg_rows_for<impl, C>;
+            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(planning::arg_rows_kernel(per_pass)));
+            if constexpr (per_pass == 1) {
+                auto kernel = [&p, a0](Ev& ev, const block& b) {
+                    detail::arg_rows_block<impl>(p, ev, a0, b);
+                };
+                run_loop_nest(p, 2, ev, kernel);
+            } else {
+                auto jammed = detail::make_jammed_evaluators<per_pass>(ev);
+                for (index_t q = 1; q < per_pass; ++q) // the first keeps the evaluation's buffers
+                    jammed.row[q].own_buffers(buffers);
+                auto kernel = [&p, a0](detail::jammed_evaluators<Ev, per_pass>& e, const block& b) {
+                    detail::arg_lanes_block<impl, per_pass>(p, e, a0, b);
+                };
+                run_loop_nest(p, 2, jammed, kernel);
+            }
         }
     } else if (jammed_rows(p.reduction) != 0) {
         if constexpr (!impl::needs_index) {

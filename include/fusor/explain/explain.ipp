@@ -324,8 +324,9 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
         s += "; a contraction summing nothing: the element-wise loop of its terms";
     } else if (!p.reducer.empty()) {
         s += row_of_accumulators(p.reduction) ? ", row of accumulators" : ", register accumulator";
-        if (p.reduction == reduce_kernel::arg_rows)
-            s += ", values and indices apart";
+        if (const index_t rows = arg_rows_per_pass(p.reduction))
+            s += rows == 8 ? ", values and indices apart, eight rows per pass"
+                           : ", values and indices apart";
         if (const index_t rows = jammed_rows(p.reduction))
             s += rows == 2   ? ", two rows per pass"
                  : rows == 4 ? ", four rows per pass"
@@ -420,6 +421,11 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::arg_rows) // within explain's 100 columns
             return regs + ": " + std::to_string(p.vector_bytes / itemsize) + " x "
                    + std::string(p.operands[1].dtype) + " per compare (compiler-vectorised)";
+        if (p.reduction == reduce_kernel::arg_eight_rows) { // row numbers of the values' width
+            const std::string lanes = std::to_string(p.vector_bytes / itemsize) + " x ";
+            return regs + ": " + lanes + std::string(p.operands[1].dtype) + " beside " + lanes
+                   + (itemsize == 4 ? "int32" : "int64") + " row numbers per compare";
+        }
         if (p.operands.back().kind == operand_plan::role::index)
             return "none (an arg-reduction compares one element at a time, in index order)";
         if (p.reduction == reduce_kernel::rescaled_blocks) // within explain's 100 columns

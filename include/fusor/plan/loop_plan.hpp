@@ -223,6 +223,9 @@ enum class reduce_kernel : std::uint8_t {
     eight_rows,      ///< the same, eight rows per pass (one tensor operand)
     arg_rows,        ///< argmax/argmin over [reduced, kept] at unit stride: a row of best values
                      ///< and a row of their indices, each input row compared lane by lane
+                     ///< (a row per pass)
+    arg_eight_rows,  ///< the same over a tensor's rows, eight per pass, in registers of values
+                     ///< beside their row numbers (values of four or eight bytes)
     rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
                      ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
     gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
@@ -286,6 +289,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "eight_rows";
     case reduce_kernel::arg_rows:
         return "arg_rows";
+    case reduce_kernel::arg_eight_rows:
+        return "arg_eight_rows";
     case reduce_kernel::rescaled_rows:
         return "rescaled_rows";
     case reduce_kernel::gemm:
@@ -298,11 +303,16 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
     return "?";
 }
 
+/// Rows per pass of an arg-rows kernel: 1 for arg_rows, 8 for arg_eight_rows; 0 for any other.
+constexpr index_t arg_rows_per_pass(reduce_kernel k) {
+    return k == reduce_kernel::arg_rows ? 1 : k == reduce_kernel::arg_eight_rows ? 8 : 0;
+}
+
 /// True when reduction kernel `k` keeps a row of accumulators (one per result element) rather
 /// than one accumulator in registers per run.
 constexpr bool row_of_accumulators(reduce_kernel k) {
     return k == reduce_kernel::row || k == reduce_kernel::two_rows || k == reduce_kernel::four_rows
-           || k == reduce_kernel::eight_rows || k == reduce_kernel::arg_rows
+           || k == reduce_kernel::eight_rows || arg_rows_per_pass(k) != 0
            || k == reduce_kernel::rescaled_rows || k == reduce_kernel::small_gemm;
 }
 

@@ -276,7 +276,7 @@ struct arg_impl {
     static constexpr acc_type identity() { return {Greater ? lowest<T>() : highest<T>(), 0}; }
     /// Whether candidate `v` replaces the kept `best`: strictly better, or the first NaN. The
     /// rule `step` applies (step computes it without a branch on the comparison); the
-    /// arg-rows kernel (exec/execute.hpp, arg_rows_block) applies it lane by lane.
+    /// arg-rows kernels (exec/arg_rows_kernel.hpp) apply it lane by lane.
     FUSOR_INLINE static constexpr bool wins(T v, T best) {
         const bool better = Greater ? (v > best) : (v < best);
         return better || (is_nan(v) && !is_nan(best));
