@@ -1309,6 +1309,58 @@ TEST_CASE("view(x, mask) and view(x, idx): overloads, read-only forms, when valu
     CHECK(eval(view(x, tensor<bool>(shape_t{}))).shape() == shape_t{0, 2, 3});
 }
 
+// take and view(x, idx) ask for each element's cache line gather_prefetch_distance (64) indices
+// ahead when the source is gather_prefetch_min_bytes (1 MiB) or more (core/prefetch.hpp). Sources
+// either side of that, index counts either side of the distance, negative indices among the
+// prefetched ones, and an index out of range before and after the prefetched part: every element
+// is the one x[i] = i names (exact in float32 and float64 below 2^24), errors as NumPy's.
+TEST_CASE("take and view(x, idx) from sources beyond the caches: every element, every error") {
+    auto check_gathers = [](auto zero, index_t n, index_t m) {
+        using T = decltype(zero);
+        CAPTURE(n);
+        CAPTURE(m);
+        tensor<T> x(shape_t{n}, uninitialized);
+        for (index_t i = 0; i < n; ++i)
+            x.data()[i] = static_cast<T>(i);
+        tensor<std::int64_t> idx(shape_t{m}, uninitialized);
+        std::uint64_t state = 12345;
+        for (index_t j = 0; j < m; ++j) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            const auto i = static_cast<std::int64_t>((state >> 33) % static_cast<std::uint64_t>(n));
+            idx.data()[j] = j % 3 == 1 ? i - n : i; // every third one counted from the end
+        }
+        const tensor<T> by_take = take(x, idx, 0);
+        const tensor<T> by_view = view(x, idx);
+        REQUIRE(by_take.shape() == shape_t{m});
+        REQUIRE(by_view.shape() == shape_t{m});
+        index_t wrong = 0;
+        for (index_t j = 0; j < m; ++j) {
+            const std::int64_t i = idx.data()[j] < 0 ? idx.data()[j] + n : idx.data()[j];
+            wrong += by_take.data()[j] != static_cast<T>(i);
+            wrong += by_view.data()[j] != static_cast<T>(i);
+        }
+        CHECK(wrong == 0);
+        // Out of range early (its line asked for before it is checked) and last.
+        for (const index_t at : {index_t{3}, m - 1}) {
+            CAPTURE(at);
+            const std::int64_t kept = idx.data()[at];
+            for (const std::int64_t bad : {std::int64_t{n}, std::int64_t{-n - 1}}) {
+                idx.data()[at] = bad;
+                CHECK_THROWS_AS(take(x, idx, 0), index_error);
+                CHECK_THROWS_AS(view(x, idx), index_error);
+            }
+            idx.data()[at] = kept;
+        }
+    };
+    const index_t below = (index_t{1} << 20) / 4 - 1; // float32: one element short of 1 MiB
+    for (const index_t m : {index_t{10}, index_t{64}, index_t{65}, index_t{1000}}) {
+        check_gathers(0.0f, below, m);
+        check_gathers(0.0f, below + 1, m);
+        check_gathers(0.0f, index_t{1} << 22, m);
+        check_gathers(0.0, index_t{1} << 17, m); // float64: 1 MiB
+    }
+}
+
 TEST_CASE("view(x, idx) = e: the last of repeated indices wins, += adds once, values may alias") {
     tensor<std::int32_t> a = {10, 20, 30, 40};
     view(a, tensor<std::int64_t>{0, 0, 3}) = tensor<std::int32_t>{1, 2, 3};

@@ -254,7 +254,7 @@ FUSOR_DECL selection select(const shape_t& shape,
         return s;
     const index_t rows = shape_size(b);
     s.count = rows;
-    s.rows = std::make_unique_for_overwrite<index_t[]>(static_cast<std::size_t>(rows));
+    s.rows = allocate_elements<index_t>(static_cast<std::size_t>(rows));
     for (const std::size_t p : arrays) {
         const entry& e = entries[p];
         const index_t n = vshape[p], stride = vstrides[p];

@@ -21,6 +21,7 @@
 #include <fusor/core/broadcast.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/prefetch.hpp>
 #include <fusor/core/shape.hpp>
 #include <fusor/exec/assign.hpp>
 #include <fusor/expr/lifetime_check.hpp>
@@ -180,10 +181,22 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
     // returns, so a throw leaves nothing behind); one element per index is a plain gather.
     T* o = out.data();
     const index_t n = lanes.n;
+    // One element per index from a source beyond the caches: each read's line asked for
+    // gather_prefetch_distance indices ahead (core/prefetch.hpp; wrapped, not yet checked).
+    const bool prefetch =
+        lanes.inner == 1 && m > detail::gather_prefetch_distance
+        && static_cast<std::size_t>(n) * sizeof(T) >= detail::gather_prefetch_min_bytes;
     for (index_t outer = 0; outer < lanes.outer; ++outer) {
         const T* base = v.data() + lanes.first(outer, 0);
         if (lanes.inner == 1) {
-            for (index_t j = 0; j < m; ++j)
+            index_t j = 0;
+            if (prefetch)
+                for (; j < m - detail::gather_prefetch_distance; ++j) {
+                    const std::int64_t next = ip[j + detail::gather_prefetch_distance];
+                    detail::prefetch_element(base, next < 0 ? next + n : next);
+                    o[j] = base[detail::wrapped_index(ip[j], n, ax)];
+                }
+            for (; j < m; ++j)
                 o[j] = base[detail::wrapped_index(ip[j], n, ax)];
             o += m;
         } else {
