@@ -1309,18 +1309,22 @@ TEST_CASE("view(x, mask) and view(x, idx): overloads, read-only forms, when valu
     CHECK(eval(view(x, tensor<bool>(shape_t{}))).shape() == shape_t{0, 2, 3});
 }
 
-// take and view(x, idx) ask for each element's cache line gather_prefetch_distance (64) indices
-// ahead when the source is gather_prefetch_min_bytes (1 MiB) or more (core/prefetch.hpp). Sources
-// either side of that, index counts either side of the distance, negative indices among the
-// prefetched ones, and an index out of range before and after the prefetched part: every element
-// is the one x[i] = i names (exact in float32 and float64 below 2^24), errors as NumPy's.
+// take and view(x, idx) ask for each element's (or row's first) cache line some indices ahead
+// when the source is gather_prefetch_min_bytes (1 MiB) or more (core/prefetch.hpp: 64 elements
+// ahead, or about 4 KiB of rows). Sources either side of that, index counts either side of the
+// distance, single elements and rows of 3 and 100, negative indices among the prefetched ones,
+// and an index out of range before and after the prefetched part: every element is the one the
+// index names (x holds 0, 1, 2 ... in row-major order: exact in float32 and float64 below 2^24),
+// errors as NumPy's.
 TEST_CASE("take and view(x, idx) from sources beyond the caches: every element, every error") {
-    auto check_gathers = [](auto zero, index_t n, index_t m) {
+    auto check_gathers = [](auto zero, index_t n, index_t width, index_t m) {
         using T = decltype(zero);
         CAPTURE(n);
+        CAPTURE(width);
         CAPTURE(m);
-        tensor<T> x(shape_t{n}, uninitialized);
-        for (index_t i = 0; i < n; ++i)
+        const index_t w = std::max(width, index_t{1});
+        tensor<T> x(width == 0 ? shape_t{n} : shape_t{n, width}, uninitialized);
+        for (index_t i = 0; i < n * w; ++i)
             x.data()[i] = static_cast<T>(i);
         tensor<std::int64_t> idx(shape_t{m}, uninitialized);
         std::uint64_t state = 12345;
@@ -1331,13 +1335,16 @@ TEST_CASE("take and view(x, idx) from sources beyond the caches: every element, 
         }
         const tensor<T> by_take = take(x, idx, 0);
         const tensor<T> by_view = view(x, idx);
-        REQUIRE(by_take.shape() == shape_t{m});
-        REQUIRE(by_view.shape() == shape_t{m});
+        const shape_t want = width == 0 ? shape_t{m} : shape_t{m, width};
+        REQUIRE(by_take.shape() == want);
+        REQUIRE(by_view.shape() == want);
         index_t wrong = 0;
         for (index_t j = 0; j < m; ++j) {
             const std::int64_t i = idx.data()[j] < 0 ? idx.data()[j] + n : idx.data()[j];
-            wrong += by_take.data()[j] != static_cast<T>(i);
-            wrong += by_view.data()[j] != static_cast<T>(i);
+            for (index_t c = 0; c < w; ++c) {
+                wrong += by_take.data()[j * w + c] != static_cast<T>(i * w + c);
+                wrong += by_view.data()[j * w + c] != static_cast<T>(i * w + c);
+            }
         }
         CHECK(wrong == 0);
         // Out of range early (its line asked for before it is checked) and last.
@@ -1352,12 +1359,17 @@ TEST_CASE("take and view(x, idx) from sources beyond the caches: every element, 
             idx.data()[at] = kept;
         }
     };
-    const index_t below = (index_t{1} << 20) / 4 - 1; // float32: one element short of 1 MiB
+    const index_t mib_f32 = (index_t{1} << 20) / 4; // float32 elements in 1 MiB
     for (const index_t m : {index_t{10}, index_t{64}, index_t{65}, index_t{1000}}) {
-        check_gathers(0.0f, below, m);
-        check_gathers(0.0f, below + 1, m);
-        check_gathers(0.0f, index_t{1} << 22, m);
-        check_gathers(0.0, index_t{1} << 17, m); // float64: 1 MiB
+        check_gathers(0.0f, mib_f32 - 1, 0, m); // one element short of 1 MiB
+        check_gathers(0.0f, mib_f32, 0, m);
+        check_gathers(0.0f, index_t{1} << 22, 0, m);
+        check_gathers(0.0, mib_f32 / 2, 0, m); // float64: 1 MiB
+        // Rows of 3 (64 rows ahead) and of 100 (10 rows ahead), either side of 1 MiB.
+        check_gathers(0.0f, mib_f32 / 3, 3, m);
+        check_gathers(0.0f, mib_f32 / 3 + 1, 3, m);
+        check_gathers(0.0f, mib_f32 / 100 + 1, 100, m);
+        check_gathers(0.0, index_t{1} << 14, 100, m);
     }
 }
 

@@ -171,6 +171,23 @@ void gather(const selection& s, const T* data, std::remove_const_t<T>* out, inde
             out[k] = d[rows[k]];
         return;
     }
+    if (!s.by_mask && s.inner_contiguous && s.outer_shape.empty()
+        && static_cast<std::size_t>(source_size) * sizeof(T) >= gather_prefetch_min_bytes) {
+        // x[idx, :] from a source beyond the caches: whole rows, each row's first line asked
+        // for `ahead` rows before it is copied, as take does.
+        const T* d = data + s.offset;
+        const index_t* rows = s.rows.get();
+        const index_t ahead =
+            gather_prefetch_rows(static_cast<std::size_t>(s.inner_size) * sizeof(T));
+        index_t k = 0;
+        for (; k < s.count - ahead; ++k) {
+            prefetch_element(d, rows[k + ahead]);
+            out = std::copy(d + rows[k], d + rows[k] + s.inner_size, out);
+        }
+        for (; k < s.count; ++k)
+            out = std::copy(d + rows[k], d + rows[k] + s.inner_size, out);
+        return;
+    }
     for_each_block(s, [&](index_t at) {
         const T* from = data + at;
         if (s.inner_size == 1)

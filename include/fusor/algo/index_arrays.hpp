@@ -181,18 +181,20 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
     // returns, so a throw leaves nothing behind); one element per index is a plain gather.
     T* o = out.data();
     const index_t n = lanes.n;
-    // One element per index from a source beyond the caches: each read's line asked for
-    // gather_prefetch_distance indices ahead (core/prefetch.hpp; wrapped, not yet checked).
+    // From a source beyond the caches, each element's (or row's first) line is asked for
+    // `ahead` indices before it is read (core/prefetch.hpp; wrapped, not yet checked).
+    const std::size_t row_bytes = static_cast<std::size_t>(lanes.inner) * sizeof(T);
+    const index_t ahead = lanes.inner == 1 ? detail::gather_prefetch_distance
+                                           : detail::gather_prefetch_rows(row_bytes);
     const bool prefetch =
-        lanes.inner == 1 && m > detail::gather_prefetch_distance
-        && static_cast<std::size_t>(n) * sizeof(T) >= detail::gather_prefetch_min_bytes;
+        m > ahead && static_cast<std::size_t>(n) * row_bytes >= detail::gather_prefetch_min_bytes;
     for (index_t outer = 0; outer < lanes.outer; ++outer) {
         const T* base = v.data() + lanes.first(outer, 0);
         if (lanes.inner == 1) {
             index_t j = 0;
             if (prefetch)
-                for (; j < m - detail::gather_prefetch_distance; ++j) {
-                    const std::int64_t next = ip[j + detail::gather_prefetch_distance];
+                for (; j < m - ahead; ++j) {
+                    const std::int64_t next = ip[j + ahead];
                     detail::prefetch_element(base, next < 0 ? next + n : next);
                     o[j] = base[detail::wrapped_index(ip[j], n, ax)];
                 }
@@ -200,7 +202,16 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
                 o[j] = base[detail::wrapped_index(ip[j], n, ax)];
             o += m;
         } else {
-            for (index_t j = 0; j < m; ++j) {
+            // Whole rows: each row's first line asked for `ahead` rows before it is copied.
+            index_t j = 0;
+            if (prefetch)
+                for (; j < m - ahead; ++j) {
+                    const std::int64_t next = ip[j + ahead];
+                    detail::prefetch_element(base, (next < 0 ? next + n : next) * lanes.inner);
+                    const T* from = base + detail::wrapped_index(ip[j], n, ax) * lanes.inner;
+                    o = std::copy(from, from + lanes.inner, o);
+                }
+            for (; j < m; ++j) {
                 const T* from = base + detail::wrapped_index(ip[j], n, ax) * lanes.inner;
                 o = std::copy(from, from + lanes.inner, o);
             }
