@@ -8,6 +8,9 @@
 //   W21  x[idx] of 2^20 random int64 indices into 2^24 float32 (fused: `view(x, idx)`; take:
 //        `fusor::take(x, idx, 0)`; hand: a bounds-checked gather; NumPy: np.take(x, idx), and
 //        x[idx] as numpy_fancy)
+//   W21_rows  x[idx] of 2^20 random rows of a (2^22, 4) float32 table (an embedding lookup;
+//        fused: `view(x, idx)`; take: `fusor::take(x, idx, 0)`; hand: a bounds-checked loop
+//        copying each row; NumPy: np.take(x, idx, 0), and x[idx] as numpy_fancy)
 //   W22  concatenate of three (2048, 2048) float32 along axis 0 (hand: three memcpy into a
 //        new buffer; NumPy: np.concatenate)
 //   W23  roll(x, 1, 0) - x over (4096, 4096) float32 (hand: one loop, row i - 1 minus row i,
@@ -102,6 +105,45 @@ void take_workload() {
                     if (i < 0 || i >= n)
                         throw std::out_of_range("index out of bounds");
                     out[j] = in[i];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+void take_rows_workload() {
+    const index_t n = index_t{1} << 22, w = 4, m = index_t{1} << 20;
+    static const auto x = bench::random_tensor<float>({n, w}, 25);
+    static fusor::tensor<std::int64_t> idx(fusor::shape_t{m}, fusor::uninitialized);
+    std::mt19937_64 rng(25);
+    std::uniform_int_distribution<std::int64_t> pick(0, n - 1);
+    for (auto& i : idx)
+        i = pick(rng);
+    static std::optional<fusor::tensor<float>> fused_out, take_out;
+    static std::unique_ptr<float[]> hand_out;
+    bench::workload<float>("W21_take_rows_1M_of_4Mx4", m * 8 + 2 * m * w * 4, m * w, 0.0)
+        .add(
+            "fused",
+            [] { fused_out.emplace(fusor::view(x, idx)); },
+            [] { return fused_out->data(); })
+        .add(
+            "take",
+            [] { take_out.emplace(fusor::take(x, idx, 0)); },
+            [] { return take_out->data(); })
+        .add(
+            "hand",
+            [n, w, m] {
+                hand_out.reset(new float[static_cast<std::size_t>(m * w)]);
+                const std::int64_t* at = idx.data();
+                const float* in = x.data();
+                float* out = hand_out.get();
+                for (index_t j = 0; j < m; ++j) {
+                    std::int64_t i = at[j];
+                    i += i < 0 ? n : 0;
+                    if (i < 0 || i >= n)
+                        throw std::out_of_range("index out of bounds");
+                    for (index_t c = 0; c < w; ++c)
+                        out[j * w + c] = in[i * w + c];
                 }
             },
             [] { return hand_out.get(); })
@@ -219,6 +261,7 @@ int main(int argc, char** argv) {
     return bench::run_main(argc, argv, [] {
         mask_workload();
         take_workload();
+        take_rows_workload();
         concatenate_workload();
         roll_workload();
         roll_into_workload();
