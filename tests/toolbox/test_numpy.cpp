@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -1347,11 +1348,15 @@ TEST_CASE("take and view(x, idx) from sources beyond the caches: every element, 
             }
         }
         CHECK(wrong == 0);
-        // Out of range early (its line asked for before it is checked) and last.
+        // Out of range early (its line asked for before it is checked) and last; the extremes
+        // of int64 too (the prefetch's address arithmetic must not overflow: UBSan in CI).
         for (const index_t at : {index_t{3}, m - 1}) {
             CAPTURE(at);
             const std::int64_t kept = idx.data()[at];
-            for (const std::int64_t bad : {std::int64_t{n}, std::int64_t{-n - 1}}) {
+            for (const std::int64_t bad : {std::int64_t{n},
+                                           std::int64_t{-n - 1},
+                                           std::numeric_limits<std::int64_t>::max(),
+                                           std::numeric_limits<std::int64_t>::min()}) {
                 idx.data()[at] = bad;
                 CHECK_THROWS_AS(take(x, idx, 0), index_error);
                 CHECK_THROWS_AS(view(x, idx), index_error);

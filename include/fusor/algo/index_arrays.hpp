@@ -207,7 +207,7 @@ tensor<value_type_t<E>> take(const E& a, const I& indices, index_t axis) {
             if (prefetch)
                 for (; j < m - ahead; ++j) {
                     const std::int64_t next = ip[j + ahead];
-                    detail::prefetch_element(base, (next < 0 ? next + n : next) * lanes.inner);
+                    detail::prefetch_element(base, next < 0 ? next + n : next, lanes.inner);
                     const T* from = base + detail::wrapped_index(ip[j], n, ax) * lanes.inner;
                     o = std::copy(from, from + lanes.inner, o);
                 }

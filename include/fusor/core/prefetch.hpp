@@ -30,13 +30,15 @@ constexpr index_t gather_prefetch_rows(std::size_t row_bytes) {
     return ahead < 4 ? 4 : ahead > 64 ? gather_prefetch_distance : static_cast<index_t>(ahead);
 }
 
-/// Hints that element `i` past `base` will be read soon. `i` may be any index, checked or not:
-/// the address is formed as an integer (no out-of-range pointer arithmetic) and a prefetch
-/// never faults.
+/// Hints that element `i * stride` past `base` will be read soon. `i` may be any index, checked
+/// or not: the address is formed in unsigned integers (no out-of-range pointer arithmetic, no
+/// signed overflow for an absurd index, which its check rejects later) and a prefetch never
+/// faults.
 template <class T>
-inline void prefetch_element(const T* base, std::int64_t i) {
+inline void prefetch_element(const T* base, std::int64_t i, index_t stride = 1) {
     const auto at = reinterpret_cast<std::uintptr_t>(base)
-                    + static_cast<std::uintptr_t>(i) * static_cast<std::uintptr_t>(sizeof(T));
+                    + static_cast<std::uintptr_t>(i) * static_cast<std::uintptr_t>(stride)
+                          * static_cast<std::uintptr_t>(sizeof(T));
     __builtin_prefetch(reinterpret_cast<const void*>(at), 0, 3);
 }
 
