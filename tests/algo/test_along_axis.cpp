@@ -1,8 +1,14 @@
 // Scans, sort, argsort and topk: shapes, dtypes and the errors (values are checked against
 // NumPy in tests/oracle/; here, the rules a reader should see written down).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <numeric>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -82,6 +88,119 @@ TEST_CASE("topk: largest first, ties to the lower index, NaN on top") {
     CHECK(cols.indices(0, 0) == 1);
     CHECK(fusor::topk(x, 0).values.shape() == fusor::shape_t{2, 0});
     CHECK(fusor::topk(x, 5).indices(1, 4) == 3);
+}
+
+// sort and unique order the values themselves and topk selects its k before sorting them;
+// both must give, bit for bit, what a stable sort of each lane's index order gives (the
+// definition: NaN last for sort and first for topk, ties in index order, -0.0 and 0.0 and NaN
+// payloads kept in their order). Lanes of 0 to 1,000 elements with many ties, both zeros and
+// NaNs of two payloads, along the last axis and across (off unit stride), every k kind.
+namespace {
+template <class T>
+bool sorts_before_ref(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>)
+        return a < b || (b != b && a == a);
+    else
+        return a < b;
+}
+
+template <class T>
+fusor::tensor<T> tied_values(fusor::index_t rows, fusor::index_t cols, unsigned seed) {
+    fusor::tensor<T> x(fusor::shape_t{rows, cols}, fusor::uninitialized);
+    std::uint64_t state = seed;
+    for (T& v : x) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        const auto r = static_cast<int>((state >> 33) % 23);
+        if constexpr (std::is_floating_point_v<T>) {
+            if (r == 0)
+                v = std::numeric_limits<T>::quiet_NaN();
+            else if (r == 1)
+                v = -std::numeric_limits<T>::quiet_NaN(); // another payload (the sign)
+            else if (r == 2)
+                v = T(-0.0);
+            else
+                v = static_cast<T>(r % 7) - T(3); // ties, and 0.0 among them
+        } else {
+            v = static_cast<T>(r % 5);
+        }
+    }
+    return x;
+}
+
+// The lane's index order by a stable sort, ascending or, `descending`, largest first.
+template <class T>
+std::vector<fusor::index_t> stable_order(const std::vector<T>& lane, bool descending) {
+    std::vector<fusor::index_t> order(lane.size());
+    std::iota(order.begin(), order.end(), fusor::index_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](fusor::index_t a, fusor::index_t b) {
+        const T va = lane[static_cast<std::size_t>(a)], vb = lane[static_cast<std::size_t>(b)];
+        return descending ? sorts_before_ref(vb, va) : sorts_before_ref(va, vb);
+    });
+    return order;
+}
+
+template <class T>
+void check_against_stable_order(fusor::index_t rows, fusor::index_t cols, unsigned seed) {
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const fusor::tensor<T> x = tied_values<T>(rows, cols, seed);
+    // unique(x) sorts the values themselves; with a part asked for it goes through the stable
+    // index order (unique_rows): the same values, bit for bit (first occurrences shown).
+    const fusor::tensor<T> u = fusor::unique(x);
+    const fusor::tensor<T> u_rows = fusor::unique(x, fusor::return_counts).values;
+    REQUIRE(u.shape() == u_rows.shape());
+    CHECK(std::memcmp(u.data(), u_rows.data(), static_cast<std::size_t>(u.size()) * sizeof(T))
+          == 0);
+    const fusor::index_t extents[2] = {rows, cols};
+    for (const fusor::index_t axis : {0, 1}) {
+        CAPTURE(axis);
+        const fusor::index_t n = extents[axis], lanes = extents[1 - axis];
+        const fusor::index_t step = axis == 1 ? 1 : cols, lane_step = axis == 1 ? cols : 1;
+        const fusor::tensor<T> sorted = fusor::sort(x, axis);
+        for (const fusor::index_t k : {fusor::index_t{0}, n / 3, n}) {
+            CAPTURE(k);
+            const auto top = fusor::topk(x, k, axis);
+            const fusor::index_t top_step = axis == 1 ? 1 : cols, top_lane = axis == 1 ? k : 1;
+            int wrong = 0;
+            for (fusor::index_t l = 0; l < lanes; ++l) {
+                std::vector<T> lane(static_cast<std::size_t>(n));
+                for (fusor::index_t j = 0; j < n; ++j)
+                    lane[static_cast<std::size_t>(j)] = x.data()[l * lane_step + j * step];
+                const auto up = stable_order(lane, false), down = stable_order(lane, true);
+                for (fusor::index_t j = 0; j < n && k == 0; ++j) {
+                    const T want = lane[static_cast<std::size_t>(up[static_cast<std::size_t>(j)])];
+                    const T got = sorted.data()[l * lane_step + j * step];
+                    wrong += std::memcmp(&want, &got, sizeof(T)) != 0;
+                }
+                for (fusor::index_t j = 0; j < k; ++j) {
+                    const fusor::index_t src = down[static_cast<std::size_t>(j)];
+                    const fusor::index_t at = l * top_lane + j * top_step;
+                    wrong += top.indices.data()[at] != src;
+                    const T want = lane[static_cast<std::size_t>(src)];
+                    wrong += std::memcmp(&want, &top.values.data()[at], sizeof(T)) != 0;
+                }
+            }
+            CHECK(wrong == 0);
+        }
+    }
+}
+} // namespace
+
+TEST_CASE("sort, topk and unique give, bit for bit, what a stable sort of each lane gives") {
+    for (const auto& [rows, cols] : {std::pair<fusor::index_t, fusor::index_t>{1, 0},
+                                     {0, 3},
+                                     {1, 1},
+                                     {2, 2},
+                                     {3, 17},
+                                     {17, 40},
+                                     {2, 1000},
+                                     {1000, 3}}) {
+        check_against_stable_order<float>(rows, cols, 1);
+        check_against_stable_order<double>(rows, cols, 2);
+        check_against_stable_order<std::int32_t>(rows, cols, 3);
+        check_against_stable_order<std::uint8_t>(rows, cols, 4);
+        check_against_stable_order<std::int64_t>(rows, cols, 5);
+    }
 }
 
 TEST_CASE("topk refuses k outside [0, extent] and names the axis") {

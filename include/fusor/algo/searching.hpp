@@ -445,7 +445,21 @@ auto unique_axis(const E& e, index_t axis_in) {
 /// out of range (any axis of a 0-d operand).
 template <class E>
     requires expression<E> tensor<value_type_t<E>> unique(const E& e) {
-        return detail::unique_flat<E>(e).values;
+        // The values alone: sorted themselves (stably, so each group's first element is its
+        // first occurrence, as unique_rows's index order gives it), then one per group.
+        // 2^22 int64 in [0, 1000): 740 ms through unique_rows's index order, 175-180 so.
+        using T = value_type_t<E>;
+        const detail::flat_values<E> v(e);
+        const auto sorted = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(v.size()));
+        T* const first = sorted.get();
+        std::copy(v.data(), v.data() + v.size(), first);
+        detail::sort_values(first, first + v.size());
+        T* const end = std::unique(first, first + v.size(), [](T a, T b) {
+            return a == b || (detail::is_nan_value(a) && detail::is_nan_value(b));
+        });
+        tensor<T> out(shape_t{static_cast<index_t>(end - first)}, uninitialized);
+        std::copy(first, end, out.data());
+        return out;
     }
 template <class E, class... O>
     requires(expression<E> && sizeof...(O) > 0 && (detail::unique_option<O> && ...))
