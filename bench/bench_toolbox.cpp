@@ -73,17 +73,21 @@ void mask_workload() {
         .submit();
 }
 
-void take_workload() {
-    const index_t n = index_t{1} << 24, m = index_t{1} << 20;
-    static const auto x = bench::random_tensor<float>({n}, 21);
+// x[idx] of `m` random int64 indices into a table of `n` rows of `W` float32 (W = 1: a 1-d
+// table of `n` elements): fused (`view(x, idx)`), take, and the hand loop (a bounds-checked copy
+// of each row). W21 and W21_rows.
+template <index_t W>
+void take_workload(const char* name, index_t n, index_t m, unsigned seed) {
+    static const auto x =
+        W == 1 ? bench::random_tensor<float>({n}, seed) : bench::random_tensor<float>({n, W}, seed);
     static fusor::tensor<std::int64_t> idx(fusor::shape_t{m}, fusor::uninitialized);
-    std::mt19937_64 rng(21);
+    std::mt19937_64 rng(seed);
     std::uniform_int_distribution<std::int64_t> pick(0, n - 1);
     for (auto& i : idx)
         i = pick(rng);
     static std::optional<fusor::tensor<float>> fused_out, take_out;
     static std::unique_ptr<float[]> hand_out;
-    bench::workload<float>("W21_take_1M_of_16M", m * 8 + m * 4 + m * 4, m, 0.0)
+    bench::workload<float>(name, m * 8 + 2 * m * W * 4, m * W, 0.0)
         .add(
             "fused",
             [] { fused_out.emplace(fusor::view(x, idx)); },
@@ -95,7 +99,7 @@ void take_workload() {
         .add(
             "hand",
             [n, m] {
-                hand_out.reset(new float[static_cast<std::size_t>(m)]);
+                hand_out.reset(new float[static_cast<std::size_t>(m * W)]);
                 const std::int64_t* at = idx.data();
                 const float* in = x.data();
                 float* out = hand_out.get();
@@ -104,46 +108,11 @@ void take_workload() {
                     i += i < 0 ? n : 0;
                     if (i < 0 || i >= n)
                         throw std::out_of_range("index out of bounds");
-                    out[j] = in[i];
-                }
-            },
-            [] { return hand_out.get(); })
-        .submit();
-}
-
-void take_rows_workload() {
-    const index_t n = index_t{1} << 22, w = 4, m = index_t{1} << 20;
-    static const auto x = bench::random_tensor<float>({n, w}, 25);
-    static fusor::tensor<std::int64_t> idx(fusor::shape_t{m}, fusor::uninitialized);
-    std::mt19937_64 rng(25);
-    std::uniform_int_distribution<std::int64_t> pick(0, n - 1);
-    for (auto& i : idx)
-        i = pick(rng);
-    static std::optional<fusor::tensor<float>> fused_out, take_out;
-    static std::unique_ptr<float[]> hand_out;
-    bench::workload<float>("W21_take_rows_1M_of_4Mx4", m * 8 + 2 * m * w * 4, m * w, 0.0)
-        .add(
-            "fused",
-            [] { fused_out.emplace(fusor::view(x, idx)); },
-            [] { return fused_out->data(); })
-        .add(
-            "take",
-            [] { take_out.emplace(fusor::take(x, idx, 0)); },
-            [] { return take_out->data(); })
-        .add(
-            "hand",
-            [n, w, m] {
-                hand_out.reset(new float[static_cast<std::size_t>(m * w)]);
-                const std::int64_t* at = idx.data();
-                const float* in = x.data();
-                float* out = hand_out.get();
-                for (index_t j = 0; j < m; ++j) {
-                    std::int64_t i = at[j];
-                    i += i < 0 ? n : 0;
-                    if (i < 0 || i >= n)
-                        throw std::out_of_range("index out of bounds");
-                    for (index_t c = 0; c < w; ++c)
-                        out[j * w + c] = in[i * w + c];
+                    if constexpr (W == 1)
+                        out[j] = in[i];
+                    else
+                        for (index_t c = 0; c < W; ++c)
+                            out[j * W + c] = in[i * W + c];
                 }
             },
             [] { return hand_out.get(); })
@@ -260,8 +229,8 @@ void concatenate_sum_workload() {
 int main(int argc, char** argv) {
     return bench::run_main(argc, argv, [] {
         mask_workload();
-        take_workload();
-        take_rows_workload();
+        take_workload<1>("W21_take_1M_of_16M", index_t{1} << 24, index_t{1} << 20, 21);
+        take_workload<4>("W21_take_rows_1M_of_4Mx4", index_t{1} << 22, index_t{1} << 20, 25);
         concatenate_workload();
         roll_workload();
         roll_into_workload();
