@@ -6,14 +6,15 @@
 // may alias the destination).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include <fusor/algo/index_arrays.hpp>
-#include <fusor/algo/multi_index.hpp>
 #include <fusor/algo/searching.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
@@ -33,22 +34,90 @@ bool truthy(T v) {
     return v != T(0);
 }
 
-// The mask's values (row-major) and its shape, a 0-d mask counting as shape (1,) (NumPy 1.24's
-// deprecated nonzero of a 0-d array works on atleast_1d of it).
-template <class E>
-struct mask_positions {
-    shape_t shape;
-    std::vector<index_t> flat; // row-major positions of the true elements
+// How many of the `size` values at `v` are true (a loop without a branch, vectorised).
+template <class T>
+index_t count_true(const T* v, index_t size) {
+    index_t n = 0;
+    for (index_t k = 0; k < size; ++k)
+        n += truthy(v[k]) ? 1 : 0;
+    return n;
+}
 
-    explicit mask_positions(const E& e) : shape(detail::checked_shape_of(e)) {
+// The positions of a mask's true elements, written straight into the results: the coordinate
+// on axis d of the n-th true element (row-major) goes to `axes[d][n * step]` (nonzero: one
+// tensor per axis, step 1; argwhere: one (count, rank) tensor, step rank). `shape` has rank
+// >= 1 and `count` is the mask's number of true elements. Each row's last-axis coordinates
+// are stored without a branch (every element's column is stored at the next free place and
+// the place moves on when the element is true: a random mask's branch would mispredict every
+// other element) in chunks that cannot run past `count`; the other axes' coordinates, constant
+// along the row, are filled in afterwards.
+template <class T>
+void write_true_coordinates(
+    const T* v, const shape_t& shape, index_t count, std::int64_t* const* axes, index_t step) {
+    constexpr index_t chunk = 1024;
+    const std::size_t last_axis = shape.size() - 1;
+    const index_t row = shape[last_axis];
+    std::int64_t* const last = axes[last_axis];
+    shape_t outer(last_axis, 0); // the row's coordinates on the other axes
+    index_t n = 0;
+    for (const T* x = v; n < count; x += row) {
+        const index_t row_start = n;
+        for (index_t j0 = 0; j0 < row; j0 += chunk) {
+            const index_t j1 = std::min(row, j0 + chunk);
+            if (count - n >= j1 - j0) {
+                index_t j = j0;
+                if constexpr (sizeof(T) == 1) { // bytes: a word of eight false ones skipped
+                    for (; j + 8 <= j1; j += 8) {
+                        std::uint64_t word;
+                        std::memcpy(&word, x + j, 8);
+                        if (word == 0)
+                            continue;
+                        for (index_t b = j; b < j + 8; ++b) {
+                            last[n * step] = b;
+                            n += truthy(x[b]) ? 1 : 0;
+                        }
+                    }
+                }
+                for (; j < j1; ++j) {
+                    last[n * step] = j;
+                    n += truthy(x[j]) ? 1 : 0;
+                }
+            } else { // the last true elements: a store past `count` would leave the result
+                for (index_t j = j0; j < j1; ++j)
+                    if (truthy(x[j]))
+                        last[n++ * step] = j;
+            }
+        }
+        for (std::size_t d = 0; d < last_axis; ++d)
+            for (index_t k = row_start; k < n; ++k)
+                axes[d][k * step] = outer[d];
+        for (std::size_t d = last_axis; d-- > 0;) { // the odometer over the other axes
+            if (++outer[d] < shape[d])
+                break;
+            outer[d] = 0;
+        }
+    }
+}
+
+// A mask read once: its values (row-major, where they are when they can be), its shape (a 0-d
+// mask counting as shape (1,): NumPy 1.24's deprecated nonzero of a 0-d array works on
+// atleast_1d of it) and its number of true elements.
+template <class E>
+struct mask_values {
+    shape_t shape;
+    flat_values<E> values;
+    index_t count;
+
+    explicit mask_values(const E& e)
+        : shape(detail::checked_shape_of(e)), values(e),
+          count(count_true(values.data(), values.size())) {
         if (shape.empty())
             shape = shape_t{1};
-        const flat_values<E> v(e);
-        for (index_t k = 0; k < v.size(); ++k)
-            if (truthy(v[k]))
-                flat.push_back(k);
     }
-    index_t count() const { return static_cast<index_t>(flat.size()); }
+    // Writes the coordinates of the true elements to `axes` (one pointer per axis of `shape`).
+    void write(std::int64_t* const* axes, index_t step) const {
+        write_true_coordinates(values.data(), shape, count, axes, step);
+    }
 };
 } // namespace detail
 
@@ -59,16 +128,16 @@ struct mask_positions {
 /// Example: `auto idx = nonzero(x > 0); idx[0]` holds the rows.
 template <class E>
     requires expression<E> std::vector<tensor<std::int64_t>> nonzero(const E& m) {
-        const detail::mask_positions<E> p(m);
+        const detail::mask_values<E> p(m);
         std::vector<tensor<std::int64_t>> out;
         for (std::size_t d = 0; d < p.shape.size(); ++d)
-            out.emplace_back(shape_t{p.count()}, uninitialized);
-        shape_t multi(p.shape.size(), 0);
-        for (index_t k = 0; k < p.count(); ++k) {
-            detail::unravel_into(p.flat[static_cast<std::size_t>(k)], p.shape, multi);
-            for (std::size_t d = 0; d < multi.size(); ++d)
-                out[d].data()[k] = multi[d];
-        }
+            out.emplace_back(shape_t{p.count}, uninitialized);
+        // Pointers taken once `out` is complete: a small tensor holds its elements inline, so
+        // moving it (as a growing vector does) moves them.
+        std::vector<std::int64_t*> axes;
+        for (tensor<std::int64_t>& t : out)
+            axes.push_back(t.data());
+        p.write(axes.data(), 1);
         return out;
     }
 
@@ -84,14 +153,13 @@ template <class E>
 template <class E>
     requires expression<E> tensor<std::int64_t> argwhere(const E& m) {
         const index_t rank = detail::checked_shape_of(m).rank();
-        const detail::mask_positions<E> p(m);
-        tensor<std::int64_t> out(shape_t{p.count(), rank}, uninitialized);
-        shape_t multi(p.shape.size(), 0);
-        std::int64_t* o = out.data();
-        for (index_t k = 0; k < p.count(); ++k) {
-            detail::unravel_into(p.flat[static_cast<std::size_t>(k)], p.shape, multi);
+        const detail::mask_values<E> p(m);
+        tensor<std::int64_t> out(shape_t{p.count, rank}, uninitialized);
+        if (rank > 0) {
+            std::vector<std::int64_t*> axes;
             for (index_t d = 0; d < rank; ++d)
-                *o++ = multi[static_cast<std::size_t>(d)];
+                axes.push_back(out.data() + d);
+            p.write(axes.data(), rank);
         }
         return out;
     }
@@ -100,10 +168,12 @@ template <class E>
 /// elements of `m`, a `tensor<int64_t>` of shape `(count,)`; a 0-d `m` counts as (1,).
 template <class E>
     requires expression<E> tensor<std::int64_t> flatnonzero(const E& m) {
-        const detail::mask_positions<E> p(m);
-        tensor<std::int64_t> out(shape_t{p.count()}, uninitialized);
-        for (index_t k = 0; k < p.count(); ++k)
-            out.data()[k] = p.flat[static_cast<std::size_t>(k)];
+        detail::check_lifetimes(m);
+        const detail::flat_values<E> v(m);
+        const index_t count = detail::count_true(v.data(), v.size());
+        tensor<std::int64_t> out(shape_t{count}, uninitialized);
+        std::int64_t* const axis = out.data();
+        detail::write_true_coordinates(v.data(), shape_t{v.size()}, count, &axis, 1);
         return out;
     }
 

@@ -123,6 +123,36 @@ bool value_equal(A a, B b) {
         return static_cast<promote_t<A, B>>(a) == static_cast<promote_t<A, B>>(b);
 }
 
+// isin of integers by a table, as NumPy's `kind='table'` (numpy.in1d): one flag per value from
+// the smallest test element to the largest, so each element costs one look-up instead of a
+// binary search. Taken, as NumPy's default, when the range is at most 6 x (elements + tests);
+// returns false (nothing written) otherwise. `tests` is not empty.
+template <class A, class B>
+bool isin_by_table(const flat_values<A>& ev, const flat_values<B>& tv, bool invert, bool* out) {
+    using a_type = int_view_t<value_type_t<A>>;
+    using b_type = int_view_t<value_type_t<B>>;
+    using wide = std::uint64_t; // differences of in-range values are exact modulo 2^64
+    b_type lo = static_cast<b_type>(tv[0]), hi = lo;
+    for (index_t i = 1; i < tv.size(); ++i) {
+        const auto t = static_cast<b_type>(tv[i]);
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    }
+    const wide range = static_cast<wide>(hi) - static_cast<wide>(lo);
+    if (range / 6 > static_cast<wide>(ev.size()) + static_cast<wide>(tv.size()))
+        return false;
+    const auto table = std::make_unique<bool[]>(static_cast<std::size_t>(range) + 1); // zeros
+    for (index_t i = 0; i < tv.size(); ++i)
+        table[static_cast<wide>(static_cast<b_type>(tv[i])) - static_cast<wide>(lo)] = true;
+    for (index_t k = 0; k < ev.size(); ++k) {
+        const auto x = static_cast<a_type>(ev[k]);
+        const bool inside = !std::cmp_less(x, lo) && !std::cmp_greater(x, hi);
+        const wide at = inside ? static_cast<wide>(x) - static_cast<wide>(lo) : 0;
+        out[k] = (inside && table[at]) != invert;
+    }
+    return true;
+}
+
 template <class T>
 bool is_nan_value(T v) {
     if constexpr (std::is_floating_point_v<T>)
@@ -218,14 +248,18 @@ tensor<bool> isin(const E& element, const T& test_elements, bool invert = false)
     using A = value_type_t<E>;
     using B = value_type_t<T>;
     const detail::flat_values<T> tv(test_elements);
+    const detail::flat_values<E> ev(element);
+    tensor<bool> out(element.shape(), uninitialized);
+    if constexpr (detail::exact_integers<A, B>) {
+        if (tv.size() > 0 && detail::isin_by_table(ev, tv, invert, out.data()))
+            return out;
+    }
     std::vector<B> tests;
     tests.reserve(static_cast<std::size_t>(tv.size()));
     for (index_t i = 0; i < tv.size(); ++i)
         if (!detail::is_nan_value(tv[i]))
             tests.push_back(tv[i]);
     std::sort(tests.begin(), tests.end(), [](B x, B y) { return detail::value_less(x, y); });
-    const detail::flat_values<E> ev(element);
-    tensor<bool> out(element.shape(), uninitialized);
     for (index_t k = 0; k < ev.size(); ++k) {
         const A x = ev[k];
         const auto it = std::lower_bound(
