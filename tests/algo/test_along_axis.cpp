@@ -90,11 +90,13 @@ TEST_CASE("topk: largest first, ties to the lower index, NaN on top") {
     CHECK(fusor::topk(x, 5).indices(1, 4) == 3);
 }
 
-// sort and unique order the values themselves and topk selects its k before sorting them;
-// both must give, bit for bit, what a stable sort of each lane's index order gives (the
-// definition: NaN last for sort and first for topk, ties in index order, -0.0 and 0.0 and NaN
-// payloads kept in their order). Lanes of 0 to 1,000 elements with many ties, both zeros and
-// NaNs of two payloads, along the last axis and across (off unit stride), every k kind.
+// sort and unique order the values themselves (with Highway: VQSort, not stable, the zeros put
+// back in order), argsort sorts (order key, index) pairs (with Highway) or the index order, and
+// topk selects its k before sorting them; all must give, bit for bit, what a stable sort of each
+// lane's index order gives (the definition: NaN last for sort and first for topk, ties in index
+// order, -0.0 and 0.0 and NaN payloads kept in their order). Lanes of 0 to 1,000 elements with
+// many ties, both zeros, NaNs of two payloads, infinities and each integer type's ends, along the
+// last axis and across (off unit stride), every k kind.
 namespace {
 template <class T>
 bool sorts_before_ref(T a, T b) {
@@ -118,10 +120,22 @@ fusor::tensor<T> tied_values(fusor::index_t rows, fusor::index_t cols, unsigned 
                 v = -std::numeric_limits<T>::quiet_NaN(); // another payload (the sign)
             else if (r == 2)
                 v = T(-0.0);
+            else if (r == 3)
+                v = -std::numeric_limits<T>::infinity();
+            else if (r == 4)
+                v = std::numeric_limits<T>::infinity();
+            else if (r == 5)
+                v = std::numeric_limits<T>::denorm_min();
+            else if (r == 6)
+                v = -std::numeric_limits<T>::max();
             else
                 v = static_cast<T>(r % 7) - T(3); // ties, and 0.0 among them
+        } else if constexpr (std::is_same_v<T, bool>) {
+            v = r % 2 == 0;
         } else {
-            v = static_cast<T>(r % 5);
+            // Ties, and both ends of the type (the order keys of algo/vector_sort.hpp).
+            v = r == 0 ? std::numeric_limits<T>::min()
+                       : (r == 1 ? std::numeric_limits<T>::max() : static_cast<T>(r % 5));
         }
     }
     return x;
@@ -157,6 +171,7 @@ void check_against_stable_order(fusor::index_t rows, fusor::index_t cols, unsign
         const fusor::index_t n = extents[axis], lanes = extents[1 - axis];
         const fusor::index_t step = axis == 1 ? 1 : cols, lane_step = axis == 1 ? cols : 1;
         const fusor::tensor<T> sorted = fusor::sort(x, axis);
+        const fusor::tensor<std::int64_t> order = fusor::argsort(x, axis);
         for (const fusor::index_t k : {fusor::index_t{0}, n / 3, n}) {
             CAPTURE(k);
             const auto top = fusor::topk(x, k, axis);
@@ -171,6 +186,8 @@ void check_against_stable_order(fusor::index_t rows, fusor::index_t cols, unsign
                     const T want = lane[static_cast<std::size_t>(up[static_cast<std::size_t>(j)])];
                     const T got = sorted.data()[l * lane_step + j * step];
                     wrong += std::memcmp(&want, &got, sizeof(T)) != 0;
+                    wrong +=
+                        order.data()[l * lane_step + j * step] != up[static_cast<std::size_t>(j)];
                 }
                 for (fusor::index_t j = 0; j < k; ++j) {
                     const fusor::index_t src = down[static_cast<std::size_t>(j)];
@@ -186,7 +203,8 @@ void check_against_stable_order(fusor::index_t rows, fusor::index_t cols, unsign
 }
 } // namespace
 
-TEST_CASE("sort, topk and unique give, bit for bit, what a stable sort of each lane gives") {
+TEST_CASE("sort, argsort, topk and unique give, bit for bit, what a stable sort of each lane "
+          "gives") {
     for (const auto& [rows, cols] : {std::pair<fusor::index_t, fusor::index_t>{1, 0},
                                      {0, 3},
                                      {1, 1},
@@ -200,6 +218,11 @@ TEST_CASE("sort, topk and unique give, bit for bit, what a stable sort of each l
         check_against_stable_order<std::int32_t>(rows, cols, 3);
         check_against_stable_order<std::uint8_t>(rows, cols, 4);
         check_against_stable_order<std::int64_t>(rows, cols, 5);
+        check_against_stable_order<std::int16_t>(rows, cols, 6);
+        check_against_stable_order<std::uint16_t>(rows, cols, 7);
+        check_against_stable_order<std::uint32_t>(rows, cols, 8);
+        check_against_stable_order<std::uint64_t>(rows, cols, 9);
+        check_against_stable_order<bool>(rows, cols, 10);
     }
 }
 

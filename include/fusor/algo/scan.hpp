@@ -51,11 +51,33 @@ auto scan(const E& e, std::optional<index_t> axis_in) {
     adapt(out.data(), s) = e; // the fused evaluation of e, cast to R (row-major)
     const lane_split lanes(flatten ? out.shape() : s, axis);
     R* const d = out.data();
-    lanes.for_each_lane([&](index_t o, index_t i) {
-        R* lane = d + lanes.first(o, i);
-        for (index_t k = 1; k < lanes.n; ++k)
-            lane[k * lanes.inner] = Op::apply(lane[(k - 1) * lanes.inner], lane[k * lanes.inner]);
-    });
+    if (lanes.n < 2)
+        return out;
+    if (lanes.inner == 1) {
+        // Contiguous lanes: the running value stays in a register (reading back the element
+        // just stored waits on store forwarding at every step).
+        lanes.for_each_lane([&](index_t o, index_t i) {
+            R* const lane = d + lanes.first(o, i);
+            R acc = lane[0];
+            for (index_t k = 1; k < lanes.n; ++k) {
+                acc = Op::apply(acc, lane[k]);
+                lane[k] = acc;
+            }
+        });
+        return out;
+    }
+    // Lanes `inner` apart: a whole row of them steps at once (row k = row k-1 op row k, as
+    // NumPy's axis scans), independent lanes side by side for the vector unit and rows read in
+    // order; each lane's operations are the same, in the same order, as one lane at a time.
+    for (index_t o = 0; o < lanes.outer; ++o) {
+        R* const block = d + lanes.first(o, 0);
+        for (index_t k = 1; k < lanes.n; ++k) {
+            const R* const previous = block + (k - 1) * lanes.inner;
+            R* const row = block + k * lanes.inner;
+            for (index_t i = 0; i < lanes.inner; ++i)
+                row[i] = Op::apply(previous[i], row[i]);
+        }
+    }
     return out;
 }
 } // namespace detail

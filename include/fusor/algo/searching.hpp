@@ -487,7 +487,7 @@ template <class E>
         const auto sorted = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(v.size()));
         T* const first = sorted.get();
         std::copy(v.data(), v.data() + v.size(), first);
-        detail::sort_values(first, first + v.size());
+        detail::sort_values(first, first + v.size(), detail::lane_sorter{});
         T* const end = std::unique(first, first + v.size(), [](T a, T b) {
             return a == b || (detail::is_nan_value(a) && detail::is_nan_value(b));
         });
