@@ -48,6 +48,45 @@ TEST_CASE("signed cumprod wraps as NumPy's int64 does, without undefined behavio
     CHECK(fusor::cumprod(big)(1) == 0); // 2^64 wraps to 0
 }
 
+// Each lane's sums in order, one element after another, whichever way the lanes are walked
+// (contiguous lanes with the running sum in a register; lanes across rows a row at a time).
+TEST_CASE("cumsum along every axis of a 3-d tensor: each lane summed in order, bit for bit") {
+    const fusor::shape_t shape{3, 50, 7};
+    fusor::tensor<float> x(shape, fusor::uninitialized);
+    std::uint64_t state = 5;
+    for (float& v : x) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        v = static_cast<float>(static_cast<std::int64_t>(state >> 40) - (1 << 23)) / 4096.0f;
+    }
+    const fusor::index_t strides[3] = {350, 7, 1};
+    for (const fusor::index_t axis : {0, 1, 2}) {
+        CAPTURE(axis);
+        const fusor::tensor<float> got = fusor::cumsum(x, axis);
+        int wrong = 0;
+        for (fusor::index_t i = 0; i < 3; ++i)
+            for (fusor::index_t j = 0; j < 50; ++j)
+                for (fusor::index_t k = 0; k < 7; ++k) {
+                    const fusor::index_t at = i * 350 + j * 7 + k;
+                    const fusor::index_t position[3] = {i, j, k};
+                    // The lane through `at`: its elements from the lane's start up to `at`.
+                    const fusor::index_t start = at - position[axis] * strides[axis];
+                    float want = x.data()[start];
+                    for (fusor::index_t p = 1; p <= position[axis]; ++p)
+                        want = want + x.data()[start + p * strides[axis]];
+                    wrong += std::memcmp(&want, &got.data()[at], sizeof want) != 0;
+                }
+        CHECK(wrong == 0);
+    }
+    const fusor::tensor<float> flat = fusor::cumsum(x);
+    float want = 0.0f;
+    int wrong = 0;
+    for (fusor::index_t k = 0; k < x.size(); ++k) {
+        want = k == 0 ? x.data()[0] : want + x.data()[k];
+        wrong += std::memcmp(&want, &flat.data()[k], sizeof want) != 0;
+    }
+    CHECK(wrong == 0);
+}
+
 TEST_CASE("sort and argsort: NaN last, stable, along any axis") {
     const fusor::tensor<double> x{{3.0, NaN, 1.0, 3.0}, {0.0, -1.0, NaN, -1.0}};
     const auto s = fusor::sort(x);
