@@ -204,6 +204,33 @@ void check_against_stable_order(fusor::index_t rows, fusor::index_t cols, unsign
     REQUIRE(u.shape() == u_rows.shape());
     CHECK(std::memcmp(u.data(), u_rows.data(), static_cast<std::size_t>(u.size()) * sizeof(T))
           == 0);
+    // Its parts: each group's first occurrence and size, from the flattened stable order (NaN
+    // one group, -0.0 and 0.0 one).
+    {
+        std::vector<T> flat(static_cast<std::size_t>(x.size()));
+        for (fusor::index_t k = 0; k < x.size(); ++k)
+            flat[static_cast<std::size_t>(k)] = x.data()[k];
+        const auto up = stable_order(flat, false);
+        std::vector<std::int64_t> first, count;
+        for (std::size_t k = 0; k < up.size(); ++k) {
+            const T a = k == 0 ? T{} : flat[static_cast<std::size_t>(up[k - 1])];
+            const T b = flat[static_cast<std::size_t>(up[k])];
+            const bool same = k > 0 && (a == b || (a != a && b != b));
+            if (!same) {
+                first.push_back(up[k]);
+                count.push_back(0);
+            }
+            ++count.back();
+        }
+        const auto parts = fusor::unique(x, fusor::return_index, fusor::return_counts);
+        REQUIRE(parts.indices.size() == static_cast<fusor::index_t>(first.size()));
+        int wrong = 0;
+        for (std::size_t g = 0; g < first.size(); ++g) {
+            wrong += parts.indices.data()[g] != first[g];
+            wrong += parts.counts.data()[g] != count[g];
+        }
+        CHECK(wrong == 0);
+    }
     const fusor::index_t extents[2] = {rows, cols};
     for (const fusor::index_t axis : {0, 1}) {
         CAPTURE(axis);

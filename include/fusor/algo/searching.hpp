@@ -374,18 +374,24 @@ unique_rows(const T* data, index_t n, index_t width, bool nan_equal, shape_t row
         return data + r * width;
     };
     std::vector<index_t> perm(static_cast<std::size_t>(n));
-    std::iota(perm.begin(), perm.end(), index_t{0});
-    std::stable_sort(perm.begin(), perm.end(), [&](index_t a, index_t b) {
-        const T* x = row(a);
-        const T* y = row(b);
-        for (index_t k = 0; k < width; ++k) {
-            if (sorts_before(x[k], y[k]))
-                return true;
-            if (sorts_before(y[k], x[k]))
-                return false;
-        }
-        return false;
-    });
+    if (width == 1 && vector_argsort) {
+        // Single values (unique(x) with parts): argsort's order, the same stable one, through
+        // VQSort (algo/vector_sort.hpp).
+        lane_sorter{}.argsort(data, n, perm.data());
+    } else {
+        std::iota(perm.begin(), perm.end(), index_t{0});
+        std::stable_sort(perm.begin(), perm.end(), [&](index_t a, index_t b) {
+            const T* x = row(a);
+            const T* y = row(b);
+            for (index_t k = 0; k < width; ++k) {
+                if (sorts_before(x[k], y[k]))
+                    return true;
+                if (sorts_before(y[k], x[k]))
+                    return false;
+            }
+            return false;
+        });
+    }
     const auto same = [&](index_t a, index_t b) {
         const T* x = row(a);
         const T* y = row(b);

@@ -3,9 +3,8 @@
 // is not stable; the callers get a stable sort's result from it, bit for bit: argsort sorts
 // (order key, index) pairs, whose order is total, and sort moves NaN out first, sorts floats as
 // integers of the same order and puts the zeros back in their first order (-0.0 and 0.0 are
-// equal to a sort). Without Highway, or for
-// element types it does not sort (one-byte values), `lane_sorter` says so and the callers use
-// the standard library.
+// equal to a sort). Without Highway, or for element types it does not sort (one-byte values),
+// `lane_sorter` says so and the callers use the standard library.
 #pragma once
 
 #include <algorithm>
@@ -153,6 +152,7 @@ private:
 /// Whether lane_sorter's argsort runs (Highway found): else the callers' stable sort.
 inline constexpr bool vector_argsort = true;
 #else
+// Without Highway: sorts nothing (the callers' standard library sorts run instead).
 class lane_sorter {
 public:
     template <class T>
