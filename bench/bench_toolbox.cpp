@@ -26,6 +26,13 @@
 //   W24  sum(concatenate({a, b}, 0), 1) of two (2048, 4096) float32 (hand: the row sums of a,
 //        then of b, in double as fusor sums float32; NumPy: np.concatenate([a, b]).sum(1)):
 //        one reduction per part, read in place. Target: fused >= 2x NumPy.
+//   W27_sort  sort(x) of 2^22 float32 (hand: a copy and std::sort; NumPy: np.sort(x))
+//   W27_argsort  argsort(x) of the same, stable (hand: 0..n-1 and std::stable_sort by value;
+//        NumPy: np.argsort(x, kind='stable'))
+//   W28_nonzero  nonzero(m) of a 2^22 bool mask, half true at random (hand: count the trues,
+//        allocate, store every position and step on the trues, no branch; NumPy: np.nonzero)
+//   W28_isin  isin(v, t) of 2^22 int64 in [0, 1000) against the 500 even numbers (hand: a
+//        table of 1,000 flags; NumPy: np.isin, whose default is a table too)
 // Every way allocates its result, as NumPy does, except W23_into. Bytes: the inputs read once (for
 // W21 the gathered elements, not the whole array) and the output written once.
 //
@@ -35,9 +42,11 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "harness.hpp"
 
@@ -224,6 +233,103 @@ void concatenate_sum_workload() {
         .submit();
 }
 
+void sort_workloads() {
+    const index_t n = index_t{1} << 22;
+    static const auto x = bench::random_tensor<float>({n}, 27);
+    static std::optional<fusor::tensor<float>> sorted;
+    static std::unique_ptr<float[]> hand_sorted;
+    bench::workload<float>("W27_sort_4M", 2 * n * 4, n, 0.0)
+        .add(
+            "fused", [] { sorted.emplace(fusor::sort(x)); }, [] { return sorted->data(); })
+        .add(
+            "hand",
+            [n] {
+                hand_sorted.reset(new float[static_cast<std::size_t>(n)]);
+                std::copy(x.data(), x.data() + n, hand_sorted.get());
+                std::sort(hand_sorted.get(), hand_sorted.get() + n);
+            },
+            [] { return hand_sorted.get(); })
+        .submit();
+    static std::optional<fusor::tensor<std::int64_t>> order;
+    static std::unique_ptr<std::int64_t[]> hand_order;
+    bench::workload<std::int64_t>("W27_argsort_4M", n * 4 + n * 8, n, 0.0)
+        .add(
+            "fused", [] { order.emplace(fusor::argsort(x)); }, [] { return order->data(); })
+        .add(
+            "hand",
+            [n] {
+                hand_order.reset(new std::int64_t[static_cast<std::size_t>(n)]);
+                std::int64_t* first = hand_order.get();
+                std::iota(first, first + n, std::int64_t{0});
+                const float* v = x.data();
+                std::stable_sort(
+                    first, first + n, [v](std::int64_t a, std::int64_t b) { return v[a] < v[b]; });
+            },
+            [] { return hand_order.get(); })
+        .submit();
+}
+
+void nonzero_workload() {
+    const index_t n = index_t{1} << 22;
+    static const fusor::tensor<bool> m = bench::random_tensor<float>({n}, 28) > 0.0f;
+    static std::optional<std::vector<fusor::tensor<std::int64_t>>> fused_out;
+    static std::unique_ptr<std::int64_t[]> hand_out;
+    const auto count = static_cast<index_t>(std::count(m.data(), m.data() + n, true));
+    bench::workload<std::int64_t>("W28_nonzero_half_4M", n + count * 8, count, 0.0)
+        .add(
+            "fused",
+            [] { fused_out.emplace(fusor::nonzero(m)); },
+            [] { return (*fused_out)[0].data(); })
+        .add(
+            "hand",
+            [n] {
+                const bool* mask = m.data();
+                const index_t c = std::count(mask, mask + n, true);
+                hand_out.reset(new std::int64_t[static_cast<std::size_t>(c) + 1]);
+                std::int64_t* out = hand_out.get();
+                index_t k = 0;
+                for (index_t i = 0; i < n; ++i) {
+                    out[k] = i;
+                    k += mask[i];
+                }
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
+void isin_workload() {
+    const index_t n = index_t{1} << 22;
+    static fusor::tensor<std::int64_t> v(fusor::shape_t{n}, fusor::uninitialized);
+    std::mt19937_64 rng(29);
+    std::uniform_int_distribution<std::int64_t> pick(0, 999);
+    for (auto& e : v)
+        e = pick(rng);
+    static fusor::tensor<std::int64_t> evens(fusor::shape_t{500}, fusor::uninitialized);
+    for (index_t i = 0; i < 500; ++i)
+        evens.data()[i] = 2 * i;
+    static std::optional<fusor::tensor<bool>> fused_out;
+    static std::unique_ptr<bool[]> hand_out;
+    bench::workload<bool>("W28_isin_4M", n * 8 + n, n, 0.0)
+        .add(
+            "fused",
+            [] { fused_out.emplace(fusor::isin(v, evens)); },
+            [] { return fused_out->data(); })
+        .add(
+            "hand",
+            [n] {
+                bool table[1000] = {};
+                for (const std::int64_t t : evens)
+                    table[t] = true;
+                hand_out.reset(new bool[static_cast<std::size_t>(n)]);
+                const std::int64_t* in = v.data();
+                for (index_t i = 0; i < n; ++i)
+                    hand_out[static_cast<std::size_t>(i)] =
+                        in[i] >= 0 && in[i] < 1000 && table[in[i]];
+            },
+            [] { return hand_out.get(); })
+        .submit();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -235,5 +341,8 @@ int main(int argc, char** argv) {
         roll_workload();
         roll_into_workload();
         concatenate_sum_workload();
+        sort_workloads();
+        nonzero_workload();
+        isin_workload();
     });
 }
