@@ -148,7 +148,7 @@ bool isin_by_table(const flat_values<A>& ev, const flat_values<B>& tv, bool inve
         const auto x = static_cast<a_type>(ev[k]);
         const bool inside = !std::cmp_less(x, lo) && !std::cmp_greater(x, hi);
         const wide at = inside ? static_cast<wide>(x) - static_cast<wide>(lo) : 0;
-        out[k] = (inside && table[at]) != invert;
+        out[k] = (table[at] & inside) != invert; // no branch: `at` is 0 outside
     }
     return true;
 }
