@@ -258,6 +258,38 @@ TEST_CASE("a node whose shape is its view leaf's stays whole when copied, moved 
     CHECK(fusor::allclose(r, fusor::eval(fusor::exp(want) + 1.0)));
 }
 
+TEST_CASE("a node that holds its own broadcast shape keeps it through copies, moves and assignment") {
+    // (3, 1) + (1, 4): the shape (3, 4) is no child's, so the node holds it (elementwise's
+    // own_shape, alive only then); a node that points at a child's shape holds none. Copies,
+    // moves and assignments between the two kinds start and end that shape's life.
+    fusor::tensor<double> col = {{1.0}, {2.0}, {3.0}};
+    fusor::tensor<double> row = {{10.0, 20.0, 30.0, 40.0}};
+    fusor::tensor<double> other = {{5.0, 6.0, 7.0, 8.0}};
+    const fusor::tensor<double> want = {
+        {11.0, 21.0, 31.0, 41.0}, {12.0, 22.0, 32.0, 42.0}, {13.0, 23.0, 33.0, 43.0}};
+    auto owning = col + row;
+    using node = decltype(owning);
+    CHECK(owning.shape() == shape_t{3, 4});
+    node copied(owning);
+    node moved(std::move(copied));
+    CHECK(moved.shape() == shape_t{3, 4});
+    CHECK(fusor::array_equal(fusor::eval(moved), want));
+    node pointing = row + other; // (1, 4): row's shape, held by the tensor, not the node
+    CHECK(&pointing.shape() == &row.shape());
+    pointing = owning; // a node that held none now holds (3, 4)
+    CHECK(pointing.shape() == shape_t{3, 4});
+    CHECK(fusor::array_equal(fusor::eval(pointing), want));
+    node back = row + other;
+    owning = back; // and the other way: the held shape ends, the node points at row's
+    CHECK(&owning.shape() == &row.shape());
+    CHECK(fusor::array_equal(fusor::eval(owning), fusor::eval(row + other)));
+    const node& self = pointing;
+    pointing = self; // self-assignment keeps the shape
+    CHECK(pointing.shape() == shape_t{3, 4});
+    pointing = std::move(moved);
+    CHECK(fusor::array_equal(fusor::eval(pointing * 2.0), fusor::eval(want * 2.0)));
+}
+
 // `t = e` with e of another shape: the same number of elements keeps t's buffer and reads the
 // new layout over it (aliasing included: `t = transpose(t)` is numpy's `t = t.T.copy()`);
 // another number gives t a fresh buffer. Either way t takes e's shape.

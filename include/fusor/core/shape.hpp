@@ -92,7 +92,18 @@ public:
 
     friend bool operator==(const shape_t& a, const shape_t& b) {
         // The same object first: a node's shape is often its child's (elementwise::shape_child).
-        return &a == &b || (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin()));
+        if (&a == &b)
+            return true;
+        const std::size_t n = a.size();
+        if (n != b.size())
+            return false;
+        // Raw pointers: boost's end() tests for an empty vector on every call.
+        const index_t* p = a.data();
+        const index_t* q = b.data();
+        for (std::size_t k = 0; k < n; ++k)
+            if (p[k] != q[k])
+                return false;
+        return true;
     }
 
 private:

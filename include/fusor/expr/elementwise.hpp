@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -131,7 +132,12 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
     /// The broadcast shape, when it lives outside the node's own storage: outside the tree, or
     /// in child `shape_child` (re-pointed when the node is copied or moved).
     const shape_t* shape_ref = nullptr;
-    shape_t own_shape;    ///< the broadcast shape otherwise
+    /// The broadcast shape otherwise: alive only while `shape_ref` is null, so that the usual
+    /// node (one that points at its shape) neither builds nor destroys a shape_t (bench_small's
+    /// S1, `c = a * b + d`, builds two nodes and moves one per evaluation).
+    union {
+        shape_t own_shape;
+    };
     int shape_child = -1; ///< the child whose shape is the broadcast shape, when it holds it
     /// Every tensor below has this node's shape and row-major layout (detail::dense_over),
     /// found once here, so that the flat case (plan/make_plan.hpp) compares no leaf's shape
@@ -170,16 +176,23 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
         take_shape(std::move(o));
     }
     elementwise& operator=(const elementwise& o) {
-        children = o.children;
-        take_shape(o);
+        if (this != &o) {
+            children = o.children;
+            drop_own_shape();
+            take_shape(o);
+        }
         return *this;
     }
     elementwise& operator=(elementwise&& o) noexcept(
         std::is_nothrow_move_assignable_v<detail::child_slots<Cs...>>) {
-        children = std::move(o.children);
-        take_shape(std::move(o));
+        if (this != &o) {
+            children = std::move(o.children);
+            drop_own_shape();
+            take_shape(std::move(o));
+        }
         return *this;
     }
+    ~elementwise() { drop_own_shape(); }
 
     const shape_t& shape() const { return shape_ref ? *shape_ref : own_shape; }
     index_t rank() const { return shape().rank(); }
@@ -187,13 +200,20 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
 
 private:
     // The shape of `o` (a copy or move of this node), its children already copied or moved here.
+    // own_shape is not alive here (a new node, or drop_own_shape ran).
     template <class O>
     void take_shape(O&& o) {
         shape_child = o.shape_child;
         dense = o.dense;
         shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
         if (!shape_ref)
-            own_shape = std::forward<O>(o).own_shape;
+            std::construct_at(&own_shape, std::forward<O>(o).own_shape);
+    }
+    // Ends own_shape's life when it is alive; the node points at no shape afterwards.
+    void drop_own_shape() {
+        if (!shape_ref)
+            own_shape.~shape_t();
+        shape_ref = nullptr;
     }
     // Child `i`'s shape.
     const shape_t* child_shape(int i) const {
@@ -244,7 +264,7 @@ private:
                 if (!stable[same])
                     shape_child = same; // held in the child: re-pointed on copies and moves
             } else
-                own_shape = broadcast_shapes({shapes[I]...});
+                std::construct_at(&own_shape, broadcast_shapes({shapes[I]...}));
             dense = (detail::dense_child(detail::slot_value<I>(children), (exact >> I) & 1) && ...);
         }
         (std::index_sequence_for<Cs...>{});
