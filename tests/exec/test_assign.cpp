@@ -258,7 +258,8 @@ TEST_CASE("a node whose shape is its view leaf's stays whole when copied, moved 
     CHECK(fusor::allclose(r, fusor::eval(fusor::exp(want) + 1.0)));
 }
 
-TEST_CASE("a node that holds its own broadcast shape keeps it through copies, moves and assignment") {
+TEST_CASE(
+    "a node that holds its own broadcast shape keeps it through copies, moves and assignment") {
     // (3, 1) + (1, 4): the shape (3, 4) is no child's, so the node holds it (elementwise's
     // own_shape, alive only then); a node that points at a child's shape holds none. Copies,
     // moves and assignments between the two kinds start and end that shape's life.

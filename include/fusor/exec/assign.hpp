@@ -75,7 +75,9 @@ std::unique_ptr<loop_plan> shown_plan(const N& n, const destination_ref& d) {
 // runs by blocks (plan/row_blocks.hpp). Any other plan comes from this thread's plan cache when the
 // same expression type was last evaluated over the same operands into the same layout
 // (plan/plan_cache.hpp), else from the planner. Nothing is copied on the way.
-template <class D, class N>
+// `DestIsExpressionShape`: the destination is row-major with `n.shape()` (a tensor whose shape
+// compared equal, a fresh result), so planning::is_flat_case checks neither again.
+template <bool DestIsExpressionShape, class D, class N>
 void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
     using V = std::remove_const_t<D>;
     if constexpr (planning::holds_segmented<N>()) {
@@ -86,7 +88,7 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);
-                const bool flat = planning::is_flat_case(n, d, size);
+                const bool flat = planning::is_flat_case<DestIsExpressionShape>(n, d, size);
                 // Only an inline_loop_candidate compiles the inline loop and the row-broadcast
                 // check (for any other, plan_flat's `inline_loop` is false).
                 if constexpr (planning::inline_loop_candidate<N>) {
@@ -184,12 +186,12 @@ void assign_to_tensor(tensor<T>& dest, const E& e) {
             dest,
             n.shape(),
             [](const void* node, T* data, const shape_t& shape, const strides_t& strides) {
-                evaluate_into(data, shape, strides, *static_cast<const N*>(node));
+                evaluate_into<true>(data, shape, strides, *static_cast<const N*>(node));
             },
             &n);
         return;
     }
-    evaluate_into(dest.data(), dest.shape(), dest.strides(), n);
+    evaluate_into<true>(dest.data(), dest.shape(), dest.strides(), n);
 }
 
 template <class T, class E>
@@ -256,7 +258,7 @@ void compound_assign(tensor<T>& dest, const E& e) {
 template <class E>
     requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
         tensor<value_type_t<E>> out(detail::checked_shape_of(e), uninitialized);
-        detail::evaluate_into(
+        detail::evaluate_into<true>(
             out.data(), out.shape(), out.strides(), detail::operand_for<value_type_t<E>>(e));
         return out;
     }
@@ -274,7 +276,7 @@ auto item_of(const E& e) {
     const auto& n = operand_for<V>(e);
     const shape_t& shape = n.shape();
     V out{};
-    evaluate_into(&out, shape, row_major_strides(shape), n);
+    evaluate_into<true>(&out, shape, row_major_strides(shape), n);
     return out;
 }
 } // namespace detail

@@ -28,8 +28,8 @@
 
 namespace fusor::detail {
 
-// Defined in exec/assign.hpp.
-template <class D, class N>
+// Defined in exec/assign.hpp (which includes this header first: the default is given here).
+template <bool DestIsExpressionShape = false, class D, class N>
 void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n);
 
 // One copy loop per segment of `list` into the row-major destination at `data`, viewed as the

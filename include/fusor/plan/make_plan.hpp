@@ -691,16 +691,22 @@ inline constexpr index_t flat_operands<elementwise<Op, Cs...>> = (0 + ... + flat
 // the destination's shape and row-major layout, at least 2 elements. Decided from the
 // expression and the destination before any walk, so for small tensors planning costs almost
 // nothing. `size` is the destination's number of elements (the caller's, computed once).
-template <class E>
+// `DestIsExpressionShape`: the caller knows that the destination is row-major with `e`'s own
+// shape (a tensor assigned `e` after the shapes compared equal, or eval's fresh result), so
+// neither is checked again (`c = a * b + d` over 64 float32: 391 -> 346 instructions).
+template <bool DestIsExpressionShape = false, class E>
 FUSOR_INLINE bool is_flat_case(const E& e, const destination_ref& d, index_t size) {
     if constexpr (tag_of<E> == node_tag::elementwise)
         if (!e.dense) // before any shape is compared: the row-broadcast case fails here
             return false;
-    if (size < 2 || !is_row_major(d.shape, d.strides))
+    if (size < 2)
         return false;
     const char* lo = static_cast<const char*>(d.address);
     const char* hi = lo ? lo + size * d.itemsize : lo;
-    return leaves_match(e, d, size, lo, hi);
+    if constexpr (DestIsExpressionShape)
+        return detail::dense_child(e, true) && reads_apart(e, lo, hi, size, d.itemsize);
+    else
+        return is_row_major(d.shape, d.strides) && leaves_match(e, d, size, lo, hi);
 }
 
 /// The expression types whose flat or row-broadcast plan can run inline (flat_plan::inline_loop):
