@@ -44,6 +44,52 @@ TEST_CASE("the error is raised when the expression is built, by operators too") 
     }
 }
 
+TEST_CASE("a binary node's shape is NumPy's broadcast shape, pointed at when a child has it") {
+    // Pairs where one side's shape is the broadcast shape (elementwise's one-pass
+    // detail::covering_child), where neither is, and where they do not broadcast; expected
+    // shapes as numpy.broadcast_shapes.
+    struct pair_case {
+        shape_t a, b, want;
+        int holder; // 0 or 1: the operand whose shape the node points at; -1: neither
+    };
+    const pair_case cases[] = {
+        {{8, 16}, {8, 1}, {8, 16}, 0},
+        {{8, 1}, {8, 16}, {8, 16}, 1},
+        {{3, 4}, {4}, {3, 4}, 0},
+        {{4}, {3, 4}, {3, 4}, 1},
+        {{1}, {5}, {5}, 1},
+        {{5}, {1}, {5}, 0},
+        {{}, {3}, {3}, 1},
+        {{2, 3}, {}, {2, 3}, 0},
+        {{0}, {1}, {0}, 0},
+        {{1}, {0}, {0}, 1},
+        {{2, 1, 4}, {3, 1}, {2, 3, 4}, -1},
+        {{3, 1}, {1, 4}, {3, 4}, -1},
+        {{1, 1}, {1}, {1, 1}, 0},
+        {{6, 1, 1}, {1, 5}, {6, 1, 5}, -1},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.a);
+        CAPTURE(c.b);
+        const fusor::tensor<float> a = fusor::full<float>(c.a, 1.0f),
+                                   b = fusor::full<float>(c.b, 2.0f);
+        const auto e = a + b;
+        CHECK(e.shape() == c.want);
+        if (c.holder == 0)
+            CHECK(&e.shape() == &a.shape());
+        else if (c.holder == 1)
+            CHECK(&e.shape() == &b.shape());
+        else
+            CHECK((&e.shape() != &a.shape() && &e.shape() != &b.shape()));
+        const fusor::tensor<float> r = e * 1.0f;
+        CHECK(r.shape() == c.want);
+        CHECK(fusor::array_equal(r, fusor::full<float>(c.want, 3.0f)));
+    }
+    const fusor::tensor<float> a(shape_t{2, 3}), b(shape_t{4, 3});
+    CHECK_THROWS_AS((void)(a + b), fusor::broadcast_error);
+    CHECK_THROWS_AS((void)(b - a), fusor::broadcast_error);
+}
+
 TEST_CASE("broadcasts_to: the destination rule of assignment") {
     CHECK(fusor::broadcasts_to(shape_t{3}, shape_t{2, 3}, false));
     CHECK(

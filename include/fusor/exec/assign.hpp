@@ -84,7 +84,11 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
         // Lazy roll, pad, concatenate ...: cut into cells (exec/segmented_eval.hpp).
         evaluate_segmented(data, shape, strides, n);
     } else {
-        const destination_ref d{shape, strides, data, dtype_name<V>(), sizeof(V)};
+        // The expression's own shape object where it equals the destination's: the planner's
+        // per-leaf compares with it then find the leaf that shares it by address (`(x - m) / s`
+        // over (8, 16): one rank-2 compare less per such leaf).
+        const shape_t& dest_shape = DestIsExpressionShape ? n.shape() : shape;
+        const destination_ref d{dest_shape, strides, data, dtype_name<V>(), sizeof(V)};
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);

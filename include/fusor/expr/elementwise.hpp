@@ -69,6 +69,30 @@ broadcast_result_of(const shape_t* const* shapes, std::size_t count, std::uint64
     return static_cast<int>(best);
 }
 
+// Of two shapes that differ, the one (0 or 1) that is their broadcast shape: the other has no
+// more axes and, aligned to its end, each of its extents equals this one's or is 1. -1 when
+// neither is (both stretch, or they do not broadcast: broadcast_shapes then names them).
+FUSOR_INLINE int covering_child(const shape_t& s0, const shape_t& s1) {
+    const bool first_big = s0.size() >= s1.size();
+    const index_t* big = first_big ? s0.data() : s1.data();
+    const index_t* small = first_big ? s1.data() : s0.data();
+    const std::size_t n = first_big ? s1.size() : s0.size();
+    const std::size_t lead = (first_big ? s0.size() : s1.size()) - n;
+    bool big_covers = true, small_covers = lead == 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const index_t a = big[lead + k], b = small[k];
+        if (a != b) {
+            big_covers = big_covers && b == 1;
+            small_covers = small_covers && a == 1;
+        }
+    }
+    if (big_covers)
+        return first_big ? 0 : 1;
+    if (small_covers)
+        return first_big ? 1 : 0;
+    return -1;
+}
+
 // Whether child `c` of an element-wise node, with `same_shape` when its shape is the node's
 // shape, reads every tensor at that shape in row-major order, element for element: a scalar,
 // a tensor of that shape, a view of that shape with row-major strides, or an element-wise
@@ -254,6 +278,15 @@ private:
                     if (!stable[0])
                         shape_child = 0; // held in the child: re-pointed on copies and moves
                     dense = detail::dense_child(c0, true) && detail::dense_child(c1, true);
+                    return;
+                } else if (const int c = detail::covering_child(*shapes[0], *shapes[1]); c >= 0) {
+                    // One child's shape is the broadcast shape, the other's is not (a row or
+                    // a column of it): found in one pass, without broadcast_result_of's call
+                    // (`(x - m) / s` over (8, 16): two such nodes).
+                    shape_ref = shapes[c];
+                    if (!stable[c])
+                        shape_child = c;
+                    dense = detail::dense_child(c0, c == 0) && detail::dense_child(c1, c == 1);
                     return;
                 }
             }
