@@ -120,6 +120,10 @@ FUSOR_INLINE bool dense_over(const N& n, const shape_t& s) {
 } // namespace detail
 
 namespace detail {
+// What an element-wise node points at between giving up its held shape and taking another
+// (elementwise::drop_own_shape).
+inline const shape_t no_shape{};
+
 // One argument that is the node itself: a copy, not a child (see elementwise's constructor).
 template <class Node, class... As>
 inline constexpr bool copies_node = false;
@@ -224,20 +228,24 @@ struct elementwise : value_node<elementwise<Op, Cs...>> {
 
 private:
     // The shape of `o` (a copy or move of this node), its children already copied or moved here.
-    // own_shape is not alive here (a new node, or drop_own_shape ran).
+    // own_shape is not alive here (a new node, or drop_own_shape ran). The copy of a held shape
+    // comes before shape_ref is set: if it throws (a rank above 6 allocates), an assigned node
+    // still points at drop_own_shape's placeholder and its destructor destroys nothing.
     template <class O>
     void take_shape(O&& o) {
         shape_child = o.shape_child;
         dense = o.dense;
-        shape_ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
-        if (!shape_ref)
+        const shape_t* ref = shape_child >= 0 ? child_shape(shape_child) : o.shape_ref;
+        if (!ref)
             std::construct_at(&own_shape, std::forward<O>(o).own_shape);
+        shape_ref = ref;
     }
-    // Ends own_shape's life when it is alive; the node points at no shape afterwards.
+    // Ends own_shape's life when it is alive; the node then points at an empty placeholder
+    // shape until take_shape gives it its new one.
     void drop_own_shape() {
         if (!shape_ref)
             own_shape.~shape_t();
-        shape_ref = nullptr;
+        shape_ref = &detail::no_shape;
     }
     // Child `i`'s shape.
     const shape_t* child_shape(int i) const {
