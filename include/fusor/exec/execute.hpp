@@ -498,19 +498,26 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
     // at 4 elements).
     FUSOR_TRACE_KERNEL(
         *traced, inner_kernel_name(f.column ? inner_kernel::broadcast : inner_kernel::contiguous));
+    // Row 0 bound before the loop (a tensor leaf is built bound to it), each next row after
+    // the one before: the flat case (one row) binds nothing (`c = a * b + d` over 64 float32:
+    // 360 -> 337 instructions; `c = a * row + 1` over (8, 8): 649 -> 577).
     auto rows = [&f, out, traced](auto& ev) FUSOR_FORWARD_LAMBDA {
         D* o = out;
-        for (index_t r = 0; r < f.rows; ++r, o += f.cols) {
+        for (index_t r = 0;;) {
             detail::trace_flat_row(traced, r, f.cols);
-            ev.bind_row(r);
             FUSOR_IVDEP
             for (index_t i = 0; i < f.cols; ++i)
                 o[i] = convert<D>(ev.template get<true>(i));
+            if (++r == f.rows)
+                return;
+            o += f.cols;
+            ev.bind_row(r);
         }
     };
     if (f.column != 0) {
         scratch buffers;
         auto ev = flat_evaluator_builder{f.still, f.cols, 0, nullptr, f.column, &buffers}.build(e);
+        ev.bind_row(0); // a column's splat buffer
         rows(ev);
         return;
     }
