@@ -396,6 +396,38 @@ TEST_CASE("explain names a flat reduction's column splat (explain.executed runs 
     CHECK(e.json().find("\"flat_reduction\":true") != std::string::npos);
 }
 
+TEST_CASE("a temporary that is a flat reduction runs as one, with the general walk's bits") {
+    const auto x = counting<float>({8, 16}, 11);
+    const auto m = counting<float>({8, 1}, 12);
+    using fusor::keepdims;
+    // A row softmax's max (and the sum it feeds, whose operand calls exp: not flat); a mean
+    // whose operand reads a column (m, one element per row).
+    const auto softmax = fusor::exp(x - fusor::max(x, 1, keepdims))
+                         / fusor::sum(fusor::exp(x - fusor::max(x, 1, keepdims)), 1, keepdims);
+    const auto centred = x - fusor::mean(x * 2.0f - m, 1, keepdims);
+    const auto run = [](const auto& e, bool flat, bool columns) {
+        fusor::tensor<float> out(e.shape(), fusor::uninitialized);
+        const fusor::loop_plan p = fusor::make_plan(e, fusor::detail::layout_of(out.view()));
+        REQUIRE(!p.boundaries.empty());
+        const fusor::loop_plan& first = *p.boundaries.front().plan;
+        CHECK(first.flat_reduction == flat);
+        if (flat) {
+            CHECK(first.flat_runs.rows == 8);
+            CHECK(first.flat_runs.cols == 16);
+            CHECK((first.flat_runs.column != 0) == columns);
+        }
+        out = e;
+        return out;
+    };
+    for (int repeat = 0; repeat < 2; ++repeat) { // the second time from the plan cache
+        const fusor::tensor<float> a = run(softmax, true, false);
+        const fusor::tensor<float> c = run(centred, true, true);
+        general_walk_only walk; // its plans are not the cached ones (the key holds the hook)
+        CHECK(same_bits(a, run(softmax, false, false)));
+        CHECK(same_bits(c, run(centred, false, true)));
+    }
+}
+
 TEST_CASE("a row reduction into the operand's own memory is left to the walk, which reads first") {
     // Each result element is written as soon as its run is reduced, so a destination that
     // overlaps the operand takes the general walk (every accumulator finalized after the loop).

@@ -156,13 +156,14 @@ TEST_CASE("softmax materialises max and sum once each, and nothing of the input'
     const fusor::tensor<float> s = softmax;
     counting = false;
     sizes = nullptr;
-    // The output, then (n,)-sized pieces only: max's accumulators (a raw buffer) and result,
-    // the sum's result (its accumulators are doubles: 2 * row_bytes). Computing max twice would
-    // add two more.
+    // The output, then (n,)-sized pieces only: max's result (max runs as a flat reduction, a
+    // register per row: no accumulator buffer) and the sum's result (its accumulators are
+    // doubles: 2 * row_bytes). Computing max twice would add one more.
     CHECK(largest_allocation == tensor_allocation(full_bytes));
     CHECK(count_of_size(seen, tensor_allocation(full_bytes)) == 1);
-    CHECK(count_of_size(seen, row_bytes) == 1);
+    CHECK(count_of_size(seen, row_bytes) == 0);
     CHECK(count_of_size(seen, tensor_allocation(row_bytes)) == 2);
+    CHECK(plan.boundaries[0].plan->flat_reduction);
     const auto rows = fusor::eval(fusor::sum(s, 1));
     for (fusor::index_t i = 0; i < n; ++i)
         CHECK(rows(i) == doctest::Approx(1.0).epsilon(1e-6));

@@ -656,25 +656,33 @@ struct temporary_cache {
     }
 };
 
-// Computes a reduction node into a fresh tensor with the plan made for it (execute.hpp).
+// Computes a reduction node into `t`, a fresh tensor of its shape, with the plan made for it
+// (execute.hpp).
 template <class R, class C>
-tensor<typename reduction<R, C>::value_type>
-evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache& cache);
+void evaluate_reduction(const reduction<R, C>& r,
+                        const loop_plan& p,
+                        tensor<typename reduction<R, C>::value_type>& t,
+                        temporary_cache& cache);
 
-// Computes an element-wise node into a fresh contiguous tensor with its plan (execute.hpp).
+// Computes an element-wise node into `t`, a fresh contiguous tensor of its shape, with its plan
+// (execute.hpp).
 template <class E>
-tensor<typename E::value_type>
-evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache);
+void evaluate_elementwise(const E& e,
+                          const loop_plan& p,
+                          tensor<typename E::value_type>& t,
+                          temporary_cache& cache);
 
-// boundary_result's part that does not depend on the node: `t` shared and listed in `cache` as
-// temporary number `temporary`. A template of the element type only, so its code (the shared
-// owner, the list's growth) is compiled once per element type, not once per node type.
+// boundary_result's part that does not depend on the node: a fresh tensor of `shape`, made in
+// its shared owner (computed there: a tensor computed first and moved in moved its shape and
+// strides, ~120 instructions a boundary) and listed in `cache` as temporary number `temporary`.
+// A template of the element type only, so its code (the shared owner, the list's growth) is
+// compiled once per element type, not once per node type.
 template <class T>
-std::shared_ptr<const tensor<T>>
-keep_temporary(tensor<T>&& t, int temporary, temporary_cache& cache) {
-    auto kept = std::make_shared<const tensor<T>>(std::move(t));
-    cache.entries.emplace_back(temporary, kept);
-    return kept;
+std::shared_ptr<tensor<T>>
+new_temporary(const shape_t& shape, int temporary, temporary_cache& cache) {
+    auto t = std::make_shared<tensor<T>>(shape, uninitialized);
+    cache.entries.emplace_back(temporary, t);
+    return t;
 }
 
 /// The temporary of boundary `b`, which computes node `n`: the one an equal boundary computed
@@ -686,10 +694,13 @@ boundary_result(const N& n, const boundary_plan& b, temporary_cache& cache) {
     using T = typename N::value_type;
     if (b.reused)
         return std::static_pointer_cast<const tensor<T>>(cache.find(b.temporary));
+    // Listed before it is computed: an evaluation that throws discards the whole cache.
+    std::shared_ptr<tensor<T>> t = new_temporary<T>(n.shape(), b.temporary, cache);
     if constexpr (tag_of<N> == node_tag::reduction)
-        return keep_temporary(evaluate_reduction(n, *b.plan, cache), b.temporary, cache);
+        evaluate_reduction(n, *b.plan, *t, cache);
     else
-        return keep_temporary(evaluate_elementwise(n, *b.plan, cache), b.temporary, cache);
+        evaluate_elementwise(n, *b.plan, *t, cache);
+    return t;
 }
 
 /// Builds the evaluator of a flat tree's node (planning::flat_tree) for a flat plan's inline

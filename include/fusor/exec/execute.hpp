@@ -533,11 +533,11 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e) {
 }
 
 template <class E>
-tensor<typename E::value_type>
-evaluate_elementwise(const E& e, const loop_plan& p, temporary_cache& cache) {
-    tensor<typename E::value_type> t(e.shape(), uninitialized);
+void evaluate_elementwise(const E& e,
+                          const loop_plan& p,
+                          tensor<typename E::value_type>& t,
+                          temporary_cache& cache) {
     execute_elementwise(p, t.data(), e, cache);
-    return t;
 }
 
 /// Runs the plan of an aliased assignment (loop_plan::alias_copy): `e` computed into a fresh
@@ -1857,11 +1857,20 @@ void execute_reduction(const reduction<R, C>& r, const loop_plan& p, const tenso
 }
 
 template <class R, class C>
-tensor<typename reduction<R, C>::value_type>
-evaluate_reduction(const reduction<R, C>& r, const loop_plan& p, temporary_cache& cache) {
-    tensor<typename reduction<R, C>::value_type> t(r.shape(), uninitialized);
+void evaluate_reduction(const reduction<R, C>& r,
+                        const loop_plan& p,
+                        tensor<typename reduction<R, C>::value_type>& t,
+                        temporary_cache& cache) {
+    if constexpr (planning::flat_reduction_candidate<reduction<R, C>>) {
+        if (p.flat_reduction) {
+            // A boundary the planner found to be a flat reduction (tree_walker::materialise):
+            // its runs (p.flat_runs) straight into the temporary, as at the root (a row
+            // softmax's `max(x, 1)` over (8, 16): a register per row, not the driver's nest).
+            execute_flat_reduction(p.flat_runs, r, t.data(), &p);
+            return;
+        }
+    }
     execute_reduction(r, p, t.view(), cache);
-    return t;
 }
 
 } // namespace fusor::exec

@@ -259,6 +259,19 @@ template <class Impl, class C>
 inline constexpr bool vector_math_sum = pairwise_reducer<Impl> && has_vector_math<C>;
 // clang-format on
 
+/// The reduction node types a flat reduction (planning::is_flat_reduction) can take: over a
+/// flat tree, and for sums one that calls no math function with a vectorised form (the general
+/// plan computes exp, log ... through SLEEF). Callers test it with `if constexpr`, so no other
+/// type compiles the flat reduction's check or its loop (plan/make_plan.hpp, exec/execute.hpp).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class N>
+inline constexpr bool flat_reduction_candidate = false;
+template <class R, class C>
+inline constexpr bool flat_reduction_candidate<reduction<R, C>> =
+    flat_tree<C> && !vector_math_sum<typename reduction<R, C>::impl, C>;
+// clang-format on
+
 /// Reducers whose accumulator is a (maximum, sum of exp(x - maximum)) pair (logsumexp): a run
 /// of `rescaled_min_row` elements or more takes its register path in blocks
 /// (reduce_kernel::rescaled_blocks, exec/rescaled_blocks.hpp).

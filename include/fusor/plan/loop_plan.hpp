@@ -425,6 +425,47 @@ struct gemm_plan {
     friend bool operator==(const gemm_plan&, const gemm_plan&) = default;
 };
 
+/// The flat case as the planner first decides it (planning::plan_flat): a compact value, so
+/// that an element-wise assignment over small same-shape tensors plans in a few instructions.
+/// `inline_loop`: the whole evaluation is the contiguous kernel over `size` elements on the
+/// calling thread (under `parallel_threshold` elements, no math function for SLEEF), which the
+/// evaluator runs as one loop with every offset 0 (exec::execute_flat). Otherwise the flat case
+/// needs the thread split or the blocked vector-math kernel, and the planner expands it into
+/// its `loop_plan` (planning::fill_flat_plan), which holds those decisions. Either way
+/// `explain` prints the expanded `loop_plan`: the same loop, kernel and split.
+///
+/// The row-broadcast case (planning::is_flat_rows_case) is the same loop run `rows` times: every
+/// tensor either has the destination's shape and layout, or is one row-major row of its last
+/// axes, read again for every row (`a * row + 1`, a bias or a scale per column), or a column
+/// of one element per row of at most `broadcast_block` (`(x - m) / s` with m and s of shape
+/// (rows, 1): a row's statistics), splatted into a buffer at the start of each row, as the
+/// broadcast kernel does.
+///
+/// The flat reduction (planning::is_flat_reduction) reduces a flat operand (every tensor of its
+/// shape, row-major) over every axis into one element (`sum(a * b)`, `max(x)`): one run of
+/// `cols` elements into a register accumulator, accumulated as `reduction` says.
+struct flat_plan {
+    index_t rows = 1;         ///< the outer level: 1 in the flat case
+    index_t cols = 0;         ///< the contiguous level: every operand at unit stride
+    std::uint64_t still = 0;  ///< bit j: the j-th tensor leaf (depth-first) is a row, read again
+                              ///< for every row (stride 0 over the rows)
+    bool inline_loop = false; ///< the contiguous kernel on the calling thread, nothing else
+    reduce_kernel reduction = reduce_kernel::none; ///< the flat reduction's accumulation
+    /// bit j: the j-th tensor leaf is a column, one element per row (stride 0 along the row),
+    /// splatted per row (last, so that the positional initialisations above keep their order)
+    std::uint64_t column = 0;
+    /// Each row is computed a register at a time, its tail through a masked load and store,
+    /// and a column's element is broadcast into a register instead of splatted into a buffer
+    /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers).
+    bool rows_in_registers = false;
+    /// The rows run as one loop in blocks of whole rows (the collapsed kernel: collapses() of
+    /// the rows, their length and the destination's itemsize).
+    bool collapsed = false;
+
+    index_t size() const { return rows * cols; }
+    friend bool operator==(const flat_plan&, const flat_plan&) = default;
+};
+
 /// A fused loop nest over an iteration space: a plain value holding every decision the
 /// evaluator follows and explain prints. Inline storage for rank <= 6 and up to 6 operands.
 struct loop_plan {
@@ -497,8 +538,13 @@ struct loop_plan {
     bool flat_rows = false;
     /// Flat reduction: a reduction of a flat operand over its last axes, a run per result
     /// element (flat_plan; a sum's columns splatted per run), which the evaluator runs without
-    /// the driver and without the plan cache; the plan is the general walk's, for explain.
+    /// the driver: at the root without the plan cache (the plan is the general walk's, for
+    /// explain), as a boundary from this plan's `flat_runs` (exec::evaluate_reduction).
     bool flat_reduction = false;
+    /// With `flat_reduction`: its runs and accumulation (planning::is_flat_reduction's
+    /// flat_plan), which exec::execute_flat_reduction runs for a boundary (the root's check runs
+    /// before any plan is looked up).
+    flat_plan flat_runs;
     /// Flat product: a matrix product small enough for reduce_kernel::small_gemm, of two tensors
     /// or views into a row-major destination of the result's shape apart from both
     /// (planning::is_flat_product), which the evaluator runs straight into the destination,
@@ -556,46 +602,6 @@ struct loop_plan {
     friend bool operator==(const loop_plan& a, const loop_plan& b);
 };
 
-/// The flat case as the planner first decides it (planning::plan_flat): a compact value, so
-/// that an element-wise assignment over small same-shape tensors plans in a few instructions.
-/// `inline_loop`: the whole evaluation is the contiguous kernel over `size` elements on the
-/// calling thread (under `parallel_threshold` elements, no math function for SLEEF), which the
-/// evaluator runs as one loop with every offset 0 (exec::execute_flat). Otherwise the flat case
-/// needs the thread split or the blocked vector-math kernel, and the planner expands it into
-/// its `loop_plan` (planning::fill_flat_plan), which holds those decisions. Either way
-/// `explain` prints the expanded `loop_plan`: the same loop, kernel and split.
-///
-/// The row-broadcast case (planning::is_flat_rows_case) is the same loop run `rows` times: every
-/// tensor either has the destination's shape and layout, or is one row-major row of its last
-/// axes, read again for every row (`a * row + 1`, a bias or a scale per column), or a column
-/// of one element per row of at most `broadcast_block` (`(x - m) / s` with m and s of shape
-/// (rows, 1): a row's statistics), splatted into a buffer at the start of each row, as the
-/// broadcast kernel does.
-///
-/// The flat reduction (planning::is_flat_reduction) reduces a flat operand (every tensor of its
-/// shape, row-major) over every axis into one element (`sum(a * b)`, `max(x)`): one run of
-/// `cols` elements into a register accumulator, accumulated as `reduction` says.
-struct flat_plan {
-    index_t rows = 1;         ///< the outer level: 1 in the flat case
-    index_t cols = 0;         ///< the contiguous level: every operand at unit stride
-    std::uint64_t still = 0;  ///< bit j: the j-th tensor leaf (depth-first) is a row, read again
-                              ///< for every row (stride 0 over the rows)
-    bool inline_loop = false; ///< the contiguous kernel on the calling thread, nothing else
-    reduce_kernel reduction = reduce_kernel::none; ///< the flat reduction's accumulation
-    /// bit j: the j-th tensor leaf is a column, one element per row (stride 0 along the row),
-    /// splatted per row (last, so that the positional initialisations above keep their order)
-    std::uint64_t column = 0;
-    /// Each row is computed a register at a time, its tail through a masked load and store,
-    /// and a column's element is broadcast into a register instead of splatted into a buffer
-    /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers).
-    bool rows_in_registers = false;
-    /// The rows run as one loop in blocks of whole rows (the collapsed kernel: collapses() of
-    /// the rows, their length and the destination's itemsize).
-    bool collapsed = false;
-
-    index_t size() const { return rows * cols; }
-};
-
 inline bool operator==(const boundary_plan& a, const boundary_plan& b) {
     return a.why == b.why && a.temporary == b.temporary && a.dtype == b.dtype && a.shape == b.shape
            && a.read_shape == b.read_shape && a.bytes == b.bytes && a.reused == b.reused
@@ -614,8 +620,9 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.split_inner == b.split_inner && a.serial == b.serial
            && a.scalar_math == b.scalar_math && a.empty == b.empty && a.alias_copy == b.alias_copy
            && a.flat == b.flat && a.flat_rows == b.flat_rows && a.flat_reduction == b.flat_reduction
-           && a.flat_product == b.flat_product && a.held_operand == b.held_operand
-           && a.vector_functions == b.vector_functions && a.math_in_registers == b.math_in_registers
+           && a.flat_runs == b.flat_runs && a.flat_product == b.flat_product
+           && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
+           && a.math_in_registers == b.math_in_registers
            && a.stride2_in_registers == b.stride2_in_registers
            && a.rows_in_registers == b.rows_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;

@@ -188,6 +188,14 @@ std::string reduction_label(const reduction<R, C>& r) {
 
 FUSOR_DECL std::string temporary_name(int temporary);
 
+// Whether reduction `n` into destination `d` is a flat reduction (is_flat_reduction, below, which
+// fills `f`; false for a type that is not a flat_reduction_candidate, and while the test hook
+// flat_plans_enabled is off): its plan is then marked loop_plan::flat_reduction before it is
+// made, at the root (plan_root) and as a boundary (tree_walker::materialise, which keeps `f` in
+// loop_plan::flat_runs for exec::evaluate_reduction).
+template <class N>
+bool flat_reduction_applies(const N& n, const destination_ref& d, flat_plan& f);
+
 // The top-down walk. Operands are appended in depth-first, left-to-right order; exec/ builds
 // its evaluators in the same order (exec/evaluator.hpp). With `notes`, the same walk also
 // records the tree lines and operand names explain prints; without, it builds no string.
@@ -222,6 +230,9 @@ struct tree_walker {
     std::size_t materialise(const N& n, const destination_layout& d, boundary_plan::reason why) {
         plan_notes sub_notes;
         auto sub = std::make_shared<loop_plan>();
+        if constexpr (tag_of<N> == node_tag::reduction) // a reduction over a few short runs
+            sub->flat_reduction = flat_reduction_applies(
+                n, {d.shape, d.strides, d.address, d.dtype, d.itemsize}, sub->flat_runs);
         plan_subexpression(*sub, n, d, state, notes ? &sub_notes : nullptr);
         if (why == boundary_plan::reason::product_factor)
             keep_beside_blas(*sub); // OpenMP workers spinning after it would slow the product
@@ -800,7 +811,7 @@ struct row_matcher {
     // The end of match_row and match_column: a leaf whose `bytes` from `a` share none with the
     // destination's sets its bit `j` in `bits` (f.still or f.column).
     FUSOR_INLINE bool claim_if_apart(const char* a, index_t bytes, std::uint64_t& bits, int j) {
-        if (!(a + bytes <= lo || hi <= a))
+        if (lo && !(a + bytes <= lo || hi <= a)) // no destination (`lo` null): apart
             return false;
         bits |= std::uint64_t{1} << j;
         return true;
@@ -974,19 +985,6 @@ bool reduction_columns(const C& child,
     return true;
 }
 
-/// The reduction node types a flat reduction (is_flat_reduction) can take: over a flat tree,
-/// and for sums one that calls no math function with a vectorised form (the general plan
-/// computes exp, log ... through SLEEF: kernel_choice.hpp). Callers test it with `if constexpr`,
-/// so no other type compiles the flat reduction's check or its loop.
-// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
-// clang-format off
-template <class N>
-inline constexpr bool flat_reduction_candidate = false;
-template <class R, class C>
-inline constexpr bool flat_reduction_candidate<reduction<R, C>> =
-    flat_tree<C> && !vector_math_sum<typename reduction<R, C>::impl, C>;
-// clang-format on
-
 /// The flat reduction (flat_plan): `r` reduces the last axes (all of them, or the last k) of a
 /// flat tree (for sums: one that calls no math function with a vectorised form, which the
 /// general plan runs through SLEEF) whose every tensor has the tree's shape and row-major
@@ -1024,7 +1022,10 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
     using impl = typename reduction<R, C>::impl;
     std::uint64_t columns = 0;
-    if (!leaves_match(r.child, operand, n, nullptr, nullptr)) { // n: the operand's size
+    // Every leaf dense over the operand (no destination to be apart from: the destination's
+    // overlap is checked below; a plan made for leaves without data, as tests and explain make,
+    // does no pointer arithmetic on them).
+    if (!detail::dense_over(r.child, operand.shape)) {
         if constexpr (flat_columns_reducer<impl, C>) {
             if (cols > broadcast_block || !reduction_columns(r.child, operand, n, k, columns))
                 return false;
@@ -1055,6 +1056,14 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
                                                              columns != 0),
         columns};
     return true;
+}
+
+template <class N>
+bool flat_reduction_applies(const N& n, const destination_ref& d, flat_plan& f) {
+    if constexpr (flat_reduction_candidate<N>)
+        return flat_plans_enabled && is_flat_reduction(n, d, f);
+    else
+        return false;
 }
 
 /// True for the node types a flat product can take: product_candidate (a float contraction over
@@ -1151,13 +1160,10 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             }
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
-        if constexpr (flat_reduction_candidate<E>) {
-            flat_plan f;
-            if (flat_plans_enabled && is_flat_reduction(e, d, f)) {
-                p.flat_reduction = true; // read by collapsible_runs: runs one at a time
-                plan_subexpression(p, e, d.layout(), state, notes);
-                return;
-            }
+        if (flat_reduction_applies(e, d, p.flat_runs)) {
+            p.flat_reduction = true; // read by collapsible_runs: runs one at a time
+            plan_subexpression(p, e, d.layout(), state, notes);
+            return;
         }
         if constexpr (flat_product_candidate<E>) {
             gemm_plan g;

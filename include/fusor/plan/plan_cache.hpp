@@ -258,8 +258,8 @@ FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool 
     add_shape(k, d.strides);
     add_pointer(k, overlaps ? d.address : nullptr);
     add_int(k, num_threads());
-    add_int(k,
-            math_in_registers_enabled + 2 * small_gemm_enabled); // test hooks (kernel_choice.hpp)
+    add_int(k, // test hooks (kernel_choice.hpp, make_plan.hpp)
+            math_in_registers_enabled + 2 * small_gemm_enabled + 4 * flat_plans_enabled);
 }
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
 FUSOR_INLINE void add_destination(key_match& k, const destination_ref& d, bool overlaps) {
