@@ -633,13 +633,15 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     // The planner's rule (planning::sum_in_registers_pays): runs of 32 or more, and a lone run
     // only from 512 (32 lanes); but pairwise_rows_per_pass runs or more that pairwise_rows
     // takes stay with it (planning::rows_at_once_before_registers).
+    // Runs that pairwise_rows takes compute their terms in registers (pairwise_rows_simd).
     const auto kernel = [](index_t runs, index_t length) {
         const std::string plain = plain_sum_kernel(runs, length);
         const bool rows_first =
             plain == "pairwise_rows" && planning::rows_at_once_before_registers(length, runs);
         return planning::sum_in_registers_pays(length, runs) && !rows_first
                    ? std::string("pairwise_simd")
-                   : plain;
+               : plain == "pairwise_rows" ? std::string("pairwise_rows_simd")
+                                          : plain;
     };
     CHECK(planning::rows_at_once_before_registers(511, fusor::pairwise_rows_per_pass));
     CHECK(!planning::rows_at_once_before_registers(512, fusor::pairwise_rows_per_pass));
@@ -649,6 +651,9 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     CHECK(!planning::sum_in_registers_pays(511, 1));
     CHECK(planning::sum_in_registers_pays(512, 1));
     const std::string want = kernel(rows, n), plain = plain_sum_kernel(rows, n);
+    // An expression that multiplies and adds a product (planning::multiply_add_shaped) keeps
+    // pairwise_rows' plain loop: see `c - a * 1.37f` below.
+    const std::string fused = want == "pairwise_rows_simd" ? plain : want;
     tensor<float> out;
     // The flat reduction: every row a run.
     check_sum_forms(
@@ -662,8 +667,43 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
         out,
         [&] { out = mean(-a / b - 2.0f * b, 1); },
         [&] { return explain(mean(-a / b - 2.0f * b, 1)); },
-        want,
+        fused,
         plain);
+    // A column (one element per run) in the flat reduction: splatted per run by the plain
+    // loop, broadcast into a register by pairwise_rows_simd; over broadcast_block terms, the
+    // general plan's blocks (the plain pairwise loop either way).
+    const tensor<float> m = reshape(values<float>(rows, 1.5, -0.75), {rows, 1});
+    const bool columns_rows = rows >= 2 && n >= pairwise_rows_min_run
+                              && n <= std::min(pairwise_rows_max_run, broadcast_block);
+    check_sum_forms(
+        out,
+        [&] { out = sum((a - m) * (a - m), 1); },
+        [&] { return explain(sum((a - m) * (a - m), 1)); },
+        columns_rows ? "pairwise_rows_simd" : "pairwise",
+        columns_rows ? "pairwise_rows" : "pairwise");
+    check_sum_forms(
+        out,
+        [&] { out = mean(m / b - a, 1); },
+        [&] { return explain(mean(m / b - a, 1)); },
+        columns_rows ? "pairwise_rows_simd" : "pairwise",
+        columns_rows ? "pairwise_rows" : "pairwise");
+    // `c - a * 1.37f` with c the product rounded: a loop that fuses the multiply and the
+    // subtraction (FMA) sums the products' rounding errors, one that does not sums zeros, so the
+    // two forms must fuse alike. g++ fused it in the plain loop and not in pairwise_rows_simd's:
+    // such an expression keeps pairwise_rows (planning::rows_terms_in_registers).
+    const tensor<float> c = a * 1.37f;
+    check_sum_forms(
+        out,
+        [&] { out = sum(c - a * 1.37f, 1); },
+        [&] { return explain(sum(c - a * 1.37f, 1)); },
+        fused,
+        plain);
+    check_sum_forms(
+        out,
+        [&] { out = sum(c - a * m, 1); },
+        [&] { return explain(sum(c - a * m, 1)); },
+        columns_rows ? "pairwise_rows" : "pairwise",
+        columns_rows ? "pairwise_rows" : "pairwise");
     // Every element one run (the flat case's 0-d result).
     const std::string whole = kernel(1, rows * n);
     check_sum_forms(
@@ -698,6 +738,9 @@ TEST_CASE("a float32 sum's terms convert a register at a time, with the plain lo
     for (const fusor::index_t n : {8,   16,  31,  32,  33,  47,   48,   63,   64,   65,    100,
                                    255, 256, 511, 512, 513, 1000, 4095, 4096, 4097, 10000, 70001})
         for (const fusor::index_t rows : {1, 3, 9}) // 9: pairwise_rows from 8 runs (AVX-512)
+            check_sums(rows, n);
+    for (const fusor::index_t rows : {2, 8, 16, 17}) // whole passes, and runs left over
+        for (const fusor::index_t n : {8, 9, 15, 16, 17, 24, 100, 256, 257})
             check_sums(rows, n);
 }
 

@@ -139,6 +139,7 @@ const std::set<std::string> every_kernel = {"contiguous",
                                             "strided",
                                             "pairwise",
                                             "pairwise_rows",
+                                            "pairwise_rows_simd",
                                             "float_lanes",
                                             "pairwise_simd",
                                             "compensated",
@@ -352,12 +353,13 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
         }
     }
     for (const std::string& k : every_kernel)
-        if (k != "blocked"              // needs SLEEF: its own test case below, skipped without it
-            && k != "registers"         // needs AVX: tests/exec/test_math_in_registers.cpp
-            && k != "registers_stride2" // needs AVX2: the same file
-            && k != "row_registers"     // needs AVX: the same file
-            && k != "pairwise_simd"     // needs AVX-512: the same file, its AVX-512 build
-            && k != "gemm")             // needs a BLAS: its own test case below, skipped without it
+        if (k != "blocked"               // needs SLEEF: its own test case below, skipped without it
+            && k != "registers"          // needs AVX: tests/exec/test_math_in_registers.cpp
+            && k != "registers_stride2"  // needs AVX2: the same file
+            && k != "row_registers"      // needs AVX: the same file
+            && k != "pairwise_simd"      // needs AVX-512: the same file, its AVX-512 build
+            && k != "pairwise_rows_simd" // the same
+            && k != "gemm") // needs a BLAS: its own test case below, skipped without it
             CHECK_MESSAGE(ran_somewhere.count(k) == 1, "no case runs the kernel " << k);
 }
 

@@ -308,7 +308,9 @@ void check_reduction(const E& r, bool flat, bool columns = false) {
             // With columns the flat reduction takes its runs 8 per pass (pairwise_rows, each
             // pass's columns splatted run after run) where the walk's broadcast kernel takes
             // them one at a time: the same lanes per run, so the same bits (checked below).
-            if (columns && f.reduction == fusor::reduce_kernel::pairwise_rows)
+            if (columns
+                && (f.reduction == fusor::reduce_kernel::pairwise_rows
+                    || f.reduction == fusor::reduce_kernel::pairwise_rows_simd))
                 CHECK(p.reduction == fusor::reduce_kernel::pairwise);
             else
                 CHECK(p.reduction == f.reduction);

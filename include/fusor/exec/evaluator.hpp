@@ -165,7 +165,8 @@ inline constexpr bool in_registers_v = detail::register_form_of<Ev>();
 ///  - `stride2`: every k-th element from `cur`, k = 1 or 2 as the leaf says, through
 ///    simd_isa::load_every (the plan's stride2_in_registers);
 ///  - `rows`: a flat plan's row as bind_row left it, a column's one element broadcast to every
-///    lane (flat_plan::rows_in_registers).
+///    lane (flat_plan::rows_in_registers); with `run` = q, the row q rows on (a flat
+///    reduction's pass of runs bound at its first: reduce_kernel::pairwise_rows_simd).
 enum class register_read : std::uint8_t { block, stride2, rows };
 namespace detail {
 // The element types the register form computes.
@@ -319,7 +320,7 @@ struct leaf_evaluator {
     // from the blocked form (FMA contraction), and so give other bits. `rows`: a column (built
     // at stride 0 by flat_evaluator_builder) broadcasts its row's element.
     template <bool Partial, register_read Read = register_read::block, bool Twins = false>
-    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+    FUSOR_INLINE auto get_register(index_t i, index_t n, index_t run = 0) const {
 #if FUSOR_STRIDE2_IN_REGISTERS
         if constexpr (Read == register_read::stride2) {
             const index_t k = 1 + index_t{stride2};
@@ -331,7 +332,7 @@ struct leaf_evaluator {
 #endif
         if constexpr (Read == register_read::rows)
             if (stride == 0)
-                return simd_isa::splat(*cur);
+                return simd_isa::splat(cur[run * outer_stride]);
         if constexpr (Partial)
             return simd_isa::load_partial(cur + i, n);
         else
@@ -415,7 +416,7 @@ struct scalar_evaluator {
     FUSOR_INLINE void bind_registers(const index_t*, index_t, index_t) {
     }
     template <bool Partial, register_read Read = register_read::block, bool Twins = false>
-    FUSOR_INLINE auto get_register(index_t, index_t) const {
+    FUSOR_INLINE auto get_register(index_t, index_t, index_t = 0) const {
         return simd_isa::splat(value);
     }
 #endif
@@ -517,14 +518,15 @@ struct elementwise_evaluator {
     // contract multiplies and adds around it otherwise than in the other loops (FMA), so the
     // last bit differed.
     template <bool Partial, register_read Read = register_read::block, bool Twins = false>
-    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+    FUSOR_INLINE auto get_register(index_t i, index_t n, index_t run = 0) const {
         if constexpr (Twins && detail::twin_candidates<Cs...>) {
-            const auto l = slot_value<0>(children).template get_register<Partial, Read>(i, n);
+            const auto l = slot_value<0>(children).template get_register<Partial, Read>(i, n, run);
             return register_operation<Op>::apply(l, l);
         } else {
             return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
                 return register_operation<Op>::apply(
-                    slot_value<I>(children).template get_register<Partial, Read, Twins>(i, n)...);
+                    slot_value<I>(children).template get_register<Partial, Read, Twins>(
+                        i, n, run)...);
             }
             (indices{});
         }
@@ -606,9 +608,9 @@ struct vector_math_evaluator {
         child.bind_registers(offsets, start, len);
     }
     template <bool Partial, register_read Read = register_read::block, bool Twins = false>
-    FUSOR_INLINE auto get_register(index_t i, index_t n) const {
+    FUSOR_INLINE auto get_register(index_t i, index_t n, index_t run = 0) const {
         return vector_function<Op, T>::compute(
-            child.template get_register<Partial, Read, Twins>(i, n));
+            child.template get_register<Partial, Read, Twins>(i, n, run));
     }
     static constexpr bool has_twins = detail::holds_twins<C>();
     FUSOR_INLINE bool twins_alike() const {

@@ -857,10 +857,67 @@ evaluator_rows<Ev> make_evaluator_rows(const Ev& ev) {
     (std::make_index_sequence<pairwise_rows_per_pass>{});
 }
 
+// The R runs of pairwise_rows_sums (`Registers`: reduce_kernel::pairwise_rows_simd, each run's
+// terms a register at a time, loading twin operands once where they read alike; the same bits).
+template <class Impl, index_t R, bool Registers, register_read Read, class Ev>
+FUSOR_INLINE void
+rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, double (&s)[R]) {
+#if FUSOR_SUM_IN_REGISTERS
+    if constexpr (Registers && sum_in_registers<Impl, Ev>) {
+        if constexpr (holds_twins<Ev>()) {
+            bool alike = true;
+            for (index_t q = 0; q < R; ++q)
+                alike = alike && ev[q * ev_step].twins_alike();
+            if (alike) {
+                register_rows_sums<Impl, R, Read, true>(ev, ev_step, run_step, n, s);
+                return;
+            }
+        }
+        register_rows_sums<Impl, R, Read, false>(ev, ev_step, run_step, n, s);
+    } else
+#endif
+    {
+        static_assert(Read == register_read::block); // the plain loop reads at unit stride
+        pairwise_rows_sums<Impl, R>(ev, ev_step, run_step, n, s);
+    }
+}
+
+// reduce_kernel::pairwise_rows_simd over a flat reduction (flat_plan; exec::
+// execute_flat_reduction): one evaluator bound at each pass's first run reads run q `q *
+// f.cols` elements on and a column's element q rows on, broadcast into a register (no splat
+// buffer); pairwise_rows_per_pass runs per pass, then the runs left over one at a time. The
+// lanes, order and bits of pairwise_rows.
+template <class Impl, register_read Read, class Ev, class D>
+FUSOR_INLINE void
+flat_rows_in_registers(Ev& ev, const flat_plan& f, D* out, const loop_plan* traced) {
+    constexpr index_t per_pass = pairwise_rows_per_pass;
+    const auto finish = [&](index_t row, double s) FUSOR_INLINE_LAMBDA {
+        out[row] = convert<D>(Impl::finalize(Impl::absorb(Impl::identity(), s), f.cols));
+    };
+    index_t row = 0;
+    for (; row + per_pass <= f.rows; row += per_pass) {
+        double s[per_pass];
+        for (index_t q = 0; q < per_pass; ++q)
+            trace_flat_row(traced, row + q, f.cols);
+        ev.bind_row(row);
+        rows_sums<Impl, per_pass, true, Read>(&ev, 0, f.cols, f.cols, s);
+        for (index_t q = 0; q < per_pass; ++q)
+            finish(row + q, s[q]);
+    }
+    for (; row < f.rows; ++row) {
+        double s[1];
+        trace_flat_row(traced, row, f.cols);
+        ev.bind_row(row);
+        rows_sums<Impl, 1, true, Read>(&ev, 0, f.cols, f.cols, s);
+        finish(row, s[0]);
+    }
+}
+
 // The pairwise_rows kernel over a block of `b.rows` runs of `b.cols` elements (the loop's two
 // innermost levels; `row_step`: each operand's stride between runs): R runs per pass, then the
 // runs left over one at a time, each run's sum absorbed into its accumulator in run order.
-template <class Impl, class Ev>
+// `Registers`: pairwise_rows_simd.
+template <class Impl, bool Registers, class Ev>
 void pairwise_rows_block(std::size_t ops,
                          evaluator_rows<Ev>& e,
                          typename Impl::acc_type* a0,
@@ -876,7 +933,7 @@ void pairwise_rows_block(std::size_t ops,
             e.row[q].bind(o.data()); // reads the offsets now
         }
         double s[R];
-        pairwise_rows_sums<Impl, R>(e.row, 1, 0, b.cols, s);
+        rows_sums<Impl, R, Registers, register_read::block>(e.row, 1, 0, b.cols, s);
         for (index_t q = 0; q < R; ++q) {
             typename Impl::acc_type* a = a0 + off[0] + q * row_step[0];
             *a = Impl::absorb(*a, s[q]);
@@ -1344,6 +1401,25 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
     using impl = typename reduction<R, C>::impl;
     (void)traced;
     FUSOR_TRACE_KERNEL(*traced, reduce_kernel_name(f.reduction));
+    if constexpr (planning::rows_at_once_reducer<impl>) {
+        using Ev = decltype(flat_evaluator_builder{0, f.cols}.build(r.child));
+        if constexpr (detail::sum_in_registers<impl, Ev>) {
+            if (f.reduction == reduce_kernel::pairwise_rows_simd) {
+                // Columns at stride 0, each run's element broadcast (register_read::rows); else
+                // every leaf at unit stride.
+                if (f.column != 0) {
+                    auto ev =
+                        flat_evaluator_builder{0, f.cols, 0, nullptr, f.column, nullptr, 1, true}
+                            .build(r.child);
+                    detail::flat_rows_in_registers<impl, register_read::rows>(ev, f, out, traced);
+                    return;
+                }
+                auto ev = flat_evaluator_builder{0, f.cols}.build(r.child);
+                detail::flat_rows_in_registers<impl, register_read::block>(ev, f, out, traced);
+                return;
+            }
+        }
+    }
     if constexpr (planning::flat_columns_reducer<impl, C>) {
         if (f.column != 0) {
             // Columns splatted per run, 8 runs per pass (pairwise_rows) or each run alone: the
@@ -1699,7 +1775,8 @@ void execute_reduction(const reduction<R, C>& r,
             };
             run_loop_nest(p, 2, ev, kernel);
         }
-    } else if (p.reduction == reduce_kernel::pairwise_rows) {
+    } else if (p.reduction == reduce_kernel::pairwise_rows
+               || p.reduction == reduce_kernel::pairwise_rows_simd) {
         if constexpr (planning::rows_at_once_reducer<impl> && !runs_in_blocks_only) {
             auto rows = detail::make_evaluator_rows(ev);
             for (index_t q = 1; q < pairwise_rows_per_pass; ++q)
@@ -1708,10 +1785,21 @@ void execute_reduction(const reduction<R, C>& r,
             detail::index_buffer row_step(ops);
             for (std::size_t k = 0; k < ops; ++k)
                 row_step[k] = p.stride(k, inner - 1);
-            auto kernel = [&row_step, ops, a0](detail::evaluator_rows<Ev>& e, const block& b) {
-                detail::pairwise_rows_block<impl>(ops, e, a0, b, row_step.data());
+            auto in_rows = [&]<bool Registers>() {
+                auto kernel = [&row_step, ops, a0](detail::evaluator_rows<Ev>& e, const block& b) {
+                    detail::pairwise_rows_block<impl, Registers>(ops, e, a0, b, row_step.data());
+                };
+                run_loop_nest(p, 2, rows, kernel);
             };
-            run_loop_nest(p, 2, rows, kernel);
+            // The register form compiled only where the evaluator has it (the planner's
+            // sum_terms_in_registers of the node implies it).
+            bool in_registers = false;
+            if constexpr (detail::sum_in_registers<impl, Ev>)
+                in_registers = p.reduction == reduce_kernel::pairwise_rows_simd;
+            if (in_registers)
+                in_rows.template operator()<detail::sum_in_registers<impl, Ev>>();
+            else
+                in_rows.template operator()<false>();
         }
     } else if (arg_rows_per_pass(p.reduction) != 0) {
         if constexpr (planning::arg_rows_reducer<impl>) {

@@ -106,6 +106,64 @@ double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
         return _mm256_cvtsd_f64(lower_half(r0));
     }
 }
+/// pairwise_rows_sums' `R` runs of `n` terms each (8 <= n < 512; exec/execute.hpp) with each
+/// run's terms a register at a time (reduce_kernel::pairwise_rows_simd): run q is read by
+/// `ev[q * ev_step]` from its element `q * run_step`, as `Read` says (`rows`: an evaluator bound
+/// at the pass's first run, a column's element q rows on). A run's 8 lanes are one register,
+/// set and added as register_lanes_loop<8> sets and adds them, then NumPy's tree, then the
+/// tail (fewer than 8 terms) added one at a time in order: each run's sum has the plain loop's
+/// bits, with the R runs' chains of adds in flight.
+template <class Impl, index_t R, register_read Read, bool Twins, class Ev>
+FUSOR_INLINE void
+register_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, double (&s)[R]) {
+    const auto whole = [&](index_t q, index_t i) FUSOR_INLINE_LAMBDA {
+        return ev[q * ev_step].template get_register<false, Read, Twins>(q * run_step + i, 16, q);
+    };
+    const auto part = [&](index_t q, index_t i, index_t len) FUSOR_INLINE_LAMBDA {
+        return ev[q * ev_step].template get_register<true, Read, Twins>(q * run_step + i, len, q);
+    };
+    const index_t lanes_end = n - n % 8; // >= 8
+    __m512d r[R];
+    index_t i = 8;
+    if (lanes_end >= 16) {
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q) {
+            const __m512 v = whole(q, 0);
+            r[q] = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
+        }
+        i = 16;
+    } else {
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q)
+            r[q] = float64_half<0>(part(q, 0, 8));
+    }
+    for (; i + 16 <= lanes_end; i += 16)
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q) {
+            const __m512 v = whole(q, i);
+            r[q] = _mm512_add_pd(r[q], float64_half<0>(v));
+            r[q] = _mm512_add_pd(r[q], float64_half<1>(v));
+        }
+    if (i < lanes_end) // one group of 8 left
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q)
+            r[q] = _mm512_add_pd(r[q], float64_half<0>(part(q, i, 8)));
+    for (index_t q = 0; q < R; ++q) {
+        // NumPy's tree, as register_lanes_loop<8> takes it.
+        __m512d t = r[q];
+        t = _mm512_add_pd(t, __builtin_shufflevector(t, t, 1, 0, 3, 2, 5, 4, 7, 6));
+        t = _mm512_add_pd(t, __builtin_shufflevector(t, t, 2, 3, 0, 1, 6, 7, 4, 5));
+        double sum = _mm256_cvtsd_f64(_mm256_add_pd(lower_half(t), upper_half(t)));
+        if (n > lanes_end) { // the tail, one term at a time
+            alignas(64) float tail[16];
+            _mm512_store_ps(tail, part(q, lanes_end, n - lanes_end));
+            for (index_t j = 0; j < n - lanes_end; ++j)
+                sum += Impl::term(tail[j]);
+        }
+        s[q] = sum;
+    }
+}
+
 // Where every pair of leaves under one operation reads one operand alike (`sum(a * a)`), the
 // loop that loads it once (exec/execute.hpp, registers_run).
 template <index_t L, class Ev>

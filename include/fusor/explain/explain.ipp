@@ -252,7 +252,10 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                       + "; flat rows and columns)"
                 : p.flat_reduction // columns of a flat reduction (planning::is_flat_reduction)
                       ? "broadcast (stride 0: " + still
-                            + ", splatted per run; flat runs and columns)"
+                            + (p.reduction == reduce_kernel::pairwise_rows_simd
+                                   ? ", broadcast into a register per run"
+                                   : ", splatted per run")
+                            + "; flat runs and columns)"
                       : !p.reducer.empty() // a register accumulation reading its run in blocks
                             ? "broadcast (stride 0: " + still + ", splatted; blocks of "
                                   + std::to_string(broadcast_block) + ")"
@@ -437,6 +440,9 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::pairwise_rows) // within explain's 100 columns
             return "8 float64 lanes per run, " + std::to_string(pairwise_rows_per_pass)
                    + " runs per pass (" + regs + ")";
+        if (p.reduction == reduce_kernel::pairwise_rows_simd) // within explain's 100 columns
+            return std::to_string(pairwise_rows_per_pass)
+                   + " runs of 8 float64 lanes per pass, 16 terms per register (" + regs + ")";
         if (p.reduction == reduce_kernel::float_lanes) // within explain's 100 columns
             return "32 float32 lanes of up to 16 products, then 32 float64 lanes (" + regs + ")";
         if (p.reduction == reduce_kernel::pairwise_simd)

@@ -317,6 +317,25 @@ template <class N>
 inline constexpr bool contractible = FUSOR_FMA_TARGET && multiplies<N> && adds<N>;
 // clang-format on
 
+/// True when node `N` has the shape of a fused multiply-add somewhere: an add or subtract with
+/// a product (`*`, `square`, either negated) as an operand (`c - a * b`, `-(a * b) + c`). The
+/// precise form of `contractible`, for the one loop that needs it: `(x - m) * (x - m)`
+/// multiplies and subtracts, but no product feeds a sum, so no compiler can fuse one.
+template <class N>
+inline constexpr bool product_node = false;
+template <class Op, class... Cs>
+inline constexpr bool product_node<elementwise<Op, Cs...>> =
+    std::is_same_v<
+        Op,
+        ops::
+            multiply> || std::is_same_v<Op, ops::square> || (std::is_same_v<Op, ops::negate> && (product_node<Cs> || ...));
+template <class N>
+inline constexpr bool multiply_add_shaped = false;
+template <class Op, class... Cs>
+inline constexpr bool multiply_add_shaped<elementwise<Op, Cs...>> =
+    ((std::is_same_v<Op, ops::add> || std::is_same_v<Op, ops::subtract>)&&(product_node<Cs> || ...))
+    || (multiply_add_shaped<Cs> || ...);
+
 /// What the element-wise decisions need to know of an expression's type, as data: one constant
 /// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
 /// choose_math_in_registers are compiled once, not once per expression type
@@ -378,8 +397,8 @@ FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 
 /// Test hook: when false, the planner never chooses math_in_registers, rows_in_registers nor
-/// reduce_kernel::pairwise_simd, so tests can compare the register forms' results with the
-/// blocked form's and the plain loops', bit for bit. Not for production use.
+/// reduce_kernel::pairwise_simd nor pairwise_rows_simd, so tests can compare the register forms'
+/// results with the blocked form's and the plain loops', bit for bit. Not for production use.
 inline thread_local bool math_in_registers_enabled = true;
 
 /// True when a flat-rows loop over node `E` can compute its rows a register at a time
@@ -455,6 +474,15 @@ inline constexpr bool sum_terms_in_registers =
     && register_form<C, float>;
 // clang-format on
 
+/// Whether pairwise_rows' runs of a float32 sum over node `C` can compute their terms in
+/// registers (reduce_kernel::pairwise_rows_simd): sum_terms_in_registers, and on an FMA target
+/// not multiply_add_shaped. Whether g++ fuses `c - a * b` into one instruction depends on the
+/// loop around it (its tuning for the processor defers some fusions), and the rows kernel fused
+/// it where the plain loop did not (`sum(c - a * 1.37f, 1)` over (3, 8): other bits).
+template <class Impl, class C>
+inline constexpr bool rows_terms_in_registers =
+    sum_terms_in_registers<Impl, C> && !(FUSOR_FMA_TARGET && multiply_add_shaped<C>);
+
 /// The shortest run that pairwise_simd takes: below it the lanes see one or two registers, and
 /// the setup and the tree are most of the work (sum(a, 1) on (8, 32): 62.5 ns plain, 61 in
 /// registers).
@@ -509,20 +537,25 @@ inline constexpr bool rows_at_once_reducer = requires {
 
 /// How a register accumulator takes `runs` runs of `n` elements of type `T` (`contiguous`: at
 /// unit stride) for the reducer `Impl` (choose_reduction_kernel, below, and the flat
-/// reduction); `terms_in_registers`: sum_terms_in_registers of the reduction's child;
+/// reduction); `terms_in_registers`: sum_terms_in_registers of the reduction's child
+/// (pairwise_simd), `rows_in_registers` its rows_terms_in_registers (pairwise_rows_simd);
 /// `plain_runs`: the runs are read as they are (no vectorised math function computed over
 /// blocks first); `splatted_rows`: the runs are a flat reduction's with columns, read at unit
 /// stride once each run's column elements are splatted (exec: bind_rows). Pairwise sums of
 /// several such or contiguous runs of 8 to 511 terms take them pairwise_rows_per_pass at a
 /// time: one run's 8 lanes are one or two chains of adds on AVX (sum(a, 1) on (64, 256) float32
-/// at 0.38 of Eigen's speed one row at a time).
+/// at 0.38 of Eigen's speed one row at a time); with terms in registers (pairwise_rows_simd),
+/// each run's terms are computed a register at a time and a column's element is broadcast
+/// instead of splatted (sum((x - m) * (x - m), 1), m a column, over (8, 16): the splats and
+/// the terms computed one at a time were 1,300 of its 2,340 instructions).
 template <class Impl, class T>
 reduce_kernel register_reduce_kernel(index_t n,
                                      bool contiguous,
                                      bool terms_in_registers,
                                      index_t runs,
                                      bool plain_runs,
-                                     bool splatted_rows = false) {
+                                     bool splatted_rows = false,
+                                     bool rows_in_registers = false) {
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
@@ -538,9 +571,12 @@ reduce_kernel register_reduce_kernel(index_t n,
             && math_in_registers_enabled
             && !(rows_at_once && rows_at_once_before_registers(n, runs)))
             return reduce_kernel::pairwise_simd;
+        if (rows_at_once && rows_in_registers && math_in_registers_enabled)
+            return reduce_kernel::pairwise_rows_simd;
         return rows_at_once ? reduce_kernel::pairwise_rows : reduce_kernel::pairwise;
     } else {
-        (void)terms_in_registers, (void)runs, (void)plain_runs, (void)splatted_rows;
+        (void)terms_in_registers, (void)runs, (void)plain_runs, (void)splatted_rows,
+            (void)rows_in_registers;
         if constexpr (vector_minmax<Impl, T>)
             if (contiguous && n >= minmax_min_row)
                 return reduce_kernel::minmax_simd;
@@ -642,7 +678,8 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
                                                   sum_terms_in_registers<impl, C>,
                                                   runs,
                                                   !has_vector_math<C>,
-                                                  p.flat_reduction && still_or_unit);
+                                                  p.flat_reduction && still_or_unit,
+                                                  rows_terms_in_registers<impl, C>);
     if constexpr (pairwise_reducer<impl>) {
         if (p.empty || levels == 0)
             return;

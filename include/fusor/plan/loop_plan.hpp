@@ -203,38 +203,41 @@ inline constexpr index_t rescaled_block_rows = 64;
 /// How a reduction's loop accumulates: the planner's choice (plan/kernel_choice.hpp), which the
 /// evaluator runs and explain names.
 enum class reduce_kernel : std::uint8_t {
-    none,            ///< not a reduction
-    pairwise,        ///< register accumulator: NumPy's pairwise blocks in double (float sums)
-    pairwise_simd,   ///< the same lanes and bits, float32 terms converted a 512-bit register at
-                     ///< a time (AVX-512: exec/register_sums.hpp)
-    pairwise_rows,   ///< pairwise's lanes, tree and bits over `pairwise_rows_per_pass` runs
-                     ///< (rows) at a time, their chains of adds interleaved (unroll-and-jam)
-    float_lanes,     ///< a float32 contraction's runs of `float_lane_min_run` terms or more: 32
-                     ///< float lanes of up to 16 products each, then 32 float64 lanes
-    compensated,     ///< register accumulator: eight compensated lanes (float64 sums)
-    lanes,           ///< register accumulator: eight interleaved accumulators
-    sequential,      ///< register accumulator: one, in index order (arg-reductions, rows < 16)
-    minmax_simd,     ///< register accumulator: max, min, their arg and nan forms in SIMD lanes
-    rescaled_blocks, ///< register accumulator: logsumexp by blocks, each block's maximum then
-                     ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
-    row,             ///< a row of accumulators, one per result element, updated element-wise
-    two_rows,        ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
-    four_rows,       ///< the same, four rows per pass (two tensor operands: eight row streams)
-    eight_rows,      ///< the same, eight rows per pass (one tensor operand)
-    arg_rows,        ///< argmax/argmin over [reduced, kept] at unit stride: a row of best values
-                     ///< and a row of their indices, each input row compared lane by lane
-                     ///< (a row per pass)
-    arg_eight_rows,  ///< the same over a tensor's rows, eight per pass, in registers of values
-                     ///< beside their row numbers (values of four or eight bytes)
-    rescaled_rows,   ///< the same for logsumexp, rows in blocks: each column's block maximum, then
-                     ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
-    gemm,       ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
-    small_gemm, ///< a float product too small for the BLAS whose loop would keep a row of
-                ///< accumulators: fusor's i-k-j loop over `loop_plan::gemm`'s matrices
-                ///< (exec/small_gemm.hpp), each accumulator taking its terms in the row
-                ///< kernel's order (the same bits), without the loop nest's driver
-    single_term ///< nothing summed (a contraction over no axis): the plan is the element-wise
-                ///< loop of its terms into the destination (`reducer` empty)
+    none,               ///< not a reduction
+    pairwise,           ///< register accumulator: NumPy's pairwise blocks in double (float sums)
+    pairwise_simd,      ///< the same lanes and bits, float32 terms converted a 512-bit register at
+                        ///< a time (AVX-512: exec/register_sums.hpp)
+    pairwise_rows,      ///< pairwise's lanes, tree and bits over `pairwise_rows_per_pass` runs
+                        ///< (rows) at a time, their chains of adds interleaved (unroll-and-jam)
+    pairwise_rows_simd, ///< the same runs, lanes and bits, each run's float32 terms computed and
+                        ///< converted a 512-bit register at a time, a column's element broadcast
+                        ///< (AVX-512: exec/register_sums.hpp)
+    float_lanes,        ///< a float32 contraction's runs of `float_lane_min_run` terms or more: 32
+                        ///< float lanes of up to 16 products each, then 32 float64 lanes
+    compensated,        ///< register accumulator: eight compensated lanes (float64 sums)
+    lanes,              ///< register accumulator: eight interleaved accumulators
+    sequential,         ///< register accumulator: one, in index order (arg-reductions, rows < 16)
+    minmax_simd,        ///< register accumulator: max, min, their arg and nan forms in SIMD lanes
+    rescaled_blocks,    ///< register accumulator: logsumexp by blocks, each block's maximum then
+                        ///< its sum of exp(x - maximum), merged with rescaling (rows >= 16)
+    row,                ///< a row of accumulators, one per result element, updated element-wise
+    two_rows,       ///< the same, two rows per pass (unroll-and-jam: [reduced, kept] unit stride)
+    four_rows,      ///< the same, four rows per pass (two tensor operands: eight row streams)
+    eight_rows,     ///< the same, eight rows per pass (one tensor operand)
+    arg_rows,       ///< argmax/argmin over [reduced, kept] at unit stride: a row of best values
+                    ///< and a row of their indices, each input row compared lane by lane
+                    ///< (a row per pass)
+    arg_eight_rows, ///< the same over a tensor's rows, eight per pass, in registers of values
+                    ///< beside their row numbers (values of four or eight bytes)
+    rescaled_rows,  ///< the same for logsumexp, rows in blocks: each column's block maximum, then
+                    ///< exp(x - maximum) a row at a time ([reduced, kept] unit stride)
+    gemm,           ///< a contraction of GEMM layout: the BLAS's matrix product (`loop_plan::gemm`)
+    small_gemm,     ///< a float product too small for the BLAS whose loop would keep a row of
+                    ///< accumulators: fusor's i-k-j loop over `loop_plan::gemm`'s matrices
+                    ///< (exec/small_gemm.hpp), each accumulator taking its terms in the row
+                    ///< kernel's order (the same bits), without the loop nest's driver
+    single_term     ///< nothing summed (a contraction over no axis): the plan is the element-wise
+                    ///< loop of its terms into the destination (`reducer` empty)
 };
 
 /// The name of an element-wise kernel, as explain's JSON `runs` gives it and the evaluator's
@@ -267,6 +270,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "pairwise_simd";
     case reduce_kernel::pairwise_rows:
         return "pairwise_rows";
+    case reduce_kernel::pairwise_rows_simd:
+        return "pairwise_rows_simd";
     case reduce_kernel::float_lanes:
         return "float_lanes";
     case reduce_kernel::compensated:

@@ -1053,7 +1053,8 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
                                                              sum_terms_in_registers<impl, C>,
                                                              rows,
                                                              !has_vector_math<C>,
-                                                             columns != 0),
+                                                             columns != 0,
+                                                             rows_terms_in_registers<impl, C>),
         columns};
     return true;
 }
