@@ -1792,7 +1792,7 @@ void execute_reduction(const reduction<R, C>& r,
                 run_loop_nest(p, 2, rows, kernel);
             };
             // The register form compiled only where the evaluator has it (the planner's
-            // sum_terms_in_registers of the node implies it).
+            // rows_terms_in_registers of the node implies it).
             bool in_registers = false;
             if constexpr (detail::sum_in_registers<impl, Ev>)
                 in_registers = p.reduction == reduce_kernel::pairwise_rows_simd;
