@@ -38,6 +38,47 @@ FUSOR_INLINE __m512d float64_half(__m512 v) {
     return to_float64(_mm256_castpd_ps(H == 0 ? lower_half(bits) : upper_half(bits)));
 }
 
+// The 8 float64 lanes of each of `R` float32 runs, over the runs' first `lanes_end` terms (a
+// multiple of 8, at least 8): `whole(q, i)` reads run q's 16 terms from its term i, `part(q,
+// i, 8)` its 8. Lane j takes terms j, j + 8, j + 16 ... in order, the first group setting the
+// lanes (pairwise_block_sum's 8-lane loop), R chains of adds in flight.
+template <index_t R, class Whole, class Part>
+FUSOR_INLINE void
+lanes_of_runs(const Whole& whole, const Part& part, index_t lanes_end, __m512d (&r)[R]) {
+    index_t i = 8;
+    if (lanes_end >= 16) {
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q) {
+            const __m512 v = whole(q, 0);
+            r[q] = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
+        }
+        i = 16;
+    } else {
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q)
+            r[q] = float64_half<0>(part(q, 0, 8));
+    }
+    for (; i + 16 <= lanes_end; i += 16)
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q) {
+            const __m512 v = whole(q, i);
+            r[q] = _mm512_add_pd(r[q], float64_half<0>(v));
+            r[q] = _mm512_add_pd(r[q], float64_half<1>(v));
+        }
+    if (i < lanes_end) // one group of 8 left
+#pragma GCC unroll 16
+        for (index_t q = 0; q < R; ++q)
+            r[q] = _mm512_add_pd(r[q], float64_half<0>(part(q, i, 8)));
+}
+
+// NumPy's tree over 8 lanes, ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7)), in the
+// register: neighbours, then pairs of neighbours, then the halves (x + y is y + x, bit for bit).
+FUSOR_INLINE double numpy_lane_tree(__m512d r) {
+    r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 1, 0, 3, 2, 5, 4, 7, 6));
+    r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 2, 3, 0, 1, 6, 7, 4, 5));
+    return _mm256_cvtsd_f64(_mm256_add_pd(lower_half(r), upper_half(r)));
+}
+
 /// The `L` float64 lanes (8: NumPy's, or 32) of a float32 run of `n` elements of `ev` from
 /// `begin` (whole groups of `L`; the caller adds the tail), reduced by pairwise_block_sum's
 /// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
@@ -47,43 +88,25 @@ template <index_t L, bool Twins, class Ev>
 double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
     static_assert(L == 8 || L == 32);
     const index_t lanes_end = n - n % L; // >= L: the caller takes runs of 8 or more
-    index_t i = 0;
     if constexpr (L == 8) {
-        __m512d r;
-        if (lanes_end >= 16) {
-            const __m512 v =
-                ev.template get_register<false, register_read::block, Twins>(begin, 16);
-            r = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
-            i = 16;
-        } else {
-            r = float64_half<0>(
-                ev.template get_register<true, register_read::block, Twins>(begin, 8));
-            i = 8;
-        }
-        for (; i + 16 <= lanes_end; i += 16) {
-            const __m512 v =
-                ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
-            r = _mm512_add_pd(r, float64_half<0>(v));
-            r = _mm512_add_pd(r, float64_half<1>(v));
-        }
-        if (i < lanes_end) // one group of 8 left
-            r = _mm512_add_pd(
-                r,
-                float64_half<0>(
-                    ev.template get_register<true, register_read::block, Twins>(begin + i, 8)));
-        // NumPy's tree ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + t7)) in the register:
-        // neighbours, then pairs of neighbours, then the halves (x + y is y + x, bit for bit).
-        r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 1, 0, 3, 2, 5, 4, 7, 6));
-        r = _mm512_add_pd(r, __builtin_shufflevector(r, r, 2, 3, 0, 1, 6, 7, 4, 5));
-        const __m256d h = _mm256_add_pd(lower_half(r), upper_half(r));
-        return _mm256_cvtsd_f64(h);
+        __m512d r[1];
+        lanes_of_runs<1>(
+            [&](index_t, index_t i) FUSOR_INLINE_LAMBDA {
+                return ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
+            },
+            [&](index_t, index_t i, index_t len) FUSOR_INLINE_LAMBDA {
+                return ev.template get_register<true, register_read::block, Twins>(begin + i, len);
+            },
+            lanes_end,
+            r);
+        return numpy_lane_tree(r[0]);
     } else {
         const __m512 v0 = ev.template get_register<false, register_read::block, Twins>(begin, 16);
         const __m512 v1 =
             ev.template get_register<false, register_read::block, Twins>(begin + 16, 16);
         __m512d r0 = float64_half<0>(v0), r1 = float64_half<1>(v0);
         __m512d r2 = float64_half<0>(v1), r3 = float64_half<1>(v1);
-        for (i = 32; i < lanes_end; i += 32) {
+        for (index_t i = 32; i < lanes_end; i += 32) {
             const __m512 w0 =
                 ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
             const __m512 w1 =
@@ -109,10 +132,10 @@ double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
 /// pairwise_rows_sums' `R` runs of `n` terms each (8 <= n < 512; exec/execute.hpp) with each
 /// run's terms a register at a time (reduce_kernel::pairwise_rows_simd): run q is read by
 /// `ev[q * ev_step]` from its element `q * run_step`, as `Read` says (`rows`: an evaluator bound
-/// at the pass's first run, a column's element q rows on). A run's 8 lanes are one register,
-/// set and added as register_lanes_loop<8> sets and adds them, then NumPy's tree, then the
-/// tail (fewer than 8 terms) added one at a time in order: each run's sum has the plain loop's
-/// bits, with the R runs' chains of adds in flight.
+/// at the pass's first run, a column's element q rows on). A run's 8 lanes are one register
+/// (lanes_of_runs, as register_lanes_loop<8> for one run), then NumPy's tree, then the tail
+/// (fewer than 8 terms) added one at a time in order: each run's sum has the plain loop's bits,
+/// with the R runs' chains of adds in flight.
 template <class Impl, index_t R, register_read Read, bool Twins, class Ev>
 FUSOR_INLINE void
 register_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, double (&s)[R]) {
@@ -124,36 +147,9 @@ register_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, d
     };
     const index_t lanes_end = n - n % 8; // >= 8
     __m512d r[R];
-    index_t i = 8;
-    if (lanes_end >= 16) {
-#pragma GCC unroll 16
-        for (index_t q = 0; q < R; ++q) {
-            const __m512 v = whole(q, 0);
-            r[q] = _mm512_add_pd(float64_half<0>(v), float64_half<1>(v));
-        }
-        i = 16;
-    } else {
-#pragma GCC unroll 16
-        for (index_t q = 0; q < R; ++q)
-            r[q] = float64_half<0>(part(q, 0, 8));
-    }
-    for (; i + 16 <= lanes_end; i += 16)
-#pragma GCC unroll 16
-        for (index_t q = 0; q < R; ++q) {
-            const __m512 v = whole(q, i);
-            r[q] = _mm512_add_pd(r[q], float64_half<0>(v));
-            r[q] = _mm512_add_pd(r[q], float64_half<1>(v));
-        }
-    if (i < lanes_end) // one group of 8 left
-#pragma GCC unroll 16
-        for (index_t q = 0; q < R; ++q)
-            r[q] = _mm512_add_pd(r[q], float64_half<0>(part(q, i, 8)));
+    lanes_of_runs<R>(whole, part, lanes_end, r);
     for (index_t q = 0; q < R; ++q) {
-        // NumPy's tree, as register_lanes_loop<8> takes it.
-        __m512d t = r[q];
-        t = _mm512_add_pd(t, __builtin_shufflevector(t, t, 1, 0, 3, 2, 5, 4, 7, 6));
-        t = _mm512_add_pd(t, __builtin_shufflevector(t, t, 2, 3, 0, 1, 6, 7, 4, 5));
-        double sum = _mm256_cvtsd_f64(_mm256_add_pd(lower_half(t), upper_half(t)));
+        double sum = numpy_lane_tree(r[q]);
         if (n > lanes_end) { // the tail, one term at a time
             alignas(64) float tail[16];
             _mm512_store_ps(tail, part(q, lanes_end, n - lanes_end));

@@ -321,20 +321,22 @@ inline constexpr bool contractible = FUSOR_FMA_TARGET && multiplies<N> && adds<N
 /// a product (`*`, `square`, either negated) as an operand (`c - a * b`, `-(a * b) + c`). The
 /// precise form of `contractible`, for the one loop that needs it: `(x - m) * (x - m)`
 /// multiplies and subtracts, but no product feeds a sum, so no compiler can fuse one.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
 template <class N>
 inline constexpr bool product_node = false;
 template <class Op, class... Cs>
 inline constexpr bool product_node<elementwise<Op, Cs...>> =
-    std::is_same_v<
-        Op,
-        ops::
-            multiply> || std::is_same_v<Op, ops::square> || (std::is_same_v<Op, ops::negate> && (product_node<Cs> || ...));
+    std::is_same_v<Op, ops::multiply> || std::is_same_v<Op, ops::square>
+    || (std::is_same_v<Op, ops::negate> && (product_node<Cs> || ...));
 template <class N>
 inline constexpr bool multiply_add_shaped = false;
 template <class Op, class... Cs>
 inline constexpr bool multiply_add_shaped<elementwise<Op, Cs...>> =
-    ((std::is_same_v<Op, ops::add> || std::is_same_v<Op, ops::subtract>)&&(product_node<Cs> || ...))
+    ((std::is_same_v<Op, ops::add> || std::is_same_v<Op, ops::subtract>)
+     && (product_node<Cs> || ...))
     || (multiply_add_shaped<Cs> || ...);
+// clang-format on
 
 /// What the element-wise decisions need to know of an expression's type, as data: one constant
 /// per node type (elementwise_facts_of), so that choose_elementwise_kernel and
