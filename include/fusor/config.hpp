@@ -18,10 +18,36 @@
 // the headers only declare them and one translation unit compiles them all by including
 // <fusor/src.hpp> (as Boost.Asio's ASIO_SEPARATE_COMPILATION): a unit that evaluates one
 // expression then compiles that expression's kernels and little else.
+//
+// Header-only, each of those functions is a function template of one defaulted, unused
+// parameter (`FUSOR_DECL` on its declaration in a header, `FUSOR_DEF` on its definition in the
+// .ipp file), called as before (`f(x)` is `f<void>(x)`). A translation unit then compiles only
+// the ones it calls: g++ instantiates every template that a plain inline function's body uses,
+// called or not, and the bodies of fusor's 218 such functions had cost every unit that
+// includes fusor.hpp about 1.3 s of its 3.9 (docs/performance.md, "Functions compiled only
+// where they are called"). `FUSOR_HEADER_INLINE` stays a plain `inline`: member functions, and
+// the few that carry an attribute (which cannot precede a template head).
+// `FUSOR_LAZY` makes a function defined in a header (a member of a class that is not a template,
+// a hidden friend) a template in the same way, in either mode, where its body calls many others
+// that a unit would otherwise compile for nothing (explanation's text and JSON forms).
+#define FUSOR_LAZY template <class = void>
+// `FUSOR_FRIEND` befriends such a function (its friend declaration names the template).
 #ifdef FUSOR_SEPARATE_COMPILATION
 #define FUSOR_DECL
+#define FUSOR_DEF
+#define FUSOR_HEADER_INLINE
+#define FUSOR_FRIEND friend
 #else
-#define FUSOR_DECL inline
+#define FUSOR_DECL                                                                                 \
+    template <class = void>                                                                        \
+    inline
+#define FUSOR_DEF                                                                                  \
+    template <class>                                                                               \
+    inline
+#define FUSOR_HEADER_INLINE inline
+#define FUSOR_FRIEND                                                                               \
+    template <class>                                                                               \
+    friend
 #endif
 
 // Force-inline for the per-element evaluator calls: the inner kernel must collapse into one

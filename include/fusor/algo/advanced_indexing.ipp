@@ -10,7 +10,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::optional<index_t> merged_step(const shape_t& shape, const strides_t& strides) {
+FUSOR_DEF std::optional<index_t> merged_step(const shape_t& shape, const strides_t& strides) {
     std::optional<index_t> step;
     index_t acc = 0;
     for (std::size_t d = shape.size(); d-- > 0;) {
@@ -28,7 +28,7 @@ FUSOR_DECL std::optional<index_t> merged_step(const shape_t& shape, const stride
     return step ? step : std::optional<index_t>(1);
 }
 
-FUSOR_DECL void set_inner(selection& s, shape_t shape, strides_t strides) {
+FUSOR_DEF void set_inner(selection& s, shape_t shape, strides_t strides) {
     s.inner_size = shape_size(shape);
     const std::optional<index_t> step = merged_step(shape, strides);
     s.inner_contiguous = step && *step == 1;
@@ -36,7 +36,7 @@ FUSOR_DECL void set_inner(selection& s, shape_t shape, strides_t strides) {
     s.inner_strides = std::move(strides);
 }
 
-FUSOR_DECL void check_mask_extent(const shape_t& operand, const shape_t& mask, std::size_t first) {
+FUSOR_DEF void check_mask_extent(const shape_t& operand, const shape_t& mask, std::size_t first) {
     for (std::size_t j = 0; j < mask.size(); ++j)
         if (mask[j] != operand[first + j])
             throw index_error(
@@ -45,9 +45,7 @@ FUSOR_DECL void check_mask_extent(const shape_t& operand, const shape_t& mask, s
                 + " but corresponding boolean dimension is " + std::to_string(mask[j]));
 }
 
-FUSOR_DECL selection select_by_mask(const shape_t& shape,
-                                    const strides_t& strides,
-                                    tensor<bool> m) {
+FUSOR_DEF selection select_by_mask(const shape_t& shape, const strides_t& strides, tensor<bool> m) {
     const std::size_t k = m.shape().size();
     if (k > shape.size())
         throw index_error("too many indices for array: array is " + std::to_string(shape.size())
@@ -77,7 +75,7 @@ FUSOR_DECL selection select_by_mask(const shape_t& shape,
     return s;
 }
 
-FUSOR_DECL std::vector<tensor<std::int64_t>> true_positions(const tensor<bool>& m) {
+FUSOR_DEF std::vector<tensor<std::int64_t>> true_positions(const tensor<bool>& m) {
     const std::size_t k = m.shape().size();
     index_t count = 0;
     for (index_t j = 0; j < m.size(); ++j)
@@ -102,9 +100,9 @@ FUSOR_DECL std::vector<tensor<std::int64_t>> true_positions(const tensor<bool>& 
     return out;
 }
 
-FUSOR_DECL selection select(const shape_t& shape,
-                            const strides_t& strides,
-                            std::vector<advanced_index>& items) {
+FUSOR_DEF selection select(const shape_t& shape,
+                           const strides_t& strides,
+                           std::vector<advanced_index>& items) {
     using K = advanced_index::kind;
     if (items.size() == 1 && items[0].k == K::mask && items[0].mask.rank() > 0)
         return select_by_mask(shape, strides, std::move(items[0].mask));

@@ -7,7 +7,7 @@
 
 namespace fusor {
 
-FUSOR_DECL chunking chunks_of(const shape_t& s, index_t chunk_elements) {
+FUSOR_DEF chunking chunks_of(const shape_t& s, index_t chunk_elements) {
     chunking c;
     if (shape_size(s) <= chunk_elements) {
         c.chunk_shape = s;
@@ -39,7 +39,7 @@ FUSOR_DECL chunking chunks_of(const shape_t& s, index_t chunk_elements) {
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::vector<view_index> first_chunk_index(const chunking& c, bool short_chunk) {
+FUSOR_DEF std::vector<view_index> first_chunk_index(const chunking& c, bool short_chunk) {
     std::vector<view_index> index(static_cast<std::size_t>(c.axis + 1), index_t{0});
     const index_t start = short_chunk ? c.full * c.rows : 0;
     index[static_cast<std::size_t>(c.axis)] = slice(start, start + (short_chunk ? c.rest : c.rows));

@@ -8,16 +8,16 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL bool fits_float32(double v) {
+FUSOR_DEF bool fits_float32(double v) {
     return !std::isfinite(v) || (v > -3.4e38 && v < 3.4e38);
 }
 
-FUSOR_DECL histogram_range range_source(const std::optional<range>& bounds, index_t size) {
+FUSOR_DEF histogram_range range_source(const std::optional<range>& bounds, index_t size) {
     return bounds ? histogram_range::given
                   : (size == 0 ? histogram_range::unit : histogram_range::data);
 }
 
-FUSOR_DECL read_plan in_place(const read_plan& r) {
+FUSOR_DEF read_plan in_place(const read_plan& r) {
     return read_plan{read_mode::in_place, r.chunks};
 }
 

@@ -70,7 +70,7 @@ FUSOR_DECL index_t checked_index(std::int64_t index, index_t n, index_t axis);
 /// checked_index for loops over many indices: the wrap and the test inline, only the error
 /// (checked_index again, which throws) out of line. A call per index was 1.8 ms of the 10.5 that
 /// `view(x, idx)` took for 2^20 random indices into 2^24 float32.
-FUSOR_INLINE index_t wrapped_index(std::int64_t index, index_t n, index_t axis) {
+FUSOR_LAZY FUSOR_INLINE index_t wrapped_index(std::int64_t index, index_t n, index_t axis) {
     const index_t j = index < 0 ? index + n : index;
     if (j < 0 || j >= n) [[unlikely]]
         return checked_index(index, n, axis); // throws, naming it

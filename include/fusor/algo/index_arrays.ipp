@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL index_t checked_index(std::int64_t index, index_t n, index_t axis) {
+FUSOR_DEF index_t checked_index(std::int64_t index, index_t n, index_t axis) {
     const index_t j = index < 0 ? index + n : index;
     if (j < 0 || j >= n)
         throw index_error("index " + std::to_string(index) + " is out of bounds for axis "
@@ -16,7 +16,7 @@ FUSOR_DECL index_t checked_index(std::int64_t index, index_t n, index_t axis) {
     return j;
 }
 
-FUSOR_DECL shape_t along_axis_shape(const shape_t& arr, const shape_t& idx, index_t axis) {
+FUSOR_DEF shape_t along_axis_shape(const shape_t& arr, const shape_t& idx, index_t axis) {
     shape_t out(arr.size(), 0);
     for (std::size_t d = 0; d < arr.size(); ++d) {
         if (static_cast<index_t>(d) == axis)
@@ -35,7 +35,7 @@ FUSOR_DECL shape_t along_axis_shape(const shape_t& arr, const shape_t& idx, inde
     return out;
 }
 
-FUSOR_DECL shape_t flat_shape(const shape_t& s) {
+FUSOR_DEF shape_t flat_shape(const shape_t& s) {
     return shape_t{shape_size(s)};
 }
 

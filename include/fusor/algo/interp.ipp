@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL index_t interp_interval(double x, const std::vector<double>& xp) {
+FUSOR_DEF index_t interp_interval(double x, const std::vector<double>& xp) {
     const auto n = static_cast<index_t>(xp.size());
     if (x > xp.back())
         return n;
@@ -17,7 +17,7 @@ FUSOR_DECL index_t interp_interval(double x, const std::vector<double>& xp) {
     return static_cast<index_t>(std::upper_bound(xp.begin(), xp.end(), x) - xp.begin()) - 1;
 }
 
-FUSOR_DECL double floored_mod(double a, double p) {
+FUSOR_DEF double floored_mod(double a, double p) {
     double m = std::fmod(a, p);
     if (m != 0.0) {
         if (m < 0.0)
@@ -28,11 +28,11 @@ FUSOR_DECL double floored_mod(double a, double p) {
     return m;
 }
 
-FUSOR_DECL double interp_one(double x,
-                             const std::vector<double>& xp,
-                             const std::vector<double>& fp,
-                             double left,
-                             double right) {
+FUSOR_DEF double interp_one(double x,
+                            const std::vector<double>& xp,
+                            const std::vector<double>& fp,
+                            double left,
+                            double right) {
     const auto n = static_cast<index_t>(xp.size());
     if (n == 1) // NumPy's separate one-sample branch (a NaN x gives fp[0] there)
         return x < xp[0] ? left : (x > xp[0] ? right : fp[0]);

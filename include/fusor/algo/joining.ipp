@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::pair<shape_t, shape_t>
+FUSOR_DEF std::pair<shape_t, shape_t>
 adjusted_part(join_kind kind, const shape_t& s, index_t axis) {
     const index_t r = s.rank();
     auto insert = [&](const shape_t& axes) {
@@ -36,9 +36,9 @@ adjusted_part(join_kind kind, const shape_t& s, index_t axis) {
     }
 }
 
-FUSOR_DECL join_plan plan_join(join_kind kind,
-                               const std::vector<shape_t>& shapes,
-                               std::optional<index_t> axis_in) {
+FUSOR_DEF join_plan plan_join(join_kind kind,
+                              const std::vector<shape_t>& shapes,
+                              std::optional<index_t> axis_in) {
     const char* name = join_name(kind);
     if (shapes.empty())
         throw value_error(std::string(name) + ": need at least one array to "

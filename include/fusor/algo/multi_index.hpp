@@ -105,7 +105,7 @@ public:
         index_t pos_ = 0;
     };
 
-    explicit ndindex(shape_t shape) : shape_(std::move(shape)) {
+    FUSOR_LAZY explicit ndindex(shape_t shape) : shape_(std::move(shape)) {
         detail::require_non_negative(shape_);
     }
     template <class... I>

@@ -8,14 +8,14 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL void unravel_into(index_t flat, const shape_t& shape, shape_t& out) {
+FUSOR_DEF void unravel_into(index_t flat, const shape_t& shape, shape_t& out) {
     for (std::size_t d = shape.size(); d-- > 0;) {
         out[d] = flat % shape[d];
         flat /= shape[d];
     }
 }
 
-FUSOR_DECL shape_t broadcast_all(const std::vector<const shape_t*>& shapes) {
+FUSOR_DEF shape_t broadcast_all(const std::vector<const shape_t*>& shapes) {
     shape_t out;
     try {
         for (const shape_t* s : shapes)
@@ -29,7 +29,7 @@ FUSOR_DECL shape_t broadcast_all(const std::vector<const shape_t*>& shapes) {
     return out;
 }
 
-FUSOR_DECL void require_non_negative(const shape_t& shape) {
+FUSOR_DEF void require_non_negative(const shape_t& shape) {
     for (index_t n : shape)
         if (n < 0)
             throw value_error("negative dimensions are not allowed: shape " + to_string(shape));

@@ -7,7 +7,7 @@
 
 namespace fusor {
 
-FUSOR_DECL pad_mode pad_mode_from(std::string_view name) {
+FUSOR_DEF pad_mode pad_mode_from(std::string_view name) {
     for (pad_mode m : {pad_mode::constant,
                        pad_mode::edge,
                        pad_mode::reflect,

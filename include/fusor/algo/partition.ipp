@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::vector<index_t>
+FUSOR_DEF std::vector<index_t>
 normalize_kth(const std::vector<index_t>& kth, index_t n, const char* fn) {
     if (kth.empty())
         throw value_error(std::string(fn) + ": kth is an empty list (NumPy: TypeError)");

@@ -134,7 +134,7 @@ struct quantile_plan {
     std::vector<quantile_point> points;
     std::vector<index_t> positions;
 
-    void build(index_t count, const std::vector<double>& q, quantile_method m) {
+    FUSOR_LAZY void build(index_t count, const std::vector<double>& q, quantile_method m) {
         n = count;
         points.clear();
         positions.clear();
@@ -354,6 +354,7 @@ struct evaluated {
 struct reduced_shape {
     shape_t axes, shape;
 
+    FUSOR_LAZY
     reduced_shape(const shape_t& in, const std::optional<shape_t>& given, bool keepdims) {
         if (given)
             axes = normalize_axes(*given, in.rank());

@@ -8,23 +8,23 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL bool is_discrete(quantile_method m) {
+FUSOR_DEF bool is_discrete(quantile_method m) {
     return m == quantile_method::lower || m == quantile_method::higher
            || m == quantile_method::nearest || m == quantile_method::inverted_cdf
            || m == quantile_method::closest_observation;
 }
 
-FUSOR_DECL double round_half_even(double v) {
+FUSOR_DEF double round_half_even(double v) {
     const double f = std::floor(v);
     const double d = v - f;
     return d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0) ? f + 1 : f;
 }
 
-FUSOR_DECL double virtual_index(double n, double q, double alpha, double beta) {
+FUSOR_DEF double virtual_index(double n, double q, double alpha, double beta) {
     return rounded(n * q) + (alpha + rounded(q * ((1.0 - alpha) - beta))) - 1.0;
 }
 
-FUSOR_DECL quantile_point quantile_position(index_t n, double q, quantile_method m) {
+FUSOR_DEF quantile_point quantile_position(index_t n, double q, quantile_method m) {
     using qm = quantile_method;
     const double nd = static_cast<double>(n), last = static_cast<double>(n - 1);
     auto take = [&](double position) {
@@ -97,7 +97,7 @@ FUSOR_DECL quantile_point quantile_position(index_t n, double q, quantile_method
     return quantile_point{prev, next, gamma, false};
 }
 
-FUSOR_DECL void check_quantiles(const std::vector<double>& q, bool percent) {
+FUSOR_DEF void check_quantiles(const std::vector<double>& q, bool percent) {
     for (double v : q)
         if (!(0.0 <= v && v <= 1.0))
             throw value_error(percent ? "percentile: percentiles must be in the range [0, 100]"

@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL bool dense_row_major(const shape_t& shape, const strides_t& strides) {
+FUSOR_DEF bool dense_row_major(const shape_t& shape, const strides_t& strides) {
     index_t expected = 1;
     for (std::size_t i = shape.size(); i-- > 0;) {
         if (shape[i] == 0)
@@ -20,7 +20,7 @@ FUSOR_DECL bool dense_row_major(const shape_t& shape, const strides_t& strides) 
     return true;
 }
 
-FUSOR_DECL index_t extent_of_1d(const shape_t& s, const char* what) {
+FUSOR_DEF index_t extent_of_1d(const shape_t& s, const char* what) {
     if (s.rank() != 1)
         throw value_error(std::string(what) + " must be 1-d, got shape " + to_string(s));
     return s[0];

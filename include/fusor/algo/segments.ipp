@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::vector<axis_run>
+FUSOR_DEF std::vector<axis_run>
 runs_of(const std::vector<index_t>& src, index_t cut0, index_t cut1) {
     std::vector<axis_run> out;
     const index_t n = static_cast<index_t>(src.size());
@@ -33,7 +33,7 @@ runs_of(const std::vector<index_t>& src, index_t cut0, index_t cut1) {
     return out;
 }
 
-FUSOR_DECL std::vector<index_t>
+FUSOR_DEF std::vector<index_t>
 pad_axis_map(pad_mode mode, index_t n, index_t before, index_t after) {
     const index_t total = before + n + after;
     std::vector<index_t> idx(static_cast<std::size_t>(total), 0);
@@ -98,7 +98,7 @@ pad_axis_map(pad_mode mode, index_t n, index_t before, index_t after) {
     return idx;
 }
 
-FUSOR_DECL std::vector<axis_run> roll_runs(index_t n, index_t shift) {
+FUSOR_DEF std::vector<axis_run> roll_runs(index_t n, index_t shift) {
     if (n == 0)
         return {};
     const index_t o = ((shift % n) + n) % n;
@@ -107,9 +107,9 @@ FUSOR_DECL std::vector<axis_run> roll_runs(index_t n, index_t shift) {
     return {{0, o, n - o, 1}, {o, n - o, 0, 1}};
 }
 
-FUSOR_DECL index_t check_repeat_counts(const shape_t& s,
-                                       const std::vector<index_t>& counts,
-                                       std::optional<index_t> axis) {
+FUSOR_DEF index_t check_repeat_counts(const shape_t& s,
+                                      const std::vector<index_t>& counts,
+                                      std::optional<index_t> axis) {
     const index_t ax = normalize_axis(axis ? *axis : 0, s.rank());
     const index_t n = s[static_cast<std::size_t>(ax)];
     if (counts.size() != 1 && static_cast<index_t>(counts.size()) != n)

@@ -35,7 +35,7 @@ struct map_label {
     map_label(std::string made) : text(std::move(made)) {}
 
     /// The text explain prints: `text` when set, else the pattern with its numbers.
-    FUSOR_DECL std::string str() const;
+    FUSOR_HEADER_INLINE std::string str() const;
 };
 
 /// `operand_index = coef * view_index + offset`, with `coef` an

@@ -7,7 +7,7 @@
 
 namespace fusor {
 
-FUSOR_DECL std::string map_label::str() const {
+FUSOR_HEADER_INLINE std::string map_label::str() const {
     if (!text.empty())
         return text;
     std::string out;
@@ -35,7 +35,7 @@ namespace detail {
 using axis_flags = boost::container::small_vector<bool, 8>;
 } // namespace detail
 
-FUSOR_DECL shape_t detail::transpose_axes(const shape_t& in, const shape_t& axes_in) {
+FUSOR_DEF shape_t detail::transpose_axes(const shape_t& in, const shape_t& axes_in) {
     const index_t r = in.rank();
     shape_t axes = axes_in;
     if (axes.empty())
@@ -55,7 +55,7 @@ FUSOR_DECL shape_t detail::transpose_axes(const shape_t& in, const shape_t& axes
     return axes;
 }
 
-FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
+FUSOR_DEF affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
     const shape_t axes = detail::transpose_axes(in, axes_in);
     shape_t out;
     for (index_t a : axes)
@@ -66,7 +66,7 @@ FUSOR_DECL affine_map transpose_map(const shape_t& in, const shape_t& axes_in) {
     return m;
 }
 
-FUSOR_DECL affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axis2) {
+FUSOR_DEF affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axis2) {
     const index_t r = in.rank();
     const index_t a = normalize_axis(axis1, r), b = normalize_axis(axis2, r);
     shape_t perm;
@@ -77,9 +77,9 @@ FUSOR_DECL affine_map swapaxes_map(const shape_t& in, index_t axis1, index_t axi
     return m;
 }
 
-FUSOR_DECL affine_map moveaxis_map(const shape_t& in,
-                                   const shape_t& source,
-                                   const shape_t& destination) {
+FUSOR_DEF affine_map moveaxis_map(const shape_t& in,
+                                  const shape_t& source,
+                                  const shape_t& destination) {
     const index_t r = in.rank();
     if (source.size() != destination.size())
         throw value_error("moveaxis: `source` and `destination` arguments must have the same "
@@ -116,7 +116,7 @@ FUSOR_DECL affine_map moveaxis_map(const shape_t& in,
     return m;
 }
 
-FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
+FUSOR_DEF affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
     const index_t r = in.rank() + axes.rank();
     detail::axis_flags inserted(static_cast<std::size_t>(r), false);
     for (index_t a : axes) {
@@ -137,7 +137,7 @@ FUSOR_DECL affine_map expand_dims_map(const shape_t& in, const shape_t& axes) {
     return m;
 }
 
-FUSOR_DECL affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes) {
+FUSOR_DEF affine_map squeeze_map(const shape_t& in, const std::optional<shape_t>& axes) {
     detail::axis_flags dropped(in.size(), false);
     if (axes) {
         for (index_t a : normalize_axes(*axes, in.rank())) {
@@ -165,10 +165,7 @@ FUSOR_DECL affine_map squeeze_map(const shape_t& in, const std::optional<shape_t
     return m;
 }
 
-FUSOR_DECL affine_map diagonal_map(const shape_t& in,
-                                   index_t offset,
-                                   index_t axis1,
-                                   index_t axis2) {
+FUSOR_DEF affine_map diagonal_map(const shape_t& in, index_t offset, index_t axis1, index_t axis2) {
     const index_t r = in.rank();
     if (r < 2)
         throw value_error("diagonal requires a tensor of at least two dimensions, got rank "
@@ -200,7 +197,7 @@ FUSOR_DECL affine_map diagonal_map(const shape_t& in,
     return m;
 }
 
-FUSOR_DECL affine_map flip_map(const shape_t& in, const std::optional<shape_t>& axes_in) {
+FUSOR_DEF affine_map flip_map(const shape_t& in, const std::optional<shape_t>& axes_in) {
     shape_t axes;
     if (axes_in)
         axes = normalize_axes(*axes_in, in.rank());
@@ -218,7 +215,7 @@ FUSOR_DECL affine_map flip_map(const shape_t& in, const std::optional<shape_t>& 
     return m;
 }
 
-FUSOR_DECL affine_map broadcast_map(const shape_t& in, const shape_t& to) {
+FUSOR_DEF affine_map broadcast_map(const shape_t& in, const shape_t& to) {
     if (!broadcasts_to(in, to, false))
         throw broadcast_error("cannot broadcast a tensor of shape " + to_string(in) + " to shape "
                               + to_string(to));
@@ -229,7 +226,7 @@ FUSOR_DECL affine_map broadcast_map(const shape_t& in, const shape_t& to) {
     return m;
 }
 
-FUSOR_DECL affine_map view_map(const shape_t& in, std::span<const view_index> idx) {
+FUSOR_DEF affine_map view_map(const shape_t& in, std::span<const view_index> idx) {
     boost::container::small_vector<detail::view_axis, 6> axes;
     shape_t out;
     detail::for_each_view_axis(in, idx, [&](std::size_t, const detail::view_axis& a) {

@@ -7,7 +7,7 @@
 
 namespace fusor {
 
-FUSOR_DECL shape_t normalize_axes(const shape_t& axes, index_t rank) {
+FUSOR_DEF shape_t normalize_axes(const shape_t& axes, index_t rank) {
     shape_t out;
     for (index_t a : axes)
         out.push_back(normalize_axis(a, rank));

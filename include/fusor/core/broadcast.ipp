@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::string shapes_message(std::initializer_list<const shape_t*> shapes) {
+FUSOR_DEF std::string shapes_message(std::initializer_list<const shape_t*> shapes) {
     std::string msg = "operands could not be broadcast together with shapes";
     for (const shape_t* s : shapes)
         msg += " " + to_compact_string(*s);
@@ -20,7 +20,7 @@ FUSOR_DECL std::string shapes_message(std::initializer_list<const shape_t*> shap
 
 namespace fusor {
 
-FUSOR_DECL shape_t broadcast_shapes(std::initializer_list<const shape_t*> shapes) {
+FUSOR_DEF shape_t broadcast_shapes(std::initializer_list<const shape_t*> shapes) {
     std::size_t rank = 0;
     for (const shape_t* s : shapes)
         rank = std::max(rank, s->size());
@@ -41,11 +41,11 @@ FUSOR_DECL shape_t broadcast_shapes(std::initializer_list<const shape_t*> shapes
     return out;
 }
 
-FUSOR_DECL shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
+FUSOR_DEF shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
     return broadcast_shapes({&a, &b});
 }
 
-FUSOR_DECL bool broadcasts_to(const shape_t& from, const shape_t& to, bool allow_leading_ones) {
+FUSOR_DEF bool broadcasts_to(const shape_t& from, const shape_t& to, bool allow_leading_ones) {
     std::size_t lead_from = 0;
     if (from.size() > to.size()) {
         if (!allow_leading_ones)

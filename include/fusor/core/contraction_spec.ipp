@@ -8,16 +8,16 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::string label_text(int label) {
+FUSOR_DEF std::string label_text(int label) {
     if (label < 128)
         return std::string(1, static_cast<char>(label));
     return "axis " + std::to_string(label - first_made_label);
 }
 
-FUSOR_DECL contraction_spec make_contraction_spec(const shape_list& shapes,
-                                                  const label_lists& labels,
-                                                  const label_list& out_labels,
-                                                  std::string label) {
+FUSOR_DEF contraction_spec make_contraction_spec(const shape_list& shapes,
+                                                 const label_lists& labels,
+                                                 const label_list& out_labels,
+                                                 std::string label) {
     label_list order; // every label: the result's first, then summed ones as met
     boost::container::small_vector<index_t, 8> extents; // per label of `order`
     label_list owner; // the operand that fixed the extent (-1: none yet)
@@ -97,8 +97,7 @@ FUSOR_DECL contraction_spec make_contraction_spec(const shape_list& shapes,
     return s;
 }
 
-FUSOR_DECL einsum_labels parse_einsum_labels(std::string_view subscripts,
-                                             const shape_list& shapes) {
+FUSOR_DEF einsum_labels parse_einsum_labels(std::string_view subscripts, const shape_list& shapes) {
     auto fail = [&](const std::string& why, std::size_t at) {
         throw value_error("einsum: " + why + " (at position " + std::to_string(at)
                           + " of the subscripts \"" + std::string(subscripts) + "\")");
@@ -239,12 +238,12 @@ FUSOR_DECL einsum_labels parse_einsum_labels(std::string_view subscripts,
     return {std::move(labels), std::move(out), std::move(text)};
 }
 
-FUSOR_DECL contraction_spec parse_einsum(std::string_view subscripts, const shape_list& shapes) {
+FUSOR_DEF contraction_spec parse_einsum(std::string_view subscripts, const shape_list& shapes) {
     einsum_labels l = parse_einsum_labels(subscripts, shapes);
     return make_contraction_spec(shapes, l.in, l.out, "einsum(\"" + l.text + "\")");
 }
 
-FUSOR_DECL index_t label_extent(const einsum_labels& l, const shape_list& shapes, int label) {
+FUSOR_DEF index_t label_extent(const einsum_labels& l, const shape_list& shapes, int label) {
     index_t n = 1;
     for (std::size_t k = 0; k < shapes.size(); ++k)
         for (std::size_t a = 0; a < l.in[k].size(); ++a)
@@ -253,7 +252,7 @@ FUSOR_DECL index_t label_extent(const einsum_labels& l, const shape_list& shapes
     return n;
 }
 
-FUSOR_DECL std::vector<contraction_step>
+FUSOR_DEF std::vector<contraction_step>
 greedy_order(const einsum_labels& l, const shape_list& shapes, std::size_t& first) {
     const std::size_t n = shapes.size();
     auto extent = [&](int label) {

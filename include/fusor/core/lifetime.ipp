@@ -8,8 +8,7 @@
 namespace fusor::detail {
 
 #if FUSOR_CHECKED
-FUSOR_DECL lifetime_stamp stamp_of(const std::shared_ptr<storage_token>& token,
-                                   bool follows_shape) {
+FUSOR_DEF lifetime_stamp stamp_of(const std::shared_ptr<storage_token>& token, bool follows_shape) {
     lifetime_stamp s;
     if (!token)
         return s;
@@ -21,10 +20,10 @@ FUSOR_DECL lifetime_stamp stamp_of(const std::shared_ptr<storage_token>& token,
 }
 #endif
 
-FUSOR_DECL void check_stamp([[maybe_unused]] const lifetime_stamp& stamp,
-                            [[maybe_unused]] int position,
-                            [[maybe_unused]] std::string_view dtype,
-                            [[maybe_unused]] std::string_view kind) {
+FUSOR_DEF void check_stamp([[maybe_unused]] const lifetime_stamp& stamp,
+                           [[maybe_unused]] int position,
+                           [[maybe_unused]] std::string_view dtype,
+                           [[maybe_unused]] std::string_view kind) {
 #if FUSOR_CHECKED
     std::string p = stamp.problem();
     if (!p.empty())

@@ -7,14 +7,14 @@
 
 namespace fusor {
 
-FUSOR_DECL void set_num_threads(int n) {
+FUSOR_DEF void set_num_threads(int n) {
     if (n < 1)
         throw value_error("set_num_threads: the thread count must be at least 1, got "
                           + std::to_string(n));
     detail::thread_cap.store(n, std::memory_order_relaxed);
 }
 
-FUSOR_DECL int num_threads() {
+FUSOR_DEF int num_threads() {
 #if FUSOR_THREADS_OPENMP
     const int cap = detail::thread_cap.load(std::memory_order_relaxed);
     return cap > 0 ? cap : omp_get_max_threads();

@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::string requested_text(const shape_t& s) {
+FUSOR_DEF std::string requested_text(const shape_t& s) {
     std::string out = "(";
     for (std::size_t k = 0; k < s.size(); ++k)
         out += (k ? ", " : "") + std::to_string(s[k]);
@@ -20,7 +20,7 @@ FUSOR_DECL std::string requested_text(const shape_t& s) {
 
 namespace fusor {
 
-FUSOR_DECL shape_t reshape_target(const shape_t& in, const shape_t& requested) {
+FUSOR_DEF shape_t reshape_target(const shape_t& in, const shape_t& requested) {
     const index_t size = shape_size(in);
     index_t known = 1;
     std::optional<std::size_t> unknown;
@@ -52,7 +52,7 @@ FUSOR_DECL shape_t reshape_target(const shape_t& in, const shape_t& requested) {
     return out;
 }
 
-FUSOR_DECL std::optional<strides_t>
+FUSOR_DEF std::optional<strides_t>
 reshape_strides(const shape_t& shape, const strides_t& strides, const shape_t& to) {
     if (shape_size(shape) == 0)
         return row_major_strides(to);
@@ -81,7 +81,7 @@ reshape_strides(const shape_t& shape, const strides_t& strides, const shape_t& t
     return out;
 }
 
-FUSOR_DECL std::optional<affine_map> reshape_map(const shape_t& in, const shape_t& to) {
+FUSOR_DEF std::optional<affine_map> reshape_map(const shape_t& in, const shape_t& to) {
     affine_map m(in, to, map_label("reshape(shape=%t)", to));
     if (shape_size(in) == 0)
         return m;

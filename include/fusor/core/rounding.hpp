@@ -44,8 +44,8 @@ inline T opaque(T x) noexcept {
 /// made it or the one that uses it (no FMA contraction across it). `float` and `double` only
 /// (other types do not convert: the call is ambiguous); scalar, never throws. Used wherever
 /// NumPy's C code rounds a product before adding it: `rounded(a * b) + c`.
-[[nodiscard]] FUSOR_DECL float rounded(float x) noexcept;
-[[nodiscard]] FUSOR_DECL double rounded(double x) noexcept;
+[[nodiscard]] FUSOR_HEADER_INLINE float rounded(float x) noexcept;
+[[nodiscard]] FUSOR_HEADER_INLINE double rounded(double x) noexcept;
 
 } // namespace fusor::detail
 

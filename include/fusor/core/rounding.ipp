@@ -7,11 +7,11 @@
 
 namespace fusor::detail {
 
-FUSOR_DECL float rounded(float x) noexcept {
+FUSOR_HEADER_INLINE float rounded(float x) noexcept {
     return rounding::opaque(x);
 }
 
-FUSOR_DECL double rounded(double x) noexcept {
+FUSOR_HEADER_INLINE double rounded(double x) noexcept {
     return rounding::opaque(x);
 }
 

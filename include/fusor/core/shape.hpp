@@ -163,10 +163,10 @@ FUSOR_DECL element_span span_of(const shape_t& shape, const strides_t& strides);
 /// The bytes [lo, hi) that `shape` elements of `itemsize` bytes at `strides` from `address`
 /// touch (the overlap tests between a destination and what an expression reads). An empty
 /// shape or a null address touches nothing: {nullptr, nullptr}.
-inline std::pair<const char*, const char*> bytes_touched(const void* address,
-                                                         const shape_t& shape,
-                                                         const strides_t& strides,
-                                                         index_t itemsize) {
+FUSOR_LAZY inline std::pair<const char*, const char*> bytes_touched(const void* address,
+                                                                    const shape_t& shape,
+                                                                    const strides_t& strides,
+                                                                    index_t itemsize) {
     if (!address || shape_size(shape) == 0)
         return {nullptr, nullptr};
     const element_span s = span_of(shape, strides);

@@ -7,7 +7,7 @@
 
 namespace fusor {
 
-FUSOR_DECL element_span span_of(const shape_t& shape, const strides_t& strides) {
+FUSOR_DEF element_span span_of(const shape_t& shape, const strides_t& strides) {
     element_span s;
     for (std::size_t j = 0; j < shape.size(); ++j) {
         const index_t step = (shape[j] - 1) * strides[j];
@@ -16,7 +16,7 @@ FUSOR_DECL element_span span_of(const shape_t& shape, const strides_t& strides) 
     return s;
 }
 
-FUSOR_DECL std::string to_string(const shape_t& s) {
+FUSOR_DEF std::string to_string(const shape_t& s) {
     std::string out = "(";
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (i)
@@ -28,7 +28,7 @@ FUSOR_DECL std::string to_string(const shape_t& s) {
     return out + ")";
 }
 
-FUSOR_DECL std::string to_compact_string(const shape_t& s) {
+FUSOR_DEF std::string to_compact_string(const shape_t& s) {
     std::string out = "(";
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (i)
@@ -40,7 +40,7 @@ FUSOR_DECL std::string to_compact_string(const shape_t& s) {
     return out + ")";
 }
 
-FUSOR_DECL std::ostream& operator<<(std::ostream& os, const shape_t& s) {
+FUSOR_DEF std::ostream& operator<<(std::ostream& os, const shape_t& s) {
     return os << to_string(s);
 }
 

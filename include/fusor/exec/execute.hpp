@@ -1327,11 +1327,11 @@ bool pairwise_runs_by_blocks(const loop_plan& p) {
 // NumPy's message spells it; `single_axis`: argmax and argmin) over an empty selection, of
 // `axes` of `shape`. Out of line: the message built in check_reducible was ~1.1 KB of string
 // code per reduction type at -O3.
-[[noreturn]] FUSOR_DECL void throw_empty_reduction(std::string_view name,
-                                                   std::string_view numpy_name,
-                                                   bool single_axis,
-                                                   const shape_t& axes,
-                                                   const shape_t& shape);
+[[noreturn]] FUSOR_HEADER_INLINE void throw_empty_reduction(std::string_view name,
+                                                            std::string_view numpy_name,
+                                                            bool single_axis,
+                                                            const shape_t& axes,
+                                                            const shape_t& shape);
 
 template <class R, class C>
 void check_reducible(const reduction<R, C>& r) {

@@ -8,7 +8,7 @@
 namespace fusor::exec {
 namespace detail {
 
-FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
+FUSOR_DEF void tile_block(const loop_plan& p, const block& b, const tile_callbacks& cb) {
     const std::size_t L = p.extents.size(), ops = p.operand_count;
     if (p.tile_packed) {
         // Whole rows per tile (b.cols <= tile_cols), staged one after another: every operand
@@ -54,11 +54,11 @@ FUSOR_DECL void tile_block(const loop_plan& p, const block& b, const tile_callba
     }
 }
 
-FUSOR_DECL void throw_empty_reduction(std::string_view name,
-                                      std::string_view numpy_name,
-                                      bool single_axis,
-                                      const shape_t& axes,
-                                      const shape_t& shape) {
+FUSOR_HEADER_INLINE void throw_empty_reduction(std::string_view name,
+                                               std::string_view numpy_name,
+                                               bool single_axis,
+                                               const shape_t& axes,
+                                               const shape_t& shape) {
     const std::string what = single_axis
                                  ? "attempt to get " + std::string(name) + " of an empty sequence"
                                  : "zero-size array to reduction operation "
@@ -67,7 +67,7 @@ FUSOR_DECL void throw_empty_reduction(std::string_view name,
                       + ")");
 }
 
-FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k) {
+FUSOR_DEF int tensor_ordinal(const loop_plan& p, int k) {
     int ordinal = 0;
     for (int j = 1; j < k; ++j) {
         const auto role = p.operands[static_cast<std::size_t>(j)].kind;

@@ -7,7 +7,7 @@
 
 namespace fusor::exec::detail {
 
-FUSOR_DECL block_max_sum block_pair(double max, double sum) {
+FUSOR_DEF block_max_sum block_pair(double max, double sum) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     if (max != max)
         return {max, 1.0};
@@ -18,7 +18,7 @@ FUSOR_DECL block_max_sum block_pair(double max, double sum) {
     return {max, sum};
 }
 
-FUSOR_DECL block_max_sum rescaled_block_terms(double* x, index_t n) {
+FUSOR_DEF block_max_sum rescaled_block_terms(double* x, index_t n) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     // Eight lanes of the maximum so far, and of a NaN seen: GCC/Clang vector types, as in
     // minmax_kernel.hpp (a NaN-aware compare-and-select kept in an array is not vectorised),

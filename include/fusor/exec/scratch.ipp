@@ -8,7 +8,7 @@
 namespace fusor::exec {
 namespace detail {
 
-FUSOR_DECL scratch_pool& thread_scratch_pool() {
+FUSOR_DEF scratch_pool& thread_scratch_pool() {
     thread_local scratch_pool pool;
     return pool;
 }

@@ -7,10 +7,10 @@
 
 namespace fusor::detail {
 
-FUSOR_DECL byte_range range_of(const void* data,
-                               const shape_t& shape,
-                               const strides_t& strides,
-                               std::size_t itemsize) {
+FUSOR_DEF byte_range range_of(const void* data,
+                              const shape_t& shape,
+                              const strides_t& strides,
+                              std::size_t itemsize) {
     const auto [lo, hi] = bytes_touched(data, shape, strides, static_cast<index_t>(itemsize));
     return {reinterpret_cast<std::uintptr_t>(lo), reinterpret_cast<std::uintptr_t>(hi)};
 }

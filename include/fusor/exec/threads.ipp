@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL void run_team(int threads, void* context, team_member_fn member) noexcept {
+FUSOR_DEF void run_team(int threads, void* context, team_member_fn member) noexcept {
 #if FUSOR_THREADS_OPENMP
 #pragma omp parallel num_threads(threads)
     member(context, omp_get_thread_num(), omp_get_num_threads());
@@ -25,7 +25,7 @@ namespace fusor {
 namespace exec {
 namespace detail {
 
-FUSOR_DECL void run_chunk_share(void* loop, int thread, int team) noexcept {
+FUSOR_DEF void run_chunk_share(void* loop, int thread, int team) noexcept {
     auto& c = *static_cast<chunk_loop*>(loop);
     const chunk_work& w = c.work;
     const index_t first = c.chunks * thread / team, last = c.chunks * (thread + 1) / team;
@@ -49,7 +49,7 @@ FUSOR_DECL void run_chunk_share(void* loop, int thread, int team) noexcept {
         ::operator delete (storage, std::align_val_t{w.local_align});
 }
 
-FUSOR_DECL void run_chunk_loop(int threads, const chunk_work& w) {
+FUSOR_DEF void run_chunk_loop(int threads, const chunk_work& w) {
     chunk_loop c{w, (w.extent + w.chunk - 1) / w.chunk, {false}, {}};
     if (threads > 1 && c.chunks > 1)
         fusor::detail::run_team(threads, &c, &run_chunk_share);

@@ -243,7 +243,7 @@ struct explanation {
     /// loop nest after reordering and coalescing with each operand's stride per level, the
     /// body as pseudo-code, the inner kernel, the vector width and the thread split. `cost:`
     /// loops, temporaries and bytes read and written, fused against eager.
-    std::string text() const {
+    FUSOR_LAZY std::string text() const {
         if (rows.applies)
             return row_blocks_text();
         return segments.sources.empty() ? detail::text_of(plan, notes, cached) : segments_text();
@@ -257,14 +257,14 @@ struct explanation {
     /// "blocks", "threads", "cached", "stored": {"what", "dtype", "shape", "inside", "outside"},
     /// "store": <a block's store JSON>, "block": <a block's expression JSON>, and when the last
     /// block is shorter "store_tail" and "block_tail": its two}}`.
-    std::string json() const {
+    FUSOR_LAZY std::string json() const {
         if (rows.applies)
             return row_blocks_json();
         return segments.sources.empty() ? detail::json_of(plan, notes, cached) : segments_json();
     }
     /// The bytes fused and eager evaluation move (the `cost:` part). For a tree evaluated by
     /// cells: the sum over the cells.
-    cost_estimate cost() const {
+    FUSOR_LAZY cost_estimate cost() const {
         if (rows.applies)
             return row_blocks_cost();
         if (segments.fills_destination)
@@ -293,7 +293,7 @@ struct explanation {
     row_block_notes row_notes;
 
 private:
-    static void add_cost(cost_estimate& sum, const cost_estimate& k, index_t times) {
+    FUSOR_LAZY static void add_cost(cost_estimate& sum, const cost_estimate& k, index_t times) {
         for (auto [to, from] : {std::pair{&sum.fused, &k.fused}, std::pair{&sum.eager, &k.eager}}) {
             to->loops += from->loops * times;
             to->temporaries += from->temporaries * times;
@@ -303,7 +303,7 @@ private:
         }
     }
     // Every block's store and expression loops. The buffer counts as a temporary per block.
-    cost_estimate row_blocks_cost() const {
+    FUSOR_LAZY cost_estimate row_blocks_cost() const {
         cost_estimate sum{};
         const index_t full = rows.rows / rows.block_rows;
         add_cost(sum, estimate_cost(rows.store, row_notes.store), full);
@@ -314,10 +314,10 @@ private:
         }
         return sum;
     }
-    std::string stored_what() const {
+    FUSOR_LAZY std::string stored_what() const {
         return row_notes.store.tree.empty() ? std::string("?") : row_notes.store.tree[0].what;
     }
-    std::string row_blocks_text() const {
+    FUSOR_LAZY std::string row_blocks_text() const {
         const std::string of = " block of " + detail::plural(rows.block_rows, "row", "rows");
         // Four lines, each within explain's 100 columns for shapes of a few axes.
         std::string t = "fusor::explain: by row blocks (compute_at), on "
@@ -341,7 +341,7 @@ private:
         t += "expression, a" + of + ":\n" + detail::text_of(rows.block, row_notes.block, false);
         return t;
     }
-    std::string row_blocks_json() const {
+    FUSOR_LAZY std::string row_blocks_json() const {
         auto strip = [](std::string s) {
             while (!s.empty() && s.back() == '\n')
                 s.pop_back();
@@ -369,7 +369,7 @@ private:
                + strip(detail::json_of(rows.block, row_notes.block, false)) + tail + "}}\n";
     }
 
-    std::string segments_text() const {
+    FUSOR_LAZY std::string segments_text() const {
         std::string t = "fusor::explain: segmented operands";
         for (const segment_source& s : segments.sources)
             t += std::string(&s == &segments.sources.front() ? ": " : "; ") + s.what + " "
@@ -403,7 +403,7 @@ private:
         }
         return t;
     }
-    std::string segments_json() const {
+    FUSOR_LAZY std::string segments_json() const {
         auto ints = [](const auto& v) {
             std::string s = "[";
             for (std::size_t i = 0; i < v.size(); ++i)
@@ -441,7 +441,7 @@ private:
 
 public:
     /// Prints `text()` or `json()`, as `format` says.
-    friend std::ostream& operator<<(std::ostream& os, const explanation& e) {
+    FUSOR_LAZY friend std::ostream& operator<<(std::ostream& os, const explanation& e) {
         return os << (e.format == explain_format::json ? e.json() : e.text());
     }
 };

@@ -8,34 +8,34 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::string pad(std::string s, std::size_t width) {
+FUSOR_DEF std::string pad(std::string s, std::size_t width) {
     if (s.size() < width)
         s.append(width - s.size(), ' ');
     return s;
 }
 
-FUSOR_DECL std::string plural(index_t n, const char* one, const char* many) {
+FUSOR_DEF std::string plural(index_t n, const char* one, const char* many) {
     return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
-FUSOR_DECL void collect_loops(const loop_plan& p,
-                              const plan_notes& n,
-                              const boundary_plan* b,
-                              std::vector<loop_ref>& out) {
+FUSOR_DEF void collect_loops(const loop_plan& p,
+                             const plan_notes& n,
+                             const boundary_plan* b,
+                             std::vector<loop_ref>& out) {
     for (std::size_t k = 0; k < p.boundaries.size(); ++k)
         if (!p.boundaries[k].reused)
             collect_loops(*p.boundaries[k].plan, n.boundaries[k], &p.boundaries[k], out);
     out.push_back({&p, b, &n});
 }
 
-FUSOR_DECL std::size_t loop_number(const std::vector<loop_ref>& loops, int temporary) {
+FUSOR_DEF std::size_t loop_number(const std::vector<loop_ref>& loops, int temporary) {
     for (std::size_t k = 0; k < loops.size(); ++k)
         if (loops[k].boundary && loops[k].boundary->temporary == temporary)
             return k + 1;
     return 0;
 }
 
-FUSOR_DECL std::string why_text(const boundary_plan& b, const plan_notes& sub) {
+FUSOR_DEF std::string why_text(const boundary_plan& b, const plan_notes& sub) {
     switch (b.why) {
     case boundary_plan::reason::reduction:
         return "reduction result";
@@ -55,17 +55,17 @@ FUSOR_DECL std::string why_text(const boundary_plan& b, const plan_notes& sub) {
     return "";
 }
 
-FUSOR_DECL bool names_its_root(const boundary_plan& b) {
+FUSOR_DEF bool names_its_root(const boundary_plan& b) {
     return !b.plan->reducer.empty() || b.why == boundary_plan::reason::hoisted
            || b.why == boundary_plan::reason::product_factor;
 }
 
-FUSOR_DECL void tree_rows(const loop_plan& p,
-                          const plan_notes& n,
-                          int offset,
-                          bool skip_root,
-                          const std::vector<loop_ref>& loops,
-                          std::vector<tree_row>& rows) {
+FUSOR_DEF void tree_rows(const loop_plan& p,
+                         const plan_notes& n,
+                         int offset,
+                         bool skip_root,
+                         const std::vector<loop_ref>& loops,
+                         std::vector<tree_row>& rows) {
     for (std::size_t i = skip_root ? 1 : 0; i < n.tree.size(); ++i) {
         const tree_line& l = n.tree[i];
         const int depth = l.depth + offset - (skip_root ? 1 : 0);
@@ -96,10 +96,10 @@ FUSOR_DECL void tree_rows(const loop_plan& p,
     }
 }
 
-FUSOR_DECL void print_tree(text_builder& os,
-                           const loop_plan& p,
-                           const plan_notes& n,
-                           const std::vector<loop_ref>& loops) {
+FUSOR_DEF void print_tree(text_builder& os,
+                          const loop_plan& p,
+                          const plan_notes& n,
+                          const std::vector<loop_ref>& loops) {
     std::vector<tree_row> rows;
     tree_rows(p, n, 0, false, loops, rows);
     std::size_t w_what = 0, w_shape = 0;
@@ -118,7 +118,7 @@ FUSOR_DECL void print_tree(text_builder& os,
     }
 }
 
-FUSOR_DECL std::string formula(const loop_plan& p, const plan_notes& n, std::size_t& i) {
+FUSOR_DEF std::string formula(const loop_plan& p, const plan_notes& n, std::size_t& i) {
     const tree_line& l = n.tree[i++];
     std::vector<std::string> args;
     while (i < n.tree.size() && n.tree[i].depth > l.depth)
@@ -139,7 +139,7 @@ FUSOR_DECL std::string formula(const loop_plan& p, const plan_notes& n, std::siz
     return s + ")";
 }
 
-FUSOR_DECL std::string body_of(const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF std::string body_of(const loop_plan& p, const plan_notes& n) {
     std::size_t i = 0;
     const std::string out = "*" + n.names[0];
     const std::string reducer(p.reducer);
@@ -155,7 +155,7 @@ FUSOR_DECL std::string body_of(const loop_plan& p, const plan_notes& n) {
     return out + " = " + reducer + "_step(" + out + ", " + f + (arg ? ", *idx" : "") + ")";
 }
 
-FUSOR_DECL std::vector<std::size_t> moving_operands(const loop_plan& p) {
+FUSOR_DEF std::vector<std::size_t> moving_operands(const loop_plan& p) {
     std::vector<std::size_t> moving;
     for (std::size_t k = 0; k < p.operands.size(); ++k)
         if (p.operands[k].kind != operand_plan::role::scalar)
@@ -163,16 +163,16 @@ FUSOR_DECL std::vector<std::size_t> moving_operands(const loop_plan& p) {
     return moving;
 }
 
-FUSOR_DECL bool reduces_at(const loop_plan& p, std::size_t level) {
+FUSOR_DEF bool reduces_at(const loop_plan& p, std::size_t level) {
     return !p.reducer.empty() && p.stride(0, level) == 0;
 }
 
-FUSOR_DECL bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
+FUSOR_DEF bool broadcast_at(const loop_plan& p, std::size_t k, std::size_t level) {
     const operand_plan& o = p.operands[k];
     return k != 0 && o.kind != operand_plan::role::index && p.stride(k, level) == 0;
 }
 
-FUSOR_DECL std::string runs_of(const loop_plan& p) {
+FUSOR_DEF std::string runs_of(const loop_plan& p) {
     if (!p.reducer.empty())
         return reduce_kernel_name(p.reduction);
     if (!p.vector_functions.empty())
@@ -186,7 +186,7 @@ FUSOR_DECL std::string runs_of(const loop_plan& p) {
     return inner_kernel_name(p.kernel);
 }
 
-FUSOR_DECL std::string gemm_text(const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF std::string gemm_text(const loop_plan& p, const plan_notes& n) {
     const gemm_plan& g = p.gemm;
     const bool single = p.operands[1].dtype == "float32";
     auto layout = [](bool transposed, index_t ld) {
@@ -207,7 +207,7 @@ FUSOR_DECL std::string gemm_text(const loop_plan& p, const plan_notes& n) {
                        : ", into a buffer converted into " + n.names[0]);
 }
 
-FUSOR_DECL std::string small_gemm_text(const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF std::string small_gemm_text(const loop_plan& p, const plan_notes& n) {
     const gemm_plan& g = p.gemm;
     index_t calls = 1;
     for (const index_t e : g.batch)
@@ -224,7 +224,7 @@ FUSOR_DECL std::string small_gemm_text(const loop_plan& p, const plan_notes& n) 
                   : "");
 }
 
-FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     if (p.reduction == reduce_kernel::gemm)
         return gemm_text(p, n);
     if (p.reduction == reduce_kernel::small_gemm)
@@ -340,7 +340,7 @@ FUSOR_DECL std::string kernel_text(const loop_plan& p, const plan_notes& n) {
     return s;
 }
 
-FUSOR_DECL std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
+FUSOR_DEF std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
     std::string out, line;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -360,7 +360,7 @@ FUSOR_DECL std::string wrapped(const std::string& text, std::size_t indent, std:
     return out + line + '\n';
 }
 
-FUSOR_DECL std::string vector_math_text(const loop_plan& p) {
+FUSOR_DEF std::string vector_math_text(const loop_plan& p) {
     std::string sleef, fast, exact;
     for (const std::string_view m : p.vector_functions) {
         std::string& names = exact_vector_form(m) ? exact : fast_vector_form(m) ? fast : sleef;
@@ -377,12 +377,12 @@ FUSOR_DECL std::string vector_math_text(const loop_plan& p) {
     return s + (p.math_in_registers ? "; in registers with their arguments" : "");
 }
 
-FUSOR_DECL std::string exp_engine() {
+FUSOR_DEF std::string exp_engine() {
     const std::string isa(exec::vector_math_isa);
     return isa.empty() ? "the C library" : "SLEEF (" + isa + ", 1 ulp)";
 }
 
-FUSOR_DECL std::string vector_text(const loop_plan& p) {
+FUSOR_DEF std::string vector_text(const loop_plan& p) {
     if (p.reduction == reduce_kernel::gemm)
         return "the BLAS's own kernels";
     const simd_target target = compiled_simd_target();
@@ -477,7 +477,7 @@ FUSOR_DECL std::string vector_text(const loop_plan& p) {
     return s + "; " + vector_math_text(p);
 }
 
-FUSOR_DECL std::string threads_text(const loop_plan& p) {
+FUSOR_DEF std::string threads_text(const loop_plan& p) {
     using why = loop_plan::serial_reason;
     if (p.reduction == reduce_kernel::gemm)
         return "the BLAS's own (e.g. OPENBLAS_NUM_THREADS); each result element is one dot "
@@ -511,7 +511,7 @@ FUSOR_DECL std::string threads_text(const loop_plan& p) {
            + std::to_string(p.chunk * per_outer) + " elements each; a fixed split)";
 }
 
-FUSOR_DECL void print_nest(text_builder& os, const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF void print_nest(text_builder& os, const loop_plan& p, const plan_notes& n) {
     const std::string in = "    ";
     const std::vector<std::size_t> moving = moving_operands(p);
     const std::size_t levels = p.extents.size();
@@ -551,10 +551,10 @@ FUSOR_DECL void print_nest(text_builder& os, const loop_plan& p, const plan_note
         os << in << "(an extent is 0: the body never runs)\n";
 }
 
-FUSOR_DECL void print_loop(text_builder& os,
-                           const loop_ref& ref,
-                           std::size_t number,
-                           const std::vector<loop_ref>& loops) {
+FUSOR_DEF void print_loop(text_builder& os,
+                          const loop_ref& ref,
+                          std::size_t number,
+                          const std::vector<loop_ref>& loops) {
     const loop_plan& p = *ref.plan;
     const plan_notes& n = *ref.notes;
     const operand_plan& d = p.operands[0];
@@ -583,7 +583,7 @@ FUSOR_DECL void print_loop(text_builder& os,
     os << "    threads: " << threads_text(p) << '\n';
 }
 
-FUSOR_DECL std::string duration_text(double ns) {
+FUSOR_DEF std::string duration_text(double ns) {
     const char* unit = "ns";
     for (const char* next : {"us", "ms", "s"}) {
         if (ns < 999.5)
@@ -596,7 +596,7 @@ FUSOR_DECL std::string duration_text(double ns) {
     return buf;
 }
 
-FUSOR_DECL void print_cost(text_builder& os, const cost_estimate& c) {
+FUSOR_DEF void print_cost(text_builder& os, const cost_estimate& c) {
     auto row = [&](const char* name, const traffic& t) {
         os << "  " << pad(name, 8) << pad(std::to_string(t.loops), 7)
            << pad(std::to_string(t.temporaries), 13) << pad(std::to_string(t.temporary_bytes), 17)
@@ -620,7 +620,7 @@ FUSOR_DECL void print_cost(text_builder& os, const cost_estimate& c) {
            << "x the time of the fused plan\n";
 }
 
-FUSOR_DECL std::string text_of(const loop_plan& p, const plan_notes& n, bool cached) {
+FUSOR_DEF std::string text_of(const loop_plan& p, const plan_notes& n, bool cached) {
     std::vector<loop_ref> loops;
     collect_loops(p, n, nullptr, loops);
     const cost_estimate c = estimate_cost(p, n);
@@ -641,13 +641,13 @@ FUSOR_DECL std::string text_of(const loop_plan& p, const plan_notes& n, bool cac
     return std::move(os.text);
 }
 
-FUSOR_DECL std::string json_number(double v) {
+FUSOR_DEF std::string json_number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
 }
 
-FUSOR_DECL std::string json_string(const std::string& s) {
+FUSOR_DEF std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (const char ch : s) {
         const auto u = static_cast<unsigned char>(ch);
@@ -666,21 +666,21 @@ FUSOR_DECL std::string json_string(const std::string& s) {
     return out + '"';
 }
 
-FUSOR_DECL std::string json_ints(const std::vector<index_t>& v) {
+FUSOR_DEF std::string json_ints(const std::vector<index_t>& v) {
     std::string s = "[";
     for (std::size_t k = 0; k < v.size(); ++k)
         s += (k ? "," : "") + std::to_string(v[k]);
     return s + "]";
 }
 
-FUSOR_DECL std::string json_ints(const shape_t& v) {
+FUSOR_DEF std::string json_ints(const shape_t& v) {
     return json_ints(std::vector<index_t>(v.begin(), v.end()));
 }
 
-FUSOR_DECL std::string json_node(const loop_plan& p,
-                                 const plan_notes& n,
-                                 std::size_t& i,
-                                 const std::vector<loop_ref>& loops) {
+FUSOR_DEF std::string json_node(const loop_plan& p,
+                                const plan_notes& n,
+                                std::size_t& i,
+                                const std::vector<loop_ref>& loops) {
     const tree_line& l = n.tree[i++];
     std::string s = "{\"what\":" + json_string(l.what)
                     + ",\"kind\":" + json_string(kind_name(l.kind))
@@ -715,7 +715,7 @@ FUSOR_DECL std::string json_node(const loop_plan& p,
     return s + "]}";
 }
 
-FUSOR_DECL std::string json_traffic(const traffic& t) {
+FUSOR_DEF std::string json_traffic(const traffic& t) {
     return "{\"loops\":" + std::to_string(t.loops)
            + ",\"temporaries\":" + std::to_string(t.temporaries) + ",\"temporary_bytes\":"
            + std::to_string(t.temporary_bytes) + ",\"bytes_read\":" + std::to_string(t.bytes_read)
@@ -723,7 +723,7 @@ FUSOR_DECL std::string json_traffic(const traffic& t) {
            + json_number(t.compute_ns) + ",\"estimated_ns\":" + json_number(t.estimated_ns()) + "}";
 }
 
-FUSOR_DECL std::string json_loop(const loop_ref& ref, std::size_t number) {
+FUSOR_DEF std::string json_loop(const loop_ref& ref, std::size_t number) {
     const loop_plan& p = *ref.plan;
     const plan_notes& n = *ref.notes;
     std::string s = "{\"number\":" + std::to_string(number)
@@ -820,7 +820,7 @@ FUSOR_DECL std::string json_loop(const loop_ref& ref, std::size_t number) {
     return s;
 }
 
-FUSOR_DECL std::string json_of(const loop_plan& p, const plan_notes& n, bool cached) {
+FUSOR_DEF std::string json_of(const loop_plan& p, const plan_notes& n, bool cached) {
     std::vector<loop_ref> loops;
     collect_loops(p, n, nullptr, loops);
     std::size_t i = 0;

@@ -51,14 +51,14 @@ struct histogram_explanation {
 
     /// The text form: a header (bins, data, result), how the data (and weights) are read, the
     /// bins, then each pass with its `explain` text indented (docs/explain.md, "histogram").
-    std::string text() const;
+    FUSOR_DECL std::string text() const;
     /// The JSON form, one line: `{"format": "fusor.explain_histogram/1", "bins", "binning",
     /// "range", "data", "weights", "chunks", "result", "passes": [{"what", "times", "plan"}]}`
     /// with each pass's `plan` the JSON of its `explanation`.
-    std::string json() const;
+    FUSOR_DECL std::string json() const;
 
     /// Prints `text()` or `json()`, as `format` says.
-    friend std::ostream& operator<<(std::ostream& os, const histogram_explanation& e) {
+    FUSOR_LAZY friend std::ostream& operator<<(std::ostream& os, const histogram_explanation& e) {
         return os << (e.format == explain_format::json ? e.json() : e.text());
     }
 };

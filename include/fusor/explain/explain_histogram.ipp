@@ -8,13 +8,13 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::string number_text(double v) {
+FUSOR_DEF std::string number_text(double v) {
     char buf[32];
     const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
     return std::string(buf, end);
 }
 
-FUSOR_DECL std::string read_text(const read_plan& r, std::string_view dtype, const shape_t& shape) {
+FUSOR_DEF std::string read_text(const read_plan& r, std::string_view dtype, const shape_t& shape) {
     const chunking& c = r.chunks;
     std::string s;
     switch (r.mode) {
@@ -40,7 +40,7 @@ FUSOR_DECL std::string read_text(const read_plan& r, std::string_view dtype, con
     return s;
 }
 
-FUSOR_DECL void indent_into(std::string& out, const std::string& text, const char* prefix) {
+FUSOR_DEF void indent_into(std::string& out, const std::string& text, const char* prefix) {
     std::size_t start = 0;
     while (start < text.size()) {
         const std::size_t end = text.find('\n', start);
@@ -57,7 +57,7 @@ FUSOR_DECL void indent_into(std::string& out, const std::string& text, const cha
 
 namespace fusor {
 
-FUSOR_DECL std::string histogram_explanation::text() const {
+FUSOR_DEF std::string histogram_explanation::text() const {
     using detail::wrapped;
     const histogram_plan& p = plan;
     const std::string result =
@@ -103,7 +103,7 @@ FUSOR_DECL std::string histogram_explanation::text() const {
     return s;
 }
 
-FUSOR_DECL std::string histogram_explanation::json() const {
+FUSOR_DEF std::string histogram_explanation::json() const {
     const histogram_plan& p = plan;
     const auto read_json = [](const read_plan& r) {
         return std::string("\"") + detail::read_mode_name(r.mode) + "\"";

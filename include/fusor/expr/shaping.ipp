@@ -8,20 +8,20 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL void require_rank(const shape_t& in, index_t rank, const char* what) {
+FUSOR_DEF void require_rank(const shape_t& in, index_t rank, const char* what) {
     if (in.rank() < rank)
         throw value_error(std::string(what) + ": Input must be >= " + std::to_string(rank)
                           + "-d, got shape " + to_string(in));
 }
 
-FUSOR_DECL affine_map identity_map(const shape_t& in, map_label label) {
+FUSOR_DEF affine_map identity_map(const shape_t& in, map_label label) {
     affine_map m(in, in, std::move(label));
     for (std::size_t k = 0; k < in.size(); ++k)
         m.at(k, k) = 1;
     return m;
 }
 
-FUSOR_DECL affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axes) {
+FUSOR_DEF affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axes) {
     const index_t r = in.rank();
     if (axes.size() != 2)
         throw value_error("rot90: len(axes) must be 2, got " + to_string(axes));
@@ -57,7 +57,7 @@ FUSOR_DECL affine_map rot90_map(const shape_t& in, index_t k, const shape_t& axe
     return m;
 }
 
-FUSOR_DECL affine_map atleast_map(const shape_t& in, index_t rank) {
+FUSOR_DEF affine_map atleast_map(const shape_t& in, index_t rank) {
     shape_t axes;
     if (in.rank() < rank) {
         if (in.rank() == 0)

@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::vector<slice> split_slices(const split_spec& spec, index_t n, bool equal) {
+FUSOR_DEF std::vector<slice> split_slices(const split_spec& spec, index_t n, bool equal) {
     std::vector<slice> out;
     if (!spec.by_sections) {
         index_t prev = 0;
@@ -35,7 +35,7 @@ FUSOR_DECL std::vector<slice> split_slices(const split_spec& spec, index_t n, bo
     return out;
 }
 
-FUSOR_DECL void require_split_rank(const shape_t& s, index_t rank, const char* what) {
+FUSOR_DEF void require_split_rank(const shape_t& s, index_t rank, const char* what) {
     if (s.rank() < rank)
         throw value_error(std::string(what) + " only works on arrays of " + std::to_string(rank)
                           + " or more dimensions, got shape " + to_string(s));

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <fusor/config.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
 #include <fusor/core/shape.hpp>
@@ -21,7 +22,7 @@ namespace detail {
 // The column-minus-row offsets `j - i` of the (rows, cols) plane the mask covers: numpy.tri's
 // shape is the last two extents, or (n, n) for a 1-d operand (as numpy.tril, whose result then
 // is (n, n)). The two aranges (rows + cols int64 values) are the only allocation.
-inline auto column_minus_row(const shape_t& s, const char* what) {
+FUSOR_LAZY inline auto column_minus_row(const shape_t& s, const char* what) {
     if (s.rank() == 0)
         throw value_error(std::string(what)
                           + " requires a tensor of at least 1 dimension (NumPy's tri() raises "

@@ -8,11 +8,11 @@
 namespace fusor {
 namespace detail::csv {
 
-FUSOR_DECL bool is_space(char c) {
+FUSOR_DEF bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
-FUSOR_DECL std::string_view trim(std::string_view s) {
+FUSOR_DEF std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front()))
         s.remove_prefix(1);
     while (!s.empty() && is_space(s.back()))
@@ -20,7 +20,7 @@ FUSOR_DECL std::string_view trim(std::string_view s) {
     return s;
 }
 
-FUSOR_DECL std::string read_file(const std::string& path) {
+FUSOR_DEF std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         fail(path, "cannot open the file for reading");
@@ -30,7 +30,7 @@ FUSOR_DECL std::string read_file(const std::string& path) {
     return text;
 }
 
-FUSOR_DECL std::vector<data_line> data_lines(std::string_view text, index_t skip) {
+FUSOR_DEF std::vector<data_line> data_lines(std::string_view text, index_t skip) {
     std::vector<data_line> out;
     index_t number = 0;
     while (!text.empty()) {
@@ -46,7 +46,7 @@ FUSOR_DECL std::vector<data_line> data_lines(std::string_view text, index_t skip
     return out;
 }
 
-FUSOR_DECL void split(std::string_view line, char delimiter, std::vector<std::string_view>& cells) {
+FUSOR_DEF void split(std::string_view line, char delimiter, std::vector<std::string_view>& cells) {
     cells.clear();
     for (;;) {
         const std::size_t d = line.find(delimiter);
@@ -57,7 +57,7 @@ FUSOR_DECL void split(std::string_view line, char delimiter, std::vector<std::st
     }
 }
 
-FUSOR_DECL double out_of_range_value(std::string_view s) {
+FUSOR_DEF double out_of_range_value(std::string_view s) {
     const bool negative = s.front() == '-';
     if (negative || s.front() == '+')
         s.remove_prefix(1);
@@ -81,7 +81,7 @@ FUSOR_DECL double out_of_range_value(std::string_view s) {
     return negative ? -magnitude : magnitude;
 }
 
-FUSOR_DECL std::size_t
+FUSOR_DEF std::size_t
 resolve_column(index_t column, std::size_t width, const std::string& path, index_t line) {
     const index_t w = static_cast<index_t>(width);
     if (column < -w || column >= w)
@@ -96,7 +96,7 @@ resolve_column(index_t column, std::size_t width, const std::string& path, index
 
 namespace fusor {
 
-FUSOR_DECL std::vector<std::string>
+FUSOR_DEF std::vector<std::string>
 load_csv_column(const std::string& path, index_t column, const csv_options& options) {
     namespace csv = detail::csv;
     if (!options.usecols.empty())

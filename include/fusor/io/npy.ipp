@@ -8,7 +8,7 @@
 namespace fusor {
 namespace npy {
 
-FUSOR_DECL std::string format_header(const header& h) {
+FUSOR_DEF std::string format_header(const header& h) {
     std::string dict = "{'descr': '" + h.descr + "', 'fortran_order': "
                        + (h.fortran_order ? "True" : "False") + ", 'shape': (";
     for (std::size_t k = 0; k < h.shape.size(); ++k)
@@ -28,7 +28,7 @@ FUSOR_DECL std::string format_header(const header& h) {
     return out + dict;
 }
 
-FUSOR_DECL header parse_header(std::string_view text, const std::string& path) {
+FUSOR_DEF header parse_header(std::string_view text, const std::string& path) {
     return detail::dict_parser(text, path).parse();
 }
 

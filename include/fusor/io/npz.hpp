@@ -80,7 +80,8 @@ class writer {
 public:
     explicit writer(std::ostream& out) : out_(out) {}
 
-    void add(const std::string& name, std::string_view head, const char* data, std::uint64_t n) {
+    FUSOR_LAZY void
+    add(const std::string& name, std::string_view head, const char* data, std::uint64_t n) {
         const std::uint32_t crc =
             crc32(data, static_cast<std::size_t>(n), crc32(head.data(), head.size()));
         const std::uint64_t size = head.size() + n;
@@ -130,7 +131,7 @@ public:
         ++count_;
     }
 
-    void finish() {
+    FUSOR_LAZY void finish() {
         std::string end;
         put(end, end_signature, 4);
         put(end, 0, 2); // this disk
@@ -249,6 +250,13 @@ private:
 
 } // namespace detail::zip
 
+// Declared ahead of the classes that befriend them (a friend declaration cannot be the first
+// declaration of a function template that has a default argument: config.hpp, FUSOR_DECL).
+class npz_entry;
+class npz_archive;
+FUSOR_DECL void save_npz(const std::string& path, const std::vector<npz_entry>& arrays);
+FUSOR_DECL npz_archive load_npz(const std::string& path);
+
 /// One array for `save_npz`: a name and a reference to a tensor, a view or any expression, of
 /// any element type, so that one braced list holds arrays of different types:
 /// `fusor::save_npz("model.npz", {{"w", w}, {"b", b}, {"mask", x > 0}})`. The array is evaluated
@@ -270,7 +278,7 @@ public:
     const std::string& name() const { return name_; }
 
 private:
-    friend void save_npz(const std::string& path, const std::vector<npz_entry>& arrays);
+    FUSOR_FRIEND void save_npz(const std::string& path, const std::vector<npz_entry>& arrays);
 
     std::string name_;
     const void* array_;
@@ -280,9 +288,11 @@ private:
     std::string descr_;
 
     // The member's .npy header: dtype and shape, known without evaluating the array.
-    std::string npy_header() const { return npy::format_header({descr_, false, shape_}); }
+    FUSOR_LAZY std::string npy_header() const {
+        return npy::format_header({descr_, false, shape_});
+    }
     // The member's size: header and elements.
-    std::uint64_t member_bytes() const { return npy_header().size() + bytes_; }
+    FUSOR_LAZY std::uint64_t member_bytes() const { return npy_header().size() + bytes_; }
     // Evaluates the array and appends it to `zip` as the member `name() + ".npy"`.
     void write_to(detail::zip::writer& zip) const { write_(array_, *this, zip); }
 
@@ -330,7 +340,7 @@ private:
 /// ```cpp
 /// fusor::save_npz("model.npz", {{"w", w}, {"b", b}, {"steps", fusor::arange<int>(10)}});
 /// ```
-FUSOR_DECL void save_npz(const std::string& path, const std::vector<npz_entry>& arrays);
+FUSOR_DEF void save_npz(const std::string& path, const std::vector<npz_entry>& arrays);
 
 /// `save_npz(path, {{"x", t}, {"y", u}})`: the braced-list form of `save_npz`.
 FUSOR_DECL void save_npz(const std::string& path, std::initializer_list<npz_entry> arrays);
@@ -434,7 +444,7 @@ public:
     }
 
 private:
-    friend npz_archive load_npz(const std::string& path);
+    FUSOR_FRIEND npz_archive load_npz(const std::string& path);
 
     std::string path_;
     std::vector<detail::zip::member> members_;
@@ -474,7 +484,7 @@ private:
 /// auto w = npz.get<float>("w");                   // io_error if w is not float32
 /// for (const auto& name : npz.names()) std::cout << name << '\n';
 /// ```
-FUSOR_DECL npz_archive load_npz(const std::string& path);
+FUSOR_DEF npz_archive load_npz(const std::string& path);
 
 } // namespace fusor
 

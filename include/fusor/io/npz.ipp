@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail::zip {
 
-FUSOR_DECL std::uint32_t crc32(const void* data, std::size_t n, std::uint32_t previous) {
+FUSOR_DEF std::uint32_t crc32(const void* data, std::size_t n, std::uint32_t previous) {
     const auto* p = static_cast<const unsigned char*>(data);
     std::uint32_t c = ~previous;
     for (std::size_t k = 0; k < n; ++k)
@@ -16,12 +16,12 @@ FUSOR_DECL std::uint32_t crc32(const void* data, std::size_t n, std::uint32_t pr
     return ~c;
 }
 
-FUSOR_DECL void put(std::string& out, std::uint64_t v, int bytes) {
+FUSOR_DEF void put(std::string& out, std::uint64_t v, int bytes) {
     for (int b = 0; b < bytes; ++b)
         out += static_cast<char>((v >> (8 * b)) & 0xff);
 }
 
-FUSOR_DECL std::uint32_t get(const char* p, int bytes) {
+FUSOR_DEF std::uint32_t get(const char* p, int bytes) {
     std::uint32_t v = 0;
     for (int b = 0; b < bytes; ++b)
         v |= std::uint32_t{static_cast<unsigned char>(p[b])} << (8 * b);
@@ -33,7 +33,7 @@ FUSOR_DECL std::uint32_t get(const char* p, int bytes) {
 
 namespace fusor {
 
-FUSOR_DECL void save_npz(const std::string& path, const std::vector<npz_entry>& arrays) {
+FUSOR_DEF void save_npz(const std::string& path, const std::vector<npz_entry>& arrays) {
     namespace zip = detail::zip;
     std::vector<std::string_view> names;
     for (const npz_entry& a : arrays)
@@ -64,11 +64,11 @@ FUSOR_DECL void save_npz(const std::string& path, const std::vector<npz_entry>& 
     });
 }
 
-FUSOR_DECL void save_npz(const std::string& path, std::initializer_list<npz_entry> arrays) {
+FUSOR_DEF void save_npz(const std::string& path, std::initializer_list<npz_entry> arrays) {
     save_npz(path, std::vector<npz_entry>(arrays));
 }
 
-FUSOR_DECL npz_archive load_npz(const std::string& path) {
+FUSOR_DEF npz_archive load_npz(const std::string& path) {
     namespace zip = detail::zip;
     std::ifstream in(path, std::ios::binary);
     if (!in)

@@ -7,7 +7,7 @@
 
 namespace fusor::detail {
 
-FUSOR_DECL sci_decimal parse_scientific(const char* first, const char* last) {
+FUSOR_DEF sci_decimal parse_scientific(const char* first, const char* last) {
     sci_decimal d;
     const char* e = std::find(first, last, 'e');
     for (const char* p = first; p != e; ++p)
@@ -17,7 +17,7 @@ FUSOR_DECL sci_decimal parse_scientific(const char* first, const char* last) {
     return d;
 }
 
-FUSOR_DECL positional_parts to_positional(const sci_decimal& d) {
+FUSOR_DEF positional_parts to_positional(const sci_decimal& d) {
     positional_parts p;
     if (d.exp >= 0) {
         const auto whole = static_cast<std::size_t>(d.exp) + 1;
@@ -34,7 +34,7 @@ FUSOR_DECL positional_parts to_positional(const sci_decimal& d) {
     return p;
 }
 
-FUSOR_DECL sci_decimal exact_digits(long double v) {
+FUSOR_DEF sci_decimal exact_digits(long double v) {
     std::string buf(1300, '\0');
     const auto r =
         std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::scientific, 1200);
@@ -44,7 +44,7 @@ FUSOR_DECL sci_decimal exact_digits(long double v) {
     return d;
 }
 
-FUSOR_DECL int compare_decimal(const sci_decimal& a, const sci_decimal& b) {
+FUSOR_DEF int compare_decimal(const sci_decimal& a, const sci_decimal& b) {
     if (a.exp != b.exp)
         return a.exp < b.exp ? -1 : 1;
     const std::size_t n = std::max(a.digits.size(), b.digits.size());
@@ -57,14 +57,14 @@ FUSOR_DECL int compare_decimal(const sci_decimal& a, const sci_decimal& b) {
     return 0;
 }
 
-FUSOR_DECL std::string exponent_text(int exp, int width) {
+FUSOR_DEF std::string exponent_text(int exp, int width) {
     std::string digits = std::to_string(exp < 0 ? -exp : exp);
     if (static_cast<int>(digits.size()) < width)
         digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
     return std::string("e") + (exp < 0 ? '-' : '+') + digits;
 }
 
-FUSOR_DECL std::string spaces(int n) {
+FUSOR_DEF std::string spaces(int n) {
     return std::string(static_cast<std::size_t>(std::max(n, 0)), ' ');
 }
 

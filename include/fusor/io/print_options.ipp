@@ -8,17 +8,17 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL std::mutex& print_options_mutex() {
+FUSOR_DEF std::mutex& print_options_mutex() {
     static std::mutex m;
     return m;
 }
 
-FUSOR_DECL print_options& global_print_options() {
+FUSOR_DEF print_options& global_print_options() {
     static print_options o;
     return o;
 }
 
-FUSOR_DECL void check_print_options(const print_options& o, const char* who) {
+FUSOR_DEF void check_print_options(const print_options& o, const char* who) {
     if (o.precision < 0)
         throw value_error(std::string(who) + ": precision must be >= 0, not "
                           + std::to_string(o.precision));
@@ -32,13 +32,13 @@ FUSOR_DECL void check_print_options(const print_options& o, const char* who) {
 
 namespace fusor {
 
-FUSOR_DECL void set_print_options(const print_options& o) {
+FUSOR_DEF void set_print_options(const print_options& o) {
     detail::check_print_options(o, "set_print_options");
     const std::lock_guard<std::mutex> lock(detail::print_options_mutex());
     detail::global_print_options() = o;
 }
 
-FUSOR_DECL print_options get_print_options() {
+FUSOR_DEF print_options get_print_options() {
     const std::lock_guard<std::mutex> lock(detail::print_options_mutex());
     return detail::global_print_options();
 }

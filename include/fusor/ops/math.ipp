@@ -8,7 +8,7 @@
 namespace fusor::ops {
 namespace detail {
 
-FUSOR_DECL double power_of_ten(std::int64_t n) {
+FUSOR_DEF double power_of_ten(std::int64_t n) {
     return n <= max_finite_power_of_ten ? powers_of_ten[static_cast<std::size_t>(n)]
                                         : std::numeric_limits<double>::infinity();
 }

@@ -7,7 +7,7 @@
 
 namespace fusor::planning {
 
-FUSOR_DECL bool collapsible_rows(const loop_plan& p) {
+FUSOR_DEF bool collapsible_rows(const loop_plan& p) {
     const std::size_t L = p.extents.size();
     if (L < 2 || !p.reducer.empty() || p.rows_in_registers // exec::execute_flat: row by row
         || !collapses(p.extents[L - 2],
@@ -31,7 +31,7 @@ FUSOR_DECL bool collapsible_rows(const loop_plan& p) {
     return repeated;
 }
 
-FUSOR_DECL void order_and_coalesce(loop_plan& p) {
+FUSOR_DEF void order_and_coalesce(loop_plan& p) {
     const std::size_t rank = p.iter_shape.size();
     boost::container::small_vector<std::size_t, 6> order(rank);
     std::iota(order.begin(), order.end(), std::size_t{0});

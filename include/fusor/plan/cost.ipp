@@ -8,7 +8,7 @@
 namespace fusor {
 namespace planning {
 
-FUSOR_DECL index_t elements_touched(const operand_plan& o, const shape_t& iter) {
+FUSOR_DEF index_t elements_touched(const operand_plan& o, const shape_t& iter) {
     index_t n = 1;
     for (std::size_t j = 0; j < iter.size(); ++j)
         if (o.iter_strides[j] != 0)
@@ -16,7 +16,7 @@ FUSOR_DECL index_t elements_touched(const operand_plan& o, const shape_t& iter) 
     return n;
 }
 
-FUSOR_DECL double op_ns(const tree_line& l) {
+FUSOR_DEF double op_ns(const tree_line& l) {
     std::string_view name = l.what;
     name = name.substr(0, name.find('('));
     const bool wide = l.itemsize >= 8;
@@ -30,7 +30,7 @@ FUSOR_DECL double op_ns(const tree_line& l) {
     return add;
 }
 
-FUSOR_DECL void fused_compute(const loop_plan& p, const plan_notes& n, traffic& t) {
+FUSOR_DEF void fused_compute(const loop_plan& p, const plan_notes& n, traffic& t) {
     for (std::size_t k = 0; k < p.boundaries.size() && k < n.boundaries.size(); ++k)
         if (!p.boundaries[k].reused)
             fused_compute(*p.boundaries[k].plan, n.boundaries[k], t);
@@ -42,7 +42,7 @@ FUSOR_DECL void fused_compute(const loop_plan& p, const plan_notes& n, traffic& 
             t.compute_ns += elements * op_ns(l);
 }
 
-FUSOR_DECL void fused_traffic(const loop_plan& p, traffic& t) {
+FUSOR_DEF void fused_traffic(const loop_plan& p, traffic& t) {
     for (const boundary_plan& b : p.boundaries)
         if (!b.reused) {
             fused_traffic(*b.plan, t);
@@ -64,7 +64,7 @@ FUSOR_DECL void fused_traffic(const loop_plan& p, traffic& t) {
     }
 }
 
-FUSOR_DECL bool read_before(const loop_plan& p, std::size_t k) {
+FUSOR_DEF bool read_before(const loop_plan& p, std::size_t k) {
     const operand_plan& o = p.operands[k];
     if (o.address == nullptr || o.kind == operand_plan::role::temporary)
         return false;
@@ -77,11 +77,11 @@ FUSOR_DECL bool read_before(const loop_plan& p, std::size_t k) {
     return false;
 }
 
-FUSOR_DECL index_t line_bytes(const tree_line& l) {
+FUSOR_DEF index_t line_bytes(const tree_line& l) {
     return shape_size(l.shape) * l.itemsize;
 }
 
-FUSOR_DECL void
+FUSOR_DEF void
 eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffic& t) {
     for (std::size_t k = 0; k < p.boundaries.size(); ++k)
         eager_traffic(*p.boundaries[k].plan, n.boundaries[k], true, t);
@@ -131,7 +131,7 @@ eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffi
 
 namespace fusor {
 
-FUSOR_DECL cost_estimate estimate_cost(const loop_plan& p, const plan_notes& n) {
+FUSOR_DEF cost_estimate estimate_cost(const loop_plan& p, const plan_notes& n) {
     cost_estimate c;
     planning::fused_traffic(p, c.fused);
     planning::fused_compute(p, n, c.fused);

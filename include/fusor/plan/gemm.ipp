@@ -8,7 +8,7 @@
 namespace fusor::planning {
 namespace gemm_detail {
 
-FUSOR_DECL bool
+FUSOR_DEF bool
 as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transposed, index_t& ld) {
     if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols)) {
         transposed = false;
@@ -23,11 +23,11 @@ as_blas_matrix(index_t rows, index_t cols, index_t sr, index_t sc, bool& transpo
     return false;
 }
 
-FUSOR_DECL bool fits_int(index_t v) {
+FUSOR_DEF bool fits_int(index_t v) {
     return v >= 0 && v <= INT_MAX;
 }
 
-FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
+FUSOR_DEF bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib, product_axes& x) {
     return classify_axes(p.iter_shape.data(),
                          p.iter_shape.size(),
                          p.operands[ia].iter_strides.data(),
@@ -36,7 +36,7 @@ FUSOR_DECL bool classify_axes(const loop_plan& p, std::size_t ia, std::size_t ib
                          x);
 }
 
-FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
+FUSOR_DEF bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
     product_axes x;
     if (!classify_axes(p, ia, ib, x))
         return false;
@@ -71,7 +71,7 @@ FUSOR_DECL bool as_product(const loop_plan& p, std::size_t ia, std::size_t ib, g
     return true;
 }
 
-FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
+FUSOR_DEF bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t ib, gemm_plan& g) {
     product_axes x;
     return classify_axes(p, ia, ib, x) && small_product_from(x, g);
 }
@@ -81,7 +81,7 @@ FUSOR_DECL bool as_small_product(const loop_plan& p, std::size_t ia, std::size_t
 
 namespace fusor::planning {
 
-FUSOR_DECL bool choose_small_gemm(loop_plan& p) {
+FUSOR_DEF bool choose_small_gemm(loop_plan& p) {
     const bool one_at_a_time = p.reduction == reduce_kernel::row || jammed_rows(p.reduction) != 0
                                || (p.reduction == reduce_kernel::pairwise && p.reduce_count < 8);
     if (!small_gemm_enabled || p.operands.size() != 3 || p.empty || p.threads > 1 || !one_at_a_time)
@@ -96,13 +96,13 @@ FUSOR_DECL bool choose_small_gemm(loop_plan& p) {
     return true;
 }
 
-FUSOR_DECL bool flat_product_of(const shape_t& space,
-                                index_t summed,
-                                const strides_t& sa,
-                                const strides_t& sb,
-                                bool destination_row_major,
-                                bool compensated,
-                                gemm_plan& g) {
+FUSOR_DEF bool flat_product_of(const shape_t& space,
+                               index_t summed,
+                               const strides_t& sa,
+                               const strides_t& sb,
+                               bool destination_row_major,
+                               bool compensated,
+                               gemm_plan& g) {
     const std::size_t rank = space.size(), ks = static_cast<std::size_t>(summed);
     if (!small_gemm_enabled || !destination_row_major || rank == 0 || rank > 3 || ks >= rank
         || shape_size(space) >= gemm_min_work)

@@ -8,7 +8,7 @@
 namespace fusor {
 namespace planning {
 
-FUSOR_DECL bool collapsible_runs(const loop_plan& p) {
+FUSOR_DEF bool collapsible_runs(const loop_plan& p) {
     const std::size_t L = p.extents.size();
     if (L < 2 || p.empty || p.flat_reduction // exec::execute_flat_reduction: a run at a time
         || (p.reduction != reduce_kernel::pairwise && p.reduction != reduce_kernel::compensated)
@@ -30,7 +30,7 @@ FUSOR_DECL bool collapsible_runs(const loop_plan& p) {
     return true;
 }
 
-FUSOR_DECL void
+FUSOR_DEF void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e) {
     if (p.empty || p.extents.empty() || p.alias_copy)
         return;
@@ -72,10 +72,10 @@ choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const vo
     }
 }
 
-FUSOR_DECL void choose_math_in_registers(loop_plan& p,
-                                         const elementwise_facts& facts,
-                                         std::string_view destination_dtype,
-                                         index_t destination_inner_stride) {
+FUSOR_DEF void choose_math_in_registers(loop_plan& p,
+                                        const elementwise_facts& facts,
+                                        std::string_view destination_dtype,
+                                        index_t destination_inner_stride) {
 #if FUSOR_MATH_IN_REGISTERS
     if (facts.register_candidate)
         p.math_in_registers = math_in_registers_enabled && !p.vector_functions.empty()
@@ -99,7 +99,7 @@ FUSOR_DECL void choose_math_in_registers(loop_plan& p,
     (void)p, (void)facts, (void)destination_dtype, (void)destination_inner_stride;
 }
 
-FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype) {
+FUSOR_DEF bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bool same_dtype) {
 #if FUSOR_MATH_IN_REGISTERS
     const index_t half_register = compiled_simd_target().bytes / 2 / itemsize;
     return math_in_registers_enabled && same_dtype && f.inline_loop

@@ -7,11 +7,11 @@
 
 namespace fusor {
 
-FUSOR_DECL loop_plan::loop_plan() = default;
-FUSOR_DECL loop_plan::loop_plan(const loop_plan&) = default;
-FUSOR_DECL loop_plan::loop_plan(loop_plan&&) = default;
-FUSOR_DECL loop_plan& loop_plan::operator=(const loop_plan&) = default;
-FUSOR_DECL loop_plan& loop_plan::operator=(loop_plan&&) = default;
-FUSOR_DECL loop_plan::~loop_plan() = default;
+FUSOR_HEADER_INLINE loop_plan::loop_plan() = default;
+FUSOR_HEADER_INLINE loop_plan::loop_plan(const loop_plan&) = default;
+FUSOR_HEADER_INLINE loop_plan::loop_plan(loop_plan&&) = default;
+FUSOR_HEADER_INLINE loop_plan& loop_plan::operator=(const loop_plan&) = default;
+FUSOR_HEADER_INLINE loop_plan& loop_plan::operator=(loop_plan&&) = default;
+FUSOR_HEADER_INLINE loop_plan::~loop_plan() = default;
 
 } // namespace fusor

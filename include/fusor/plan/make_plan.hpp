@@ -242,10 +242,10 @@ struct tree_walker {
     // What materialise does after planning the subexpression: whether an equal loop was
     // planned earlier in this evaluation, the boundary, its notes. Not a template: compiled
     // once, not once per node type (docs/performance.md, "Compile time").
-    std::size_t add_boundary(std::shared_ptr<loop_plan> sub,
-                             const destination_layout& d,
-                             boundary_plan::reason why,
-                             plan_notes sub_notes) {
+    FUSOR_LAZY std::size_t add_boundary(std::shared_ptr<loop_plan> sub,
+                                        const destination_layout& d,
+                                        boundary_plan::reason why,
+                                        plan_notes sub_notes) {
         int temporary = -1;
         for (const auto& [earlier, number] : state.materialised)
             if (same_loop(*earlier, *sub))
@@ -280,13 +280,13 @@ struct tree_walker {
 
     // push_temporary's work, for any element type (`line`: the node's tree line, read only
     // with notes). Not a template, as add_boundary.
-    void push_temporary_operand(std::string_view dtype,
-                                index_t itemsize,
-                                tree_line line,
-                                const shape_t& shape,
-                                const index_transform& t,
-                                std::size_t b,
-                                const std::string& what) {
+    FUSOR_LAZY void push_temporary_operand(std::string_view dtype,
+                                           index_t itemsize,
+                                           tree_line line,
+                                           const shape_t& shape,
+                                           const index_transform& t,
+                                           std::size_t b,
+                                           const std::string& what) {
         operand_plan o;
         o.kind = operand_plan::role::temporary;
         o.dtype = dtype;

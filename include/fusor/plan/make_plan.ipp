@@ -7,10 +7,10 @@
 
 namespace fusor {
 
-FUSOR_DECL destination_layout contiguous_destination(std::string_view dtype,
-                                                     index_t itemsize,
-                                                     const shape_t& shape,
-                                                     const void* address) {
+FUSOR_DEF destination_layout contiguous_destination(std::string_view dtype,
+                                                    index_t itemsize,
+                                                    const shape_t& shape,
+                                                    const void* address) {
     return {shape, row_major_strides(shape), address, dtype, itemsize};
 }
 
@@ -19,9 +19,9 @@ FUSOR_DECL destination_layout contiguous_destination(std::string_view dtype,
 namespace fusor {
 namespace planning {
 
-FUSOR_DECL index_transform broadcast_into(const index_transform& t,
-                                          const shape_t& parent,
-                                          const shape_t& child) {
+FUSOR_DEF index_transform broadcast_into(const index_transform& t,
+                                         const shape_t& parent,
+                                         const shape_t& child) {
     const std::size_t rp = parent.size(), rc = child.size();
     index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
     c.m.assign(rc * t.cols, 0);
@@ -38,7 +38,7 @@ FUSOR_DECL index_transform broadcast_into(const index_transform& t,
     return c;
 }
 
-FUSOR_DECL index_transform through_view(const affine_map& v, const index_transform& t) {
+FUSOR_DEF index_transform through_view(const affine_map& v, const index_transform& t) {
     const std::size_t rc = v.in_shape.size(), rv = v.out_shape.size();
     index_transform c{rc, t.cols, {}, shape_t(rc, 0)};
     c.m.assign(rc * t.cols, 0);
@@ -56,7 +56,7 @@ FUSOR_DECL index_transform through_view(const affine_map& v, const index_transfo
     return c;
 }
 
-FUSOR_DECL bool same_loop(const loop_plan& a, const loop_plan& b) {
+FUSOR_DEF bool same_loop(const loop_plan& a, const loop_plan& b) {
     if (a.expression != b.expression || a.reducer != b.reducer || a.iter_shape != b.iter_shape
         || a.reduced_axes != b.reduced_axes || a.operands.size() != b.operands.size())
         return false;
@@ -70,7 +70,7 @@ FUSOR_DECL bool same_loop(const loop_plan& a, const loop_plan& b) {
     return true;
 }
 
-FUSOR_DECL std::string
+FUSOR_DEF std::string
 reduction_label(std::string_view name, bool flat, const shape_t& axes, bool keepdims) {
     std::string s = std::string(name) + "(";
     s += flat ? std::string("all axes") : "axes=" + to_string(axes);
@@ -79,11 +79,11 @@ reduction_label(std::string_view name, bool flat, const shape_t& axes, bool keep
     return s + ")";
 }
 
-FUSOR_DECL std::string temporary_name(int temporary) {
+FUSOR_DEF std::string temporary_name(int temporary) {
     return "tmp" + std::to_string(temporary);
 }
 
-FUSOR_DECL operand_plan destination_operand(const destination_layout& d, strides_t iter_strides) {
+FUSOR_DEF operand_plan destination_operand(const destination_layout& d, strides_t iter_strides) {
     operand_plan o;
     o.kind = operand_plan::role::destination;
     o.dtype = d.dtype;
@@ -95,11 +95,11 @@ FUSOR_DECL operand_plan destination_operand(const destination_layout& d, strides
     return o;
 }
 
-FUSOR_DECL void begin_reduction_plan(loop_plan& p,
-                                     const shape_t& iter_shape,
-                                     const shape_t& axes,
-                                     index_t count,
-                                     const destination_layout& d) {
+FUSOR_DEF void begin_reduction_plan(loop_plan& p,
+                                    const shape_t& iter_shape,
+                                    const shape_t& axes,
+                                    index_t count,
+                                    const destination_layout& d) {
     p.iter_shape = iter_shape;
     p.reduced_axes = axes;
     p.reduce_count = count;
@@ -118,7 +118,7 @@ FUSOR_DECL void begin_reduction_plan(loop_plan& p,
     p.operands.push_back(destination_operand(d, acc));
 }
 
-FUSOR_DECL std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d) {
+FUSOR_DEF std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d) {
     auto f = std::make_shared<loop_plan>();
     f->iter_shape = d.shape;
     f->operands.push_back(destination_operand(d, d.strides));
@@ -133,14 +133,14 @@ FUSOR_DECL std::shared_ptr<loop_plan> finalize_plan(const destination_layout& d)
     return f;
 }
 
-FUSOR_DECL std::pair<const char*, const char*> byte_range(const operand_plan& o,
-                                                          const shape_t& iter) {
+FUSOR_DEF std::pair<const char*, const char*> byte_range(const operand_plan& o,
+                                                         const shape_t& iter) {
     const element_span s = span_of(iter, o.iter_strides);
     const char* base = static_cast<const char*>(o.address) + o.offset * o.itemsize;
     return {base + s.first * o.itemsize, base + (s.last + 1) * o.itemsize};
 }
 
-FUSOR_DECL boost::container::small_vector<int, 4> destination_overlaps(const loop_plan& p) {
+FUSOR_DEF boost::container::small_vector<int, 4> destination_overlaps(const loop_plan& p) {
     boost::container::small_vector<int, 4> found;
     const operand_plan& d = p.operands[0];
     if (!d.address || shape_size(p.iter_shape) == 0)
@@ -166,16 +166,16 @@ FUSOR_DECL boost::container::small_vector<int, 4> destination_overlaps(const loo
     return found;
 }
 
-FUSOR_DECL void plan_alias_copy(loop_plan& p,
-                                const destination_layout& d,
-                                const index_transform& t,
-                                evaluation_state& state,
-                                plan_notes* notes,
-                                const walk_start& start,
-                                boost::container::small_vector<int, 4> overlapping,
-                                const destination_layout& temp,
-                                tree_line right_line,
-                                subplanner right) {
+FUSOR_DEF void plan_alias_copy(loop_plan& p,
+                               const destination_layout& d,
+                               const index_transform& t,
+                               evaluation_state& state,
+                               plan_notes* notes,
+                               const walk_start& start,
+                               boost::container::small_vector<int, 4> overlapping,
+                               const destination_layout& temp,
+                               tree_line right_line,
+                               subplanner right) {
     if (state.names)
         state.names->tensors.resize(start.tensors);
     state.materialised.resize(start.materialised);
@@ -199,11 +199,11 @@ FUSOR_DECL void plan_alias_copy(loop_plan& p,
     p = std::move(copy);
 }
 
-FUSOR_DECL walk_start begin_elementwise(loop_plan& p,
-                                        const char* expression,
-                                        const destination_layout& d,
-                                        evaluation_state& state,
-                                        plan_notes* notes) {
+FUSOR_DEF walk_start begin_elementwise(loop_plan& p,
+                                       const char* expression,
+                                       const destination_layout& d,
+                                       evaluation_state& state,
+                                       plan_notes* notes) {
     // Walking only appends: remember how far, to plan again from here if needed.
     const walk_start start{state.names ? state.names->tensors.size() : 0,
                            state.materialised.size(),
@@ -216,15 +216,15 @@ FUSOR_DECL walk_start begin_elementwise(loop_plan& p,
     return start;
 }
 
-FUSOR_DECL void finish_elementwise(loop_plan& p,
-                                   const destination_layout& d,
-                                   const index_transform& t,
-                                   evaluation_state& state,
-                                   plan_notes* notes,
-                                   const walk_start& start,
-                                   const shape_t& shape,
-                                   const elementwise_facts& facts,
-                                   subplanner right) {
+FUSOR_DEF void finish_elementwise(loop_plan& p,
+                                  const destination_layout& d,
+                                  const index_transform& t,
+                                  evaluation_state& state,
+                                  plan_notes* notes,
+                                  const walk_start& start,
+                                  const shape_t& shape,
+                                  const elementwise_facts& facts,
+                                  subplanner right) {
     if (auto overlapping = destination_overlaps(p); !overlapping.empty()) {
         plan_alias_copy(p,
                         d,
@@ -249,7 +249,7 @@ FUSOR_DECL void finish_elementwise(loop_plan& p,
 
 namespace fusor::planning {
 
-FUSOR_DECL std::string tree_walker::leaf_name(const void* address) {
+FUSOR_HEADER_INLINE std::string tree_walker::leaf_name(const void* address) {
     std::string name = state.names->tensor_name(address);
     int reads = 0;
     for (const void* a : seen_here)
@@ -262,10 +262,10 @@ FUSOR_DECL std::string tree_walker::leaf_name(const void* address) {
     return name;
 }
 
-FUSOR_DECL tree_line tree_walker::make_line(std::string_view dtype,
-                                            index_t itemsize,
-                                            const shape_t& shape,
-                                            int depth) {
+FUSOR_HEADER_INLINE tree_line tree_walker::make_line(std::string_view dtype,
+                                                     index_t itemsize,
+                                                     const shape_t& shape,
+                                                     int depth) {
     tree_line line;
     line.depth = depth;
     line.dtype = std::string(dtype);
@@ -274,13 +274,13 @@ FUSOR_DECL tree_line tree_walker::make_line(std::string_view dtype,
     return line;
 }
 
-FUSOR_DECL void tree_walker::push_operand(operand_plan o, std::string name) {
+FUSOR_HEADER_INLINE void tree_walker::push_operand(operand_plan o, std::string name) {
     plan.operands.push_back(std::move(o));
     if (notes)
         notes->names.push_back(std::move(name));
 }
 
-FUSOR_DECL void
+FUSOR_HEADER_INLINE void
 tree_walker::push_operation_line(tree_line line, std::string_view name, std::string_view symbol) {
     line.what = std::string(name);
     line.symbol = std::string(symbol);
@@ -291,7 +291,7 @@ tree_walker::push_operation_line(tree_line line, std::string_view name, std::str
 
 namespace fusor::planning {
 
-FUSOR_DECL std::string naming::tensor_name(const void* address) {
+FUSOR_HEADER_INLINE std::string naming::tensor_name(const void* address) {
     for (std::size_t i = 0; i < tensors.size(); ++i)
         if (tensors[i] == address)
             return "t" + std::to_string(i);
@@ -303,7 +303,7 @@ FUSOR_DECL std::string naming::tensor_name(const void* address) {
 
 namespace fusor::planning {
 
-FUSOR_DECL index_transform index_transform::identity(std::size_t n) {
+FUSOR_HEADER_INLINE index_transform index_transform::identity(std::size_t n) {
     index_transform t{n, n, {}, shape_t(n, 0)};
     t.m.assign(n * n, 0);
     for (std::size_t i = 0; i < n; ++i)
@@ -311,7 +311,7 @@ FUSOR_DECL index_transform index_transform::identity(std::size_t n) {
     return t;
 }
 
-FUSOR_DECL strides_t index_transform::strides_of(const strides_t& st) const {
+FUSOR_HEADER_INLINE strides_t index_transform::strides_of(const strides_t& st) const {
     strides_t out(cols, 0);
     for (std::size_t k = 0; k < rows; ++k)
         for (std::size_t j = 0; j < cols; ++j)
@@ -319,7 +319,7 @@ FUSOR_DECL strides_t index_transform::strides_of(const strides_t& st) const {
     return out;
 }
 
-FUSOR_DECL index_t index_transform::offset_of(const strides_t& st) const {
+FUSOR_HEADER_INLINE index_t index_transform::offset_of(const strides_t& st) const {
     index_t o = 0;
     for (std::size_t k = 0; k < rows; ++k)
         o += st[k] * off[k];

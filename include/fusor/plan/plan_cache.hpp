@@ -262,7 +262,8 @@ FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool 
             math_in_registers_enabled + 2 * small_gemm_enabled + 4 * flat_plans_enabled);
 }
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
-FUSOR_INLINE void add_destination(key_match& k, const destination_ref& d, bool overlaps) {
+FUSOR_LAZY FUSOR_INLINE void
+add_destination(key_match& k, const destination_ref& d, bool overlaps) {
     compare_run(k, 7 + d.shape.size() + d.strides.size(), [&](auto& sink) FUSOR_FORWARD_LAMBDA {
         add_destination_words(sink, d, overlaps);
     });

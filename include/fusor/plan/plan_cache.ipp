@@ -7,23 +7,23 @@
 
 namespace fusor::planning {
 
-FUSOR_DECL void add_leaf(plan_key& k,
-                         const void* data,
-                         const void* base,
-                         bool is_view,
-                         bool owner,
-                         const shape_t& shape,
-                         const strides_t& strides) {
+FUSOR_DEF void add_leaf(plan_key& k,
+                        const void* data,
+                        const void* base,
+                        bool is_view,
+                        bool owner,
+                        const shape_t& shape,
+                        const strides_t& strides) {
     add_leaf_words(k, data, base, is_view, owner, shape, strides);
 }
 
-FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps) {
+FUSOR_DEF void add_destination(plan_key& k, const destination_ref& d, bool overlaps) {
     add_destination_words(k, d, overlaps);
     k.made_for = d.address;
     k.overlapped = overlaps;
 }
 
-FUSOR_DECL void retarget(loop_plan& p, const void* address) {
+FUSOR_DEF void retarget(loop_plan& p, const void* address) {
     p.operands[0].address = address;
     p.operands[0].base = address;
 }

@@ -8,14 +8,14 @@
 namespace fusor {
 namespace planning {
 
-FUSOR_DECL int child_row_axis(const shape_t& p, int a, const shape_t& c) {
+FUSOR_DEF int child_row_axis(const shape_t& p, int a, const shape_t& c) {
     if (a < 0)
         return -1;
     const int k = a - static_cast<int>(p.size()) + static_cast<int>(c.size());
     return k >= 0 && c[static_cast<std::size_t>(k)] == p[static_cast<std::size_t>(a)] ? k : -1;
 }
 
-FUSOR_DECL bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape) {
+FUSOR_DEF bool row_blocks_fit(const shape_t& node_shape, const shape_t& shape) {
     if (shape.size() < 2 || node_shape.size() > shape.size())
         return false;
     const index_t rows = shape[0];

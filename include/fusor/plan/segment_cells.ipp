@@ -8,14 +8,13 @@
 namespace fusor {
 namespace planning {
 
-FUSOR_DECL bool
+FUSOR_DEF bool
 aligned_axis(const shape_t& node, std::size_t k, const shape_t& space, std::size_t& j) {
     j = k + space.size() - node.size();
     return node[k] == space[j];
 }
 
-FUSOR_DECL std::size_t
-segment_at(const segment_source& s, const shape_t& space, const shape_t& at) {
+FUSOR_DEF std::size_t segment_at(const segment_source& s, const shape_t& space, const shape_t& at) {
     for (std::size_t i = 0; i < s.starts.size(); ++i) {
         bool inside = true;
         for (std::size_t k = 0; k < s.shape.size() && inside; ++k) {

@@ -7,7 +7,7 @@
 
 namespace fusor::planning {
 
-FUSOR_DECL void split_for_threads(loop_plan& p) {
+FUSOR_DEF void split_for_threads(loop_plan& p) {
     using why = loop_plan::serial_reason;
     p.threads = 1;
     p.chunk = 0;
@@ -74,14 +74,14 @@ FUSOR_DECL void split_for_threads(loop_plan& p) {
     p.serial = why::none;
 }
 
-FUSOR_DECL bool reads_blas_product(const loop_plan& p) {
+FUSOR_DEF bool reads_blas_product(const loop_plan& p) {
     for (const boundary_plan& b : p.boundaries)
         if (b.plan && b.plan->reduction == reduce_kernel::gemm)
             return true;
     return false;
 }
 
-FUSOR_DECL void keep_beside_blas(loop_plan& p) {
+FUSOR_DEF void keep_beside_blas(loop_plan& p) {
     if (p.threads <= 1)
         return;
     p.threads = 1;

@@ -7,13 +7,13 @@
 
 namespace fusor::random::detail {
 
-FUSOR_DECL std::uint64_t covering_mask(std::uint64_t max) {
+FUSOR_DEF std::uint64_t covering_mask(std::uint64_t max) {
     for (unsigned shift = 1; shift < 64; shift *= 2)
         max |= max >> shift;
     return max;
 }
 
-FUSOR_DECL std::uint64_t random_interval(pcg64& g, std::uint64_t max) {
+FUSOR_DEF std::uint64_t random_interval(pcg64& g, std::uint64_t max) {
     if (max == 0)
         return 0;
     const std::uint64_t mask = covering_mask(max);
@@ -28,7 +28,7 @@ FUSOR_DECL std::uint64_t random_interval(pcg64& g, std::uint64_t max) {
     return value;
 }
 
-FUSOR_DECL void bounded_fill_bool(pcg64& g, bool off, bool rng, bool* out, std::int64_t n) {
+FUSOR_DEF void bounded_fill_bool(pcg64& g, bool off, bool rng, bool* out, std::int64_t n) {
     std::uint32_t bits = 0;
     int left = 0;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -47,7 +47,7 @@ FUSOR_DECL void bounded_fill_bool(pcg64& g, bool off, bool rng, bool* out, std::
     }
 }
 
-FUSOR_DECL std::uint64_t bounded_uint64(pcg64& g, std::uint64_t max) {
+FUSOR_DEF std::uint64_t bounded_uint64(pcg64& g, std::uint64_t max) {
     small_draw_buffer unused;
     if (max == 0)
         return 0;

@@ -132,7 +132,7 @@ public:
     /// `uniform(low, high, shape)` (numpy's Generator.uniform): `low + (high - low) * u` for
     /// NumPy's doubles u in [0, 1); float64, shape `shape`. Throws `value_error` when
     /// high - low < 0 ("high - low < 0") and `std::overflow_error` when it is not finite.
-    tensor<double> uniform(double low, double high, const shape_t& shape) {
+    FUSOR_LAZY tensor<double> uniform(double low, double high, const shape_t& shape) {
         const double range = checked_range(low, high);
         tensor<double> out(shape, uninitialized);
         detail::fill_from_doubles(
@@ -140,7 +140,7 @@ public:
         return out;
     }
     /// One value of `uniform(low, high)`.
-    double uniform(double low = 0.0, double high = 1.0) {
+    FUSOR_LAZY double uniform(double low = 0.0, double high = 1.0) {
         const double range = checked_range(low, high);
         return low + detail::rounded(range * g_.next_double());
     }
@@ -188,13 +188,13 @@ public:
 
     /// `normal(loc, scale, shape)` (numpy's Generator.normal): `loc + scale * z` for NumPy's
     /// standard normal z; float64. Throws `value_error` for scale < 0 ("scale < 0").
-    tensor<double> normal(double loc, double scale, const shape_t& shape) {
+    FUSOR_LAZY tensor<double> normal(double loc, double scale, const shape_t& shape) {
         check_scale(scale);
         return filled<double>(
             shape, [&] { return loc + detail::rounded(scale * detail::standard_normal(g_)); });
     }
     /// One value of `normal(loc, scale)`.
-    double normal(double loc = 0.0, double scale = 1.0) {
+    FUSOR_LAZY double normal(double loc = 0.0, double scale = 1.0) {
         check_scale(scale);
         return loc + detail::rounded(scale * detail::standard_normal(g_));
     }
@@ -215,12 +215,12 @@ public:
 
     /// `exponential(scale, shape)` (numpy's Generator.exponential): `scale * e` for NumPy's
     /// standard exponential e; float64. Throws `value_error` for scale < 0 ("scale < 0").
-    tensor<double> exponential(double scale, const shape_t& shape) {
+    FUSOR_LAZY tensor<double> exponential(double scale, const shape_t& shape) {
         check_scale(scale);
         return filled<double>(shape, [&] { return scale * detail::standard_exponential(g_); });
     }
     /// One value of `exponential(scale)`.
-    double exponential(double scale = 1.0) {
+    FUSOR_LAZY double exponential(double scale = 1.0) {
         check_scale(scale);
         return scale * detail::standard_exponential(g_);
     }
@@ -237,10 +237,10 @@ public:
     /// "probabilities contain NaN", "probabilities are not non-negative", "probabilities do
     /// not sum to 1", "Cannot take a larger sample than population when replace is False",
     /// "Fewer non-zero entries in p than size".
-    tensor<std::int64_t> choice(std::int64_t n,
-                                const shape_t& shape,
-                                bool replace = true,
-                                const std::vector<double>& p = {}) {
+    FUSOR_LAZY tensor<std::int64_t> choice(std::int64_t n,
+                                           const shape_t& shape,
+                                           bool replace = true,
+                                           const std::vector<double>& p = {}) {
         const index_t size = shape_size(shape);
         if (n <= 0 && size != 0)
             throw value_error("a must be a positive integer unless no samples are taken");
@@ -274,7 +274,7 @@ public:
 
     /// `permutation(n)` (numpy's Generator.permutation with an integer): 0..n-1 shuffled,
     /// int64, shape (n,). Throws `value_error` for n < 0.
-    tensor<std::int64_t> permutation(std::int64_t n) {
+    FUSOR_LAZY tensor<std::int64_t> permutation(std::int64_t n) {
         if (n < 0)
             throw value_error("permutation: negative dimensions are not allowed");
         tensor<std::int64_t> out(shape_t{n}, uninitialized);
@@ -331,7 +331,7 @@ private:
         return out;
     }
 
-    static double checked_range(double low, double high) {
+    FUSOR_LAZY static double checked_range(double low, double high) {
         const double range = high - low;
         if (!std::isfinite(range))
             throw std::overflow_error("high - low range exceeds valid bounds");
@@ -340,7 +340,7 @@ private:
         return range;
     }
 
-    static void check_scale(double scale) {
+    FUSOR_LAZY static void check_scale(double scale) {
         if (scale < 0 || std::isnan(scale))
             throw value_error("scale < 0");
     }
@@ -368,10 +368,10 @@ private:
         }
     }
 
-    tensor<std::int64_t> choose(std::int64_t pop_size,
-                                const shape_t& shape,
-                                bool replace,
-                                const std::vector<double>& p) {
+    FUSOR_LAZY tensor<std::int64_t> choose(std::int64_t pop_size,
+                                           const shape_t& shape,
+                                           bool replace,
+                                           const std::vector<double>& p) {
         const index_t size = shape_size(shape);
         if (!p.empty())
             check_probabilities(pop_size, p);
@@ -450,7 +450,7 @@ private:
     }
 
     // NumPy's _shuffle_int: Fisher-Yates down to `first` with Lemire draws.
-    void shuffle_int(std::int64_t* data, std::int64_t n, std::int64_t first) {
+    FUSOR_LAZY void shuffle_int(std::int64_t* data, std::int64_t n, std::int64_t first) {
         for (std::int64_t i = n - 1; i >= first; --i) {
             const auto j = static_cast<std::int64_t>(
                 detail::bounded_uint64(g_, static_cast<std::uint64_t>(i)));
@@ -458,7 +458,8 @@ private:
         }
     }
 
-    static void check_probabilities(std::int64_t pop_size, const std::vector<double>& p) {
+    FUSOR_LAZY static void check_probabilities(std::int64_t pop_size,
+                                               const std::vector<double>& p) {
         if (static_cast<std::int64_t>(p.size()) != pop_size)
             throw value_error("a and p must have same size");
         const double sum = detail::kahan_sum(p);

@@ -8,7 +8,7 @@
 namespace fusor::random {
 namespace detail {
 
-FUSOR_DECL void fill_floats(pcg64& g, float* out, std::int64_t n) {
+FUSOR_DEF void fill_floats(pcg64& g, float* out, std::int64_t n) {
 #if FUSOR_THREADS_OPENMP
     const int threads = num_threads();
     if (n >= parallel_threshold && threads > 1) {
@@ -52,7 +52,7 @@ FUSOR_DECL void fill_floats(pcg64& g, float* out, std::int64_t n) {
         out[i] = g.next_float();
 }
 
-FUSOR_DECL double kahan_sum(const std::vector<double>& p) {
+FUSOR_DEF double kahan_sum(const std::vector<double>& p) {
     if (p.empty())
         return 0.0;
     double sum = p[0], c = 0.0;
@@ -65,7 +65,7 @@ FUSOR_DECL double kahan_sum(const std::vector<double>& p) {
     return sum;
 }
 
-FUSOR_DECL std::vector<double> normalised_cdf(const std::vector<double>& p) {
+FUSOR_DEF std::vector<double> normalised_cdf(const std::vector<double>& p) {
     std::vector<double> cdf(p.size());
     double running = 0.0;
     for (std::size_t i = 0; i < p.size(); ++i)
@@ -76,7 +76,7 @@ FUSOR_DECL std::vector<double> normalised_cdf(const std::vector<double>& p) {
     return cdf;
 }
 
-FUSOR_DECL std::int64_t search_right(const std::vector<double>& cdf, double u) {
+FUSOR_DEF std::int64_t search_right(const std::vector<double>& cdf, double u) {
     return std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
 }
 
@@ -85,15 +85,15 @@ FUSOR_DECL std::int64_t search_right(const std::vector<double>& cdf, double u) {
 
 namespace fusor::random {
 
-FUSOR_DECL generator default_rng() {
+FUSOR_DEF generator default_rng() {
     return generator(pcg64{seed_sequence{}});
 }
 
-FUSOR_DECL generator default_rng(const seed_sequence& seq) {
+FUSOR_DEF generator default_rng(const seed_sequence& seq) {
     return generator(pcg64{seq});
 }
 
-FUSOR_DECL generator default_rng(const pcg64& bit_generator) {
+FUSOR_DEF generator default_rng(const pcg64& bit_generator) {
     return generator(bit_generator);
 }
 

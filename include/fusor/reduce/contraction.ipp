@@ -8,21 +8,21 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL label_list own_labels(index_t rank, int base) {
+FUSOR_DEF label_list own_labels(index_t rank, int base) {
     label_list l;
     for (index_t i = 0; i < rank; ++i)
         l.push_back(base + static_cast<int>(i));
     return l;
 }
 
-FUSOR_DECL contraction_spec outer_spec(const shape_t& a, const shape_t& b, std::string label) {
+FUSOR_DEF contraction_spec outer_spec(const shape_t& a, const shape_t& b, std::string label) {
     label_list la = own_labels(a.rank(), label_a), lb = own_labels(b.rank(), label_b);
     label_list out = la;
     out.insert(out.end(), lb.begin(), lb.end());
     return make_contraction_spec({a, b}, {la, lb}, out, std::move(label));
 }
 
-FUSOR_DECL contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
+FUSOR_DEF contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
     const char* signature = "(n?,k),(k,m?)->(n?,m?)";
     for (int k = 0; k < 2; ++k)
         if ((k == 0 ? a : b).rank() == 0)
@@ -71,21 +71,21 @@ FUSOR_DECL contraction_spec matmul_spec(const shape_t& a, const shape_t& b) {
     return make_contraction_spec({a, b}, {la, lb}, out, "matmul");
 }
 
-FUSOR_DECL bool direct_product_applies(const shape_t& a, const shape_t& b) {
+FUSOR_DEF bool direct_product_applies(const shape_t& a, const shape_t& b) {
     const index_t ra = a.rank(), rb = b.rank();
     if (ra < 1 || ra > 2 || rb < 1 || rb > 2)
         return false;
     return a[static_cast<std::size_t>(ra - 1)] == b[0];
 }
 
-FUSOR_DECL std::string not_aligned(const shape_t& a, const shape_t& b, index_t da, index_t db) {
+FUSOR_DEF std::string not_aligned(const shape_t& a, const shape_t& b, index_t da, index_t db) {
     return "shapes " + to_compact_string(a) + " and " + to_compact_string(b)
            + " not aligned: " + std::to_string(a[static_cast<std::size_t>(da)]) + " (dim "
            + std::to_string(da) + ") != " + std::to_string(b[static_cast<std::size_t>(db)])
            + " (dim " + std::to_string(db) + ")";
 }
 
-FUSOR_DECL contraction_spec
+FUSOR_DEF contraction_spec
 pair_spec(const shape_t& a, const shape_t& b, index_t da, index_t db, std::string label) {
     if (a[static_cast<std::size_t>(da)] != b[static_cast<std::size_t>(db)])
         throw value_error(label + ": " + not_aligned(a, b, da, db));
@@ -102,22 +102,22 @@ pair_spec(const shape_t& a, const shape_t& b, index_t da, index_t db, std::strin
     return make_contraction_spec({a, b}, {la, lb}, out, std::move(label));
 }
 
-FUSOR_DECL contraction_spec dot_spec(const shape_t& a, const shape_t& b) {
+FUSOR_DEF contraction_spec dot_spec(const shape_t& a, const shape_t& b) {
     if (a.rank() == 0 || b.rank() == 0)
         return outer_spec(a, b, "dot");
     return pair_spec(a, b, a.rank() - 1, b.rank() == 1 ? 0 : b.rank() - 2, "dot");
 }
 
-FUSOR_DECL contraction_spec inner_spec(const shape_t& a, const shape_t& b) {
+FUSOR_DEF contraction_spec inner_spec(const shape_t& a, const shape_t& b) {
     if (a.rank() == 0 || b.rank() == 0)
         return outer_spec(a, b, "inner");
     return pair_spec(a, b, a.rank() - 1, b.rank() - 1, "inner");
 }
 
-FUSOR_DECL contraction_spec tensordot_spec(const shape_t& a,
-                                           const shape_t& b,
-                                           shape_t axes_a,
-                                           shape_t axes_b) {
+FUSOR_DEF contraction_spec tensordot_spec(const shape_t& a,
+                                          const shape_t& b,
+                                          shape_t axes_a,
+                                          shape_t axes_b) {
     if (axes_a.size() != axes_b.size())
         throw value_error("tensordot: shape-mismatch for sum: " + std::to_string(axes_a.size())
                           + " axes of the first operand against " + std::to_string(axes_b.size())

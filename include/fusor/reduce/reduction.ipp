@@ -8,7 +8,7 @@
 namespace fusor {
 namespace detail {
 
-FUSOR_DECL shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient) {
+FUSOR_DEF shape_t resolve_axes(const std::optional<shape_t>& axes, index_t rank, bool lenient) {
     if (!axes) {
         shape_t all_axes;
         for (index_t i = 0; i < rank; ++i)

@@ -124,7 +124,7 @@ void copy_list(const L& l, T*& out) {
 /// strides never overflow; `value_error`: "array is too big"). It takes the shape by reference
 /// so that a tensor moves its shape once, into place (a `shape_t` move is ~40 instructions).
 // Inline in every mode (FUSOR_SEPARATE_COMPILATION included): every tensor made calls it.
-inline void check_shape(const shape_t& shape, index_t itemsize) {
+FUSOR_LAZY inline void check_shape(const shape_t& shape, index_t itemsize) {
     index_t bytes = itemsize;
     for (index_t n : shape) {
         if (n < 0)
