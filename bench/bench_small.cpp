@@ -18,6 +18,8 @@
 //   S8  d = x[1:] - x[:-1]                 x (n + 1,), n = 4, 64, 1024, 16384: two views of
 //                                          one tensor (a finite difference)
 //   S9  c = transpose(a) + b               a, b (n, n), n = 8, 32: a view read across
+//   S10 c = exp(a) * b                     float32 (n,), n = 4 ... 16384: a math function
+//                                          (SLEEF's, in registers; hand: std::exp per element)
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
 //
 //   build/release/bench/bench_small --benchmark_repetitions=5
@@ -570,6 +572,43 @@ void s9(index_t n) {
 #endif
 }
 
+// ---- S10: c = exp(a) * b, a math function
+// ---------------------------------------------------------
+void s10(index_t n) {
+    struct data {
+        fusor::tensor<float> a, b, c;
+    };
+    auto* x = new data{
+        random_tensor({n}, 18), random_tensor({n}, 19), fusor::tensor<float>(fusor::shape_t{n})};
+    const std::string name = "S10_exp_mul/" + std::to_string(n);
+    std::vector<float> want(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] = std::exp(x->a.data()[i]) * x->b.data()[i];
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + n, 0.f);
+        run();
+        // The vectorised exp functions differ from std::exp by a few units in the last place.
+        expect_close(name + "/" + way, x->c.data(), want.data(), n, 1e-5);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = fusor::exp(x->a) * x->b; });
+    check("hand", [x, n] {
+        const float *a = x->a.data(), *b = x->b.data();
+        float* c = x->c.data();
+        for (index_t i = 0; i < n; ++i)
+            c[i] = std::exp(a[i]) * b[i];
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x] { ev(x->c) = ev(std::as_const(x->a)).exp() * ev(std::as_const(x->b)); });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<1>(x->c);
+        xt::noalias(c) = xt::exp(xt_of<1>(x->a)) * xt_of<1>(x->b);
+    });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -598,6 +637,8 @@ int main(int argc, char** argv) {
         s8(n);
     for (index_t n : {8, 32})
         s9(n);
+    for (index_t n : {4, 16, 64, 256, 1024, 16384})
+        s10(n);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

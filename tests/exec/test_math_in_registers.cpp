@@ -196,6 +196,78 @@ TEST_CASE("the register form gives the blocked form's bits, flat, at every tail 
     }
 }
 
+namespace {
+// `assign` (which writes `out`, already of the result's shape) run as the flat case's inline
+// loop (planning::plan_flat_math) and through the expanded plan (flat plans off: the general
+// walk's plan, its driver and its buffers): both compute the math in registers, trace the
+// kernel explain names, and give the same bits. (bench_small's allocation column shows that
+// the inline loop allocates nothing; here the trace hooks allocate.)
+template <class T, class Assign, class Explain>
+void check_inline(fusor::tensor<T>& out, Assign assign, Explain explain) {
+    const auto doc = nlohmann::json::parse(explain().json());
+    trace::clear();
+    assign();
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    CHECK(trace::kernels.back() == "registers");
+    REQUIRE(trace::seen.size() == 1); // one inner loop of every element
+    CHECK(trace::seen[0].n == out.size());
+    const fusor::tensor<T> inline_result = out;
+    fusor::planning::flat_plans_enabled = false;
+    trace::clear();
+    assign();
+    fusor::planning::flat_plans_enabled = true;
+    CHECK(trace::kernels.back() == "registers");
+    CHECK(same_bits(inline_result, out));
+}
+
+template <class T>
+void check_flat_inline(fusor::index_t n) {
+    using namespace fusor;
+    CAPTURE(n);
+    const tensor<T> a = values<T>(n, 6.0, -3.0), b = values<T>(n, 2.0, 0.5);
+    tensor<T> out(shape_t{n});
+    // Expressions that do not both multiply and add (planning::flat_math_register_form).
+    static_assert(planning::flat_math_register_form<decltype(sqrt(b) * a)>);
+#if FUSOR_VECTOR_MATH
+    check_inline(
+        out, [&] { out = exp(a) * sin(b); }, [&] { return explain(out, exp(a) * sin(b)); });
+    check_inline(
+        out,
+        [&] { out = -exp(a - T(2.5)) / (log(b + T(1)) + T(0.25)); },
+        [&] { return explain(out, -exp(a - T(2.5)) / (log(b + T(1)) + T(0.25))); });
+    check_inline(
+        out, [&] { out = tanh(a); }, [&] { return explain(out, tanh(a)); });
+    check_inline(
+        out,
+        [&] { out = T(1) / (T(1) + exp(-a)); },
+        [&] { return explain(out, T(1) / (T(1) + exp(-a))); });
+#endif
+    check_inline(
+        out, [&] { out = sqrt(b) * a; }, [&] { return explain(out, sqrt(b) * a); });
+    // Views of one tensor a step apart (the twins test must see that they differ), and one
+    // read twice.
+    const auto head = view(b, slice(none, -1)), tail = view(b, slice(1, none));
+    tensor<T> shorter(shape_t{n - 1});
+    check_inline(
+        shorter,
+        [&] { shorter = sqrt(tail) * head * head; },
+        [&] { return explain(shorter, sqrt(tail) * head * head); });
+}
+} // namespace
+
+TEST_CASE("the flat case's math runs inline in registers with the expanded plan's bits"
+          * doctest::skip(skip_here)) {
+    using namespace fusor;
+    for (const index_t n : {3, 7, 8, 9, 15, 16, 17, 31, 100, 1023, 1024, 1025, 2500, 65535}) {
+        check_flat_inline<float>(n);
+        check_flat_inline<double>(n);
+    }
+    // Multiplying and adding: the expanded plan (the register form, the blocked form's bits:
+    // check_layouts).
+    static_assert(!planning::flat_math_register_form<decltype(sqrt(
+                      ones<float>({2}) * ones<float>({2}) + ones<float>({2})))>);
+}
+
 TEST_CASE("the register form gives the blocked form's bits over broadcast and strided operands"
           * doctest::skip(skip_here)) {
     for (const auto& [r, c] : std::vector<std::pair<fusor::index_t, fusor::index_t>>{

@@ -118,6 +118,17 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                         return;
                     }
                 }
+                if constexpr (planning::flat_math_register_form<N>) {
+                    // Math functions a register at a time: inline too, when the expanded plan
+                    // would run that loop on this thread (planning::plan_flat_math).
+                    if (flat) {
+                        const flat_plan f = planning::plan_flat_math(n, d, size);
+                        if (f.inline_loop) {
+                            exec::execute_flat(f, data, n, shown_plan(n, d).get());
+                            return;
+                        }
+                    }
+                }
                 if (flat) { // the thread split or vector math: the expanded plan runs
                     loop_plan p;
                     planning::fill_flat_plan(p, n, d);

@@ -708,8 +708,12 @@ boundary_result(const N& n, const boundary_plan& b, temporary_cache& cache) {
 /// Builds the evaluator of a flat tree's node (planning::flat_tree) for a flat plan's inline
 /// loop (flat_plan): every leaf at unit stride from its first element, moving by `cols` per
 /// row, or not at all when the plan says it is a row (`still`, by depth-first leaf ordinal).
-/// Needs no loop_plan: a flat plan's operands have no offsets.
-struct flat_evaluator_builder {
+/// Needs no loop_plan: a flat plan's operands have no offsets. `RegisterMath`: a math function
+/// with a vectorised form is a vector_math_evaluator without a block buffer, which only the
+/// register form reads (the flat case's math in registers, planning::plan_flat_math); otherwise
+/// it is computed an element at a time, as every other node.
+template <bool RegisterMath = false>
+struct basic_flat_evaluator_builder {
     std::uint64_t still;
     index_t cols;
     int next_leaf = 0;
@@ -760,16 +764,24 @@ struct flat_evaluator_builder {
     }
     template <class N>
     FUSOR_INLINE auto on_elementwise(const N& n) {
-        // A braced list evaluates left to right: leaves get their ordinals depth-first.
-        return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
-            using E = elementwise_evaluator<typename N::op_type,
-                                            decltype(traverse(child<I>(n), *this))...>;
-            return E{evaluator_children<decltype(traverse(child<I>(n), *this))...>{
-                {traverse(child<I>(n), *this)}...}};
+        using Op = typename N::op_type;
+        using T = typename N::value_type;
+        if constexpr (RegisterMath && vector_function<Op, T>::available) {
+            using C = decltype(traverse(child<0>(n), *this));
+            return vector_math_evaluator<Op, C, T>{traverse(child<0>(n), *this), nullptr};
+        } else {
+            // A braced list evaluates left to right: leaves get their ordinals depth-first.
+            return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
+                using E = elementwise_evaluator<typename N::op_type,
+                                                decltype(traverse(child<I>(n), *this))...>;
+                return E{evaluator_children<decltype(traverse(child<I>(n), *this))...>{
+                    {traverse(child<I>(n), *this)}...}};
+            }
+            (std::make_index_sequence<child_count<N>>{});
         }
-        (std::make_index_sequence<child_count<N>>{});
     }
 };
+using flat_evaluator_builder = basic_flat_evaluator_builder<false>;
 
 /// Walks node and plan together: operand k of the plan is the k-th leaf met depth-first.
 /// `Blocked`: build for the blocked kernels, with a vector_math_evaluator for each unary math

@@ -460,6 +460,19 @@ template <class D, class E>
 FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loop_plan* traced) {
     (void)traced;
 #if FUSOR_MATH_IN_REGISTERS
+    constexpr bool math_in_registers = planning::flat_math_register_form<E>;
+    if constexpr (math_in_registers && std::is_same_v<D, typename E::value_type>) {
+        // The flat case with math functions (planning::plan_flat_math): one row, a register at
+        // a time, each function on the register its argument computes, as the expanded plan's
+        // blocked kernel computes it in registers (math_in_registers), without its driver and
+        // buffers. The same lanes through the same operations: the same bits.
+        FUSOR_TRACE_KERNEL(*traced, "registers");
+        auto ev = basic_flat_evaluator_builder<true>{0, f.cols}.build(e);
+        static_assert(in_registers_v<decltype(ev)>);
+        detail::trace_flat_row(traced, 0, f.cols);
+        detail::registers_run<register_read::block>(out, ev, f.cols);
+        return;
+    }
     if constexpr (planning::rows_register_form<E> && std::is_same_v<D, typename E::value_type>) {
         if (f.rows_in_registers) {
             // Each row a register at a time, its tail masked; a column's element broadcast

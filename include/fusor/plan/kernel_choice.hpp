@@ -462,6 +462,30 @@ FUSOR_DECL void choose_math_in_registers(loop_plan& p,
                                          std::string_view destination_dtype,
                                          index_t destination_inner_stride);
 
+/// Whether a loop of an expression with `facts` computes its math functions a register at a
+/// time, given that it calls some (the condition choose_math_in_registers applies): a target
+/// with masked loads (FUSOR_MATH_IN_REGISTERS), every node in the register form, a destination
+/// of the expression's element type at unit stride in the inner loop. Not a template.
+FUSOR_DECL bool math_registers_allowed(const elementwise_facts& facts,
+                                       std::string_view destination_dtype,
+                                       index_t destination_inner_stride);
+
+/// True when the flat case over node `E` (planning::is_flat_case) calls math functions and can
+/// compute them a register at a time (elementwise_facts::register_candidate, on a target with
+/// masked loads): then plan_flat_math may run it inline (flat_plan::inline_loop), as the flat
+/// case without math functions runs, instead of expanding it into a loop_plan for the driver.
+/// Not where it multiplies and adds (`contractible`): g++ fused `a * a + b * b` into a multiply-
+/// add one way in the inline loop's masked last register and the other way in the expanded
+/// plan's, so the last element of `sqrt(a * a + b * b)` over 7 float64 differed in its last bit;
+/// such expressions keep the expanded plan, as flat rows keep the plain loop (rows_register_form).
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class E>
+inline constexpr bool flat_math_register_form =
+    FUSOR_MATH_IN_REGISTERS && flat_tree<E> && elementwise_facts_of<E>.register_candidate
+    && !elementwise_facts_of<E>.contractible;
+// clang-format on
+
 /// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take
 /// its terms a 512-bit register at a time (reduce_kernel::pairwise_simd): a float32 `sum` or
 /// `mean` (each term is the element in double) of float32 tensors and scalars under `+ - * /`
