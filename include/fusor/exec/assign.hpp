@@ -129,7 +129,7 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                         }
                     }
                 }
-                if (flat) { // the thread split or vector math: the expanded plan runs
+                if (flat) { // the thread split or math in blocks: the expanded plan runs
                     loop_plan p;
                     planning::fill_flat_plan(p, n, d);
                     run_plan(p, data, shape, strides, n);

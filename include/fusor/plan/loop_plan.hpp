@@ -433,7 +433,8 @@ struct gemm_plan {
 /// The flat case as the planner first decides it (planning::plan_flat): a compact value, so
 /// that an element-wise assignment over small same-shape tensors plans in a few instructions.
 /// `inline_loop`: the whole evaluation is the contiguous kernel over `size` elements on the
-/// calling thread (under `parallel_threshold` elements, no math function for SLEEF), which the
+/// calling thread (under `parallel_threshold` elements, and either no math function with a
+/// vectorised form, or math computed a register at a time: planning::plan_flat_math), which the
 /// evaluator runs as one loop with every offset 0 (exec::execute_flat). Otherwise the flat case
 /// needs the thread split or the blocked vector-math kernel, and the planner expands it into
 /// its `loop_plan` (planning::fill_flat_plan), which holds those decisions. Either way

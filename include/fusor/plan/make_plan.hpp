@@ -740,9 +740,9 @@ flat_plan plan_flat(const E&, index_t size) {
 /// `rows_in_registers` (one row of `size`, computed a register at a time, its tail masked)
 /// when fill_flat_plan would choose the same loop: one thread (fewer elements than the thread
 /// split takes) and math_in_registers (math_registers_allowed, as choose_math_in_registers
-/// decides it). Otherwise neither, and the expanded plan runs. `sqrt(a * a + b * b)` over 16
-/// float32: 1,434 instructions per evaluation through the expanded plan, its driver and its
-/// scratch buffers.
+/// decides it). Otherwise neither, and the expanded plan runs. `c = exp(a) * b` over 16
+/// float32: 1,213 instructions per evaluation through the expanded plan, its driver and its
+/// scratch buffers, 275 inline (callgrind, g++ -O3 -march=haswell).
 template <class E>
 flat_plan plan_flat_math(const E&, const destination_ref& d, index_t size) {
     flat_plan f{1, size, 0, false};
