@@ -141,16 +141,26 @@ FUSOR_INLINE void registers_run(D* out, const Ev& ev, index_t len, bool followed
     }
     registers_loop<Read, false>(out, ev, len, followed);
 }
+// The register loop over `len` elements of a bound evaluator, compiled once per evaluator type
+// and called by the blocked kernel's blocks (registers_block) and by the flat case's inline
+// loop (exec::execute_flat): one copy of the code for both, so the compiler's choices in it
+// (which multiply and add it contracts into one fused multiply-add: g++ chose otherwise for
+// `a * a + b * b` in the masked last register of a copy inlined elsewhere) and so the bits
+// are the same. `ev` by value, a copy that no store reaches: a vector store may alias anything,
+// so through a reference the loop reloaded leaves' pointers (and the test of leaves read twice,
+// `x * x`) after every register it stored (`sqrt(a * b + a)` over 16,384 float32: 2.0 -> 1.5
+// us).
+template <register_read Read, class D, class Ev>
+[[gnu::noinline]] void registers_call(D* out, const Ev ev, index_t len, bool followed) {
+    static_assert(std::is_trivially_copyable_v<Ev>);
+    registers_run<Read>(out, ev, len, followed);
+}
 template <register_read Read, class D, class Ev>
 FUSOR_INLINE void registers_block(
     D* out, Ev& ev, const index_t* off, index_t start, index_t len, bool followed = false) {
     ev.bind_registers(off, start, len);
     if constexpr (std::is_trivially_copyable_v<Ev>) {
-        // A copy that no store reaches: a vector store may alias anything, so through `ev` the
-        // loop reloaded leaves' pointers (and the test of leaves read twice, `x * x`) after
-        // every register it stored. `sqrt(a * b + a)` over 16,384 float32: 2.0 -> 1.5 us.
-        const Ev bound = ev;
-        registers_run<Read>(out, bound, len, followed);
+        registers_call<Read>(out, ev, len, followed);
     } else {
         registers_run<Read>(out, ev, len, followed); // a temporary's shared storage: no copy
     }
@@ -463,14 +473,14 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
     constexpr bool math_in_registers = planning::flat_math_register_form<E>;
     if constexpr (math_in_registers && std::is_same_v<D, typename E::value_type>) {
         // The flat case with math functions (planning::plan_flat_math): one row, a register at
-        // a time, each function on the register its argument computes, as the expanded plan's
-        // blocked kernel computes it in registers (math_in_registers), without its driver and
-        // buffers. The same lanes through the same operations: the same bits.
+        // a time, each function on the register its argument computes, by the loop the expanded
+        // plan's blocked kernel runs in registers (math_in_registers: registers_call, the same
+        // code, so the same bits), without its driver and buffers.
         FUSOR_TRACE_KERNEL(*traced, "registers");
         auto ev = basic_flat_evaluator_builder<true>{0, f.cols}.build(e);
         static_assert(in_registers_v<decltype(ev)>);
         detail::trace_flat_row(traced, 0, f.cols);
-        detail::registers_run<register_read::block>(out, ev, f.cols);
+        detail::registers_call<register_read::block>(out, ev, f.cols, false);
         return;
     }
     if constexpr (planning::rows_register_form<E> && std::is_same_v<D, typename E::value_type>) {

@@ -474,16 +474,12 @@ FUSOR_DECL bool math_registers_allowed(const elementwise_facts& facts,
 /// compute them a register at a time (elementwise_facts::register_candidate, on a target with
 /// masked loads): then plan_flat_math may run it inline (flat_plan::inline_loop), as the flat
 /// case without math functions runs, instead of expanding it into a loop_plan for the driver.
-/// Not where it multiplies and adds (`contractible`): g++ fused `a * a + b * b` into a multiply-
-/// add one way in the inline loop's masked last register and the other way in the expanded
-/// plan's, so the last element of `sqrt(a * a + b * b)` over 7 float64 differed in its last bit;
-/// such expressions keep the expanded plan, as flat rows keep the plain loop (rows_register_form).
+/// Both run one function for the loop (exec::registers_call), so both give the same bits.
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
 template <class E>
 inline constexpr bool flat_math_register_form =
-    FUSOR_MATH_IN_REGISTERS && flat_tree<E> && elementwise_facts_of<E>.register_candidate
-    && !elementwise_facts_of<E>.contractible;
+    FUSOR_MATH_IN_REGISTERS && flat_tree<E> && elementwise_facts_of<E>.register_candidate;
 // clang-format on
 
 /// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take
