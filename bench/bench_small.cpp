@@ -572,8 +572,7 @@ void s9(index_t n) {
 #endif
 }
 
-// ---- S10: c = exp(a) * b, a math function
-// ---------------------------------------------------------
+// ---- S10: c = exp(a) * b, a math function -------------------------------------------------------
 void s10(index_t n) {
     struct data {
         fusor::tensor<float> a, b, c;

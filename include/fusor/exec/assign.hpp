@@ -118,9 +118,14 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                         return;
                     }
                 }
-                if constexpr (planning::flat_math_register_form<N>) {
+                // clang-format off
+                constexpr bool math_inline = planning::flat_math_register_form<N>
+                                             && std::is_same_v<V, typename N::value_type>;
+                // clang-format on
+                if constexpr (math_inline) {
                     // Math functions a register at a time: inline too, when the expanded plan
-                    // would run that loop on this thread (planning::plan_flat_math).
+                    // would run that loop on this thread (planning::plan_flat_math; only into
+                    // the expression's own element type, so no other case compiles this call).
                     if (flat) {
                         const flat_plan f = planning::plan_flat_math(n, d, size);
                         if (f.inline_loop) {

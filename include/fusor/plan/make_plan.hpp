@@ -736,17 +736,17 @@ flat_plan plan_flat(const E&, index_t size) {
 }
 
 /// The flat case's plan over an expression with math functions in the register form
-/// (flat_math_register_form), into destination `d` of `size` elements: `inline_loop` and
-/// `rows_in_registers` (one row of `size`, computed a register at a time, its tail masked)
-/// when fill_flat_plan would choose the same loop: one thread (fewer elements than the thread
-/// split takes) and math_in_registers (math_registers_allowed, as choose_math_in_registers
-/// decides it). Otherwise neither, and the expanded plan runs. `c = exp(a) * b` over 16
-/// float32: 1,213 instructions per evaluation through the expanded plan, its driver and its
-/// scratch buffers, 275 inline (callgrind, g++ -O3 -march=haswell).
+/// (flat_math_register_form), into destination `d` of `size` elements: `inline_loop` (one row
+/// of `size`, computed a register at a time, its tail masked) when fill_flat_plan would choose
+/// the same loop: one thread (fewer elements than the thread split takes) and
+/// math_in_registers (math_registers_allowed, as choose_math_in_registers decides it).
+/// Otherwise not, and the expanded plan runs. `c = exp(a) * b` over 16 float32: 1,213
+/// instructions per evaluation through the expanded plan, its driver and its scratch buffers,
+/// 294 inline (callgrind, g++ -O3 -march=haswell).
 template <class E>
 flat_plan plan_flat_math(const E&, const destination_ref& d, index_t size) {
     flat_plan f{1, size, 0, false};
-    f.inline_loop = f.rows_in_registers =
+    f.inline_loop =
         size < parallel_threshold && math_registers_allowed(elementwise_facts_of<E>, d.dtype, 1);
     return f;
 }
