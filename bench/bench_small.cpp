@@ -20,6 +20,8 @@
 //   S9  c = transpose(a) + b               a, b (n, n), n = 8, 32: a view read across
 //   S10 c = exp(a) * b                     float32 (n,), n = 4 ... 16384: a math function
 //                                          (SLEEF's, in registers; hand: std::exp per element)
+//   S11 c = exp(x - m)                     x (8, 16) and (64, 256), m (rows, 1): a math
+//                                          function over a column broadcast (softmax's step)
 // Each way is checked against the hand loop once before timing. bench/report reads the ratios.
 //
 //   build/release/bench/bench_small --benchmark_repetitions=5
@@ -608,6 +610,52 @@ void s10(index_t n) {
 #endif
 }
 
+// ---- S11: c = exp(x - m), m one element per row ----------------------------------------------
+void s11(index_t rows, index_t cols) {
+    struct data {
+        fusor::tensor<float> x, m, c;
+    };
+    auto* x = new data{random_tensor({rows, cols}, 20),
+                       random_tensor({rows, 1}, 21),
+                       fusor::tensor<float>(fusor::shape_t{rows, cols})};
+    const std::string name = "S11_exp_minus_column/" + std::to_string(rows * cols);
+    std::vector<float> want(static_cast<std::size_t>(rows * cols));
+    for (index_t i = 0; i < rows; ++i)
+        for (index_t j = 0; j < cols; ++j)
+            want[static_cast<std::size_t>(i * cols + j)] =
+                std::exp(x->x.data()[i * cols + j] - x->m.data()[i]);
+    auto check = [&](const char* way, auto run) {
+        std::fill(x->c.data(), x->c.data() + rows * cols, 0.f);
+        run();
+        // The vectorised exp functions differ from std::exp by a few units in the last place.
+        expect_close(name + "/" + way, x->c.data(), want.data(), rows * cols, 1e-5);
+        add(name, way, run);
+    };
+    check("fused", [x] { x->c = fusor::exp(x->x - x->m); });
+    // The loop a good programmer writes: each row's statistic read once.
+    check("hand", [x, rows, cols] {
+        const float* in = x->x.data();
+        float* out = x->c.data();
+        for (index_t i = 0; i < rows; ++i) {
+            const float m = x->m.data()[i];
+            for (index_t j = 0; j < cols; ++j)
+                out[i * cols + j] = std::exp(in[i * cols + j] - m);
+        }
+    });
+#if FUSOR_BENCH_EIGEN
+    check("eigen", [x, rows] {
+        const eigen_const_vector m(x->m.data(), rows);
+        em(x->c) = (em(std::as_const(x->x)).colwise() - m).exp();
+    });
+#endif
+#if FUSOR_BENCH_XTENSOR
+    check("xtensor", [x] {
+        auto c = xt_of<2>(x->c);
+        xt::noalias(c) = xt::exp(xt_of<2>(x->x) - xt_of<2>(x->m));
+    });
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -638,6 +686,8 @@ int main(int argc, char** argv) {
         s9(n);
     for (index_t n : {4, 16, 64, 256, 1024, 16384})
         s10(n);
+    s11(8, 16);
+    s11(64, 256);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -271,6 +271,90 @@ TEST_CASE("the flat case's math runs inline in registers with the expanded plan'
     }
 }
 
+namespace {
+// The row-broadcast case with math functions (planning::rows_math_register_form): `assign`
+// writes `out` of (rows, cols); inline a register per row when `inline_rows` (one inner loop
+// per row traced, the kernel explain names), with the bits of the expanded plan either way.
+template <class T, class Assign, class Explain>
+void check_rows_inline(fusor::tensor<T>& out, bool inline_rows, Assign assign, Explain explain) {
+    const auto shown = explain();
+    const auto doc = nlohmann::json::parse(shown.json());
+    const bool says_rows = shown.text().find("each row a register at a time") != std::string::npos;
+    trace::clear();
+    assign();
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    const fusor::index_t rows = out.shape()[0], cols = out.shape()[1];
+    if (inline_rows) {
+        CHECK(says_rows);
+        CHECK(trace::kernels.back() == "registers");
+        REQUIRE(trace::seen.size() == static_cast<std::size_t>(rows)); // a loop per row
+        for (const auto& loop : trace::seen)
+            CHECK(loop.n == cols);
+    } else {
+        CHECK_FALSE(says_rows);
+    }
+    const fusor::tensor<T> inline_result = out;
+    fusor::planning::flat_plans_enabled = false;
+    assign();
+    fusor::planning::flat_plans_enabled = true;
+    CHECK(same_bits(inline_result, out));
+}
+
+template <class T>
+void check_math_rows(fusor::index_t rows, fusor::index_t cols) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const tensor<T> x = reshape(values<T>(rows * cols, 6.0, -3.0), {rows, cols});
+    const tensor<T> m = reshape(values<T>(rows, 2.0, -1.0), {rows, 1});
+    const tensor<T> s = reshape(values<T>(rows, 1.0, 0.5), {rows, 1});
+    const tensor<T> row = values<T>(cols, 1.5, 0.25);
+    tensor<T> out(shape_t{rows, cols});
+    const bool fills = planning::math_rows_fill_registers(cols, static_cast<index_t>(sizeof(T)));
+    static_assert(planning::rows_math_register_form<decltype(sqrt(x - m + T(4)) / s)>);
+    static_assert(!planning::rows_math_register_form<decltype(sqrt(x * m + row))>);
+    // Inline where the rows fill half a register and the loop per row cannot contract.
+    auto inline_for = [fills](const auto& e) {
+        return fills && planning::rows_math_register_form<std::decay_t<decltype(e)>>;
+    };
+    check_rows_inline(
+        out,
+        inline_for(sqrt(x - m + T(4)) / s),
+        [&] { out = sqrt(x - m + T(4)) / s; },
+        [&] { return explain(out, sqrt(x - m + T(4)) / s); });
+    // Multiplying and adding: the expanded plan (the compiler may contract them otherwise in
+    // a loop per row).
+    check_rows_inline(
+        out,
+        false,
+        [&] { out = sqrt(x * m + row + T(8)); },
+        [&] { return explain(out, sqrt(x * m + row + T(8))); });
+#if FUSOR_VECTOR_MATH
+    check_rows_inline(
+        out, fills, [&] { out = exp(x - m); }, [&] { return explain(out, exp(x - m)); });
+    check_rows_inline(
+        out, fills, [&] { out = exp(x - m) / s; }, [&] { return explain(out, exp(x - m) / s); });
+    check_rows_inline(
+        out, fills, [&] { out = tanh(x * row); }, [&] { return explain(out, tanh(x * row)); });
+    check_rows_inline(
+        out,
+        inline_for(log(s / (x - m + T(5))) - sin(row)),
+        [&] { out = log(s / (x - m + T(5))) - sin(row); },
+        [&] { return explain(out, log(s / (x - m + T(5))) - sin(row)); });
+#endif
+}
+} // namespace
+
+TEST_CASE("the row-broadcast case's math runs inline a register per row with the expanded plan's "
+          "bits"
+          * doctest::skip(skip_here)) {
+    for (const fusor::index_t rows : {2, 3, 8, 33})
+        for (const fusor::index_t cols : {2, 3, 4, 5, 8, 9, 16, 17, 31, 100, 1024}) {
+            check_math_rows<float>(rows, cols);
+            check_math_rows<double>(rows, cols);
+        }
+}
+
 TEST_CASE("the register form gives the blocked form's bits over broadcast and strided operands"
           * doctest::skip(skip_here)) {
     for (const auto& [r, c] : std::vector<std::pair<fusor::index_t, fusor::index_t>>{

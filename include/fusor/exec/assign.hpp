@@ -132,6 +132,14 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
                             exec::execute_flat(f, data, n, shown_plan(n, d).get());
                             return;
                         }
+                    } else if constexpr (planning::rows_math_register_form<N>) {
+                        // And a register per row in the row-broadcast case (`exp(x - m)`, m a
+                        // column), as the expanded plan marks it (plan_root, `flat_rows`).
+                        flat_plan f;
+                        if (planning::is_flat_rows_case(n, d, size, f) && f.inline_loop) {
+                            exec::execute_flat(f, data, n, shown_plan(n, d).get());
+                            return;
+                        }
                     }
                 }
                 if (flat) { // the thread split or math in blocks: the expanded plan runs

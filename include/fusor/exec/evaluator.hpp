@@ -607,6 +607,10 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind_registers(const index_t* offsets, index_t start, index_t len) {
         child.bind_registers(offsets, start, len);
     }
+    // A flat plan's row `r` (exec::execute_flat's rows in registers).
+    FUSOR_INLINE void bind_row(index_t r) {
+        child.bind_row(r);
+    }
     template <bool Partial, register_read Read = register_read::block, bool Twins = false>
     FUSOR_INLINE auto get_register(index_t i, index_t n, index_t run = 0) const {
         return vector_function<Op, T>::compute(

@@ -477,6 +477,23 @@ FUSOR_INLINE void execute_flat(const flat_plan& f, D* out, const E& e, const loo
         // plan's blocked kernel runs in registers (math_in_registers: registers_call, the same
         // code, so the same bits), without its driver and buffers.
         FUSOR_TRACE_KERNEL(*traced, "registers");
+        if constexpr (planning::rows_math_register_form<E>) {
+            if ((f.still | f.column) != 0) {
+                // The row-broadcast case (planning::is_flat_rows_case): a row at a time, a
+                // column's element broadcast into a register as it is read (no splat buffer).
+                basic_flat_evaluator_builder<true> b{f.still, f.cols, 0, nullptr, f.column};
+                b.broadcast_columns = true;
+                auto ev = b.build(e);
+                static_assert(in_registers_v<decltype(ev)>);
+                D* o = out;
+                for (index_t r = 0; r < f.rows; ++r, o += f.cols) {
+                    detail::trace_flat_row(traced, r, f.cols);
+                    ev.bind_row(r);
+                    detail::registers_call<register_read::rows>(o, ev, f.cols, false);
+                }
+                return;
+            }
+        }
         auto ev = basic_flat_evaluator_builder<true>{0, f.cols}.build(e);
         static_assert(in_registers_v<decltype(ev)>);
         detail::trace_flat_row(traced, 0, f.cols);

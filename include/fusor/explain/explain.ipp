@@ -470,8 +470,10 @@ FUSOR_DEF std::string vector_text(const loop_plan& p) {
                + " (compiler-vectorised; exp, log ... called one element at a time: compiled "
                  "without SLEEF, add -DFUSOR_HAS_SLEEF=1 and -lsleef to vectorise them)"
                + (p.vector_functions.empty() ? "" : "; " + vector_math_text(p));
-    if (p.rows_in_registers) // flat rows (no vector functions): execute_flat
-        return s + " (each row a register at a time, the tail by a masked store)";
+    if (p.rows_in_registers) { // flat rows: execute_flat
+        const std::string rows = " (each row a register at a time, the tail by a masked store)";
+        return p.vector_functions.empty() ? s + rows : s + rows + "; " + vector_math_text(p);
+    }
     if (p.vector_functions.empty())
         return s + " (compiler-vectorised)";
     return s + "; " + vector_math_text(p);

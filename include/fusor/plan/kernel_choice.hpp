@@ -480,7 +480,27 @@ FUSOR_DECL bool math_registers_allowed(const elementwise_facts& facts,
 template <class E>
 inline constexpr bool flat_math_register_form =
     FUSOR_MATH_IN_REGISTERS && flat_tree<E> && elementwise_facts_of<E>.register_candidate;
+
+/// True when the row-broadcast case over node `E` (planning::is_flat_rows_case) calls math
+/// functions and can compute each row a register at a time, a column's element broadcast into a
+/// register per row: flat_math_register_form, and not multiplying and adding where the compiler
+/// may fuse the two (`contractible`). That loop (exec::execute_flat, register_read::rows) is
+/// another function than the expanded plan's (its blocks or collapsed rows, register_read::block),
+/// and only lane-wise operations the compiler cannot contract are sure to give the same bits in
+/// both.
+template <class E>
+inline constexpr bool rows_math_register_form =
+    flat_math_register_form<E> && !contractible<E>;
 // clang-format on
+
+/// Whether the row-broadcast case's rows of `cols` elements of `itemsize` bytes, over an
+/// expression with rows_math_register_form, run inline a register per row (with the rest of
+/// plan_flat_rows_math's conditions): at least half a register each. Shorter rows would fill a
+/// fraction of each register's lanes, and every lane calls the function: the expanded plan
+/// collapses them into blocks of whole registers (collapses, `vector_math`). Not a template.
+constexpr bool math_rows_fill_registers(index_t cols, index_t itemsize) {
+    return 2 * cols * itemsize >= compiled_simd_target().bytes;
+}
 
 /// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take
 /// its terms a 512-bit register at a time (reduce_kernel::pairwise_simd): a float32 `sum` or

@@ -445,7 +445,8 @@ struct gemm_plan {
 /// axes, read again for every row (`a * row + 1`, a bias or a scale per column), or a column
 /// of one element per row of at most `broadcast_block` (`(x - m) / s` with m and s of shape
 /// (rows, 1): a row's statistics), splatted into a buffer at the start of each row, as the
-/// broadcast kernel does.
+/// broadcast kernel does. With math functions (`exp(x - m)`) it runs inline only a register
+/// per row (`rows_in_registers`, planning::rows_math_register_form).
 ///
 /// The flat reduction (planning::is_flat_reduction) reduces a flat operand (every tensor of its
 /// shape, row-major) over every axis into one element (`sum(a * b)`, `max(x)`): one run of
@@ -462,7 +463,8 @@ struct flat_plan {
     std::uint64_t column = 0;
     /// Each row is computed a register at a time, its tail through a masked load and store,
     /// and a column's element is broadcast into a register instead of splatted into a buffer
-    /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers).
+    /// (is_flat_rows_case: planning::rows_register_form and choose_rows_in_registers; with
+    /// math functions, planning::rows_math_register_form, and then also `inline_loop`).
     bool rows_in_registers = false;
     /// The rows run as one loop in blocks of whole rows (the collapsed kernel: collapses() of
     /// the rows, their length and the destination's itemsize).
@@ -573,7 +575,8 @@ struct loop_plan {
     /// of being copied into a buffer per block first (planning::choose_math_in_registers).
     bool stride2_in_registers = false;
     /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
-    /// flat plan holds, copied for explain (`"runs": "row_registers"`) before the walk, so
+    /// flat plan holds, copied for explain (`"runs": "row_registers"`, or `"registers"` with
+    /// math functions; `vectors:` says "each row a register at a time") before the walk, so
     /// that its rows do not collapse (collapsible_rows).
     bool rows_in_registers = false;
     /// Reductions: how the loop accumulates.

@@ -869,7 +869,9 @@ FUSOR_INLINE_WHEN_OPTIMIZING bool finish_rows_case(
 /// leading axes (extent 1 on the same last axes, of at most broadcast_block elements), neither
 /// overlapping the destination, with at least one row or column, and at least 2 rows of at
 /// least 2 elements. On success fills `f` (rows, cols, which leaves are rows and columns,
-/// `inline_loop` as plan_flat decides it, and rows_in_registers). The general walk plans the
+/// `inline_loop` as plan_flat decides it, and rows_in_registers; over math functions in the
+/// register form, rows_math_register_form, both set together: one thread, rows at least half
+/// a register long, math_registers_allowed). The general walk plans the
 /// same loop: two levels, rows outermost, the rows at stride 0 in the outer one, the
 /// columns at stride 0 in the inner one (the broadcast kernel: plan_root keeps its splat rather
 /// than a held operand, as execute_flat runs it), every other operand at unit stride. `size` is the
@@ -901,6 +903,14 @@ bool is_flat_rows_case(const E& e, const destination_ref& d, index_t size, flat_
         constexpr std::string_view dtype = dtype_name<T>();
         f.rows_in_registers = choose_rows_in_registers(
             f, static_cast<index_t>(sizeof(T)), d.dtype.data() == dtype.data() || d.dtype == dtype);
+    }
+    if constexpr (rows_math_register_form<E>) {
+        // Math functions a register per row (rows_math_register_form): one thread, rows that
+        // fill half a register or more, and math_in_registers as choose_math_in_registers
+        // decides it for the expanded plan (math_registers_allowed).
+        f.inline_loop = f.rows_in_registers =
+            size < parallel_threshold && math_rows_fill_registers(f.cols, d.itemsize)
+            && math_registers_allowed(elementwise_facts_of<E>, d.dtype, 1);
     }
     if (f.column != 0)
         f.collapsed = !f.rows_in_registers && collapses(f.rows, f.cols, d.itemsize);
@@ -1167,7 +1177,7 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
             p.flat = true;
             return;
         }
-        if constexpr (inline_loop_candidate<E>) {
+        if constexpr (inline_loop_candidate<E> || rows_math_register_form<E>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
                 p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
