@@ -494,8 +494,8 @@ inline constexpr bool rows_math_register_form =
 // clang-format on
 
 /// Whether the row-broadcast case's rows of `cols` elements of `itemsize` bytes, over an
-/// expression with rows_math_register_form, run inline a register per row (with the rest of
-/// plan_flat_rows_math's conditions): at least half a register each. Shorter rows would fill a
+/// expression with rows_math_register_form, run inline a register per row (with
+/// is_flat_rows_case's other conditions): at least half a register each. Shorter rows would fill a
 /// fraction of each register's lanes, and every lane calls the function: the expanded plan
 /// collapses them into blocks of whole registers (collapses, `vector_math`). Not a template.
 constexpr bool math_rows_fill_registers(index_t cols, index_t itemsize) {
