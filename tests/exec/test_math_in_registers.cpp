@@ -355,6 +355,104 @@ TEST_CASE("the row-broadcast case's math runs inline a register per row with the
         }
 }
 
+namespace {
+// A loop nest's rows a register at a time (loop_plan::rows_in_registers, chosen by
+// planning::choose_math_in_registers): a loop with its math in registers, reading an operand
+// still in the row (here reduction results, temporaries of shape (rows, 1)), whose rows are two
+// registers long or more, runs row by row with the still operand's element broadcast into a
+// register. `assign` writes `out`: explain says so when `by_rows`, and not otherwise; every
+// inner loop that ran is one explain printed; the bits are the blocked form's. A softmax over
+// enough rows runs by row blocks instead (plan/row_blocks.hpp: the loop storing exp(x - m) runs
+// row by row, the loop that divides calls no function): then the kernels are not compared.
+template <class T, class Assign, class Explain>
+void check_nest_rows(fusor::tensor<T>& out, bool by_rows, Assign assign, Explain explain) {
+    const auto shown = explain();
+    const auto doc = nlohmann::json::parse(shown.json());
+    const bool says_rows = explain_text::one_line(shown.text())
+                               .find("broadcast into a register per row; rows one at a time")
+                           != std::string::npos;
+    const bool row_blocks = doc.contains("row_blocks");
+    CHECK(says_rows == by_rows); // by row blocks: the loop storing exp(x - m)
+    const auto expected = trace::loops_from_json(doc);
+    trace::clear();
+    assign();
+    REQUIRE(trace::seen.size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        CAPTURE(k);
+        CHECK(trace::seen[k].loop == expected[k].loop);
+        CHECK(trace::seen[k].n == expected[k].n);
+        CHECK(trace::seen[k].offsets == expected[k].offsets);
+    }
+    if (!row_blocks) {
+        check_forms(out, assign, explain, "registers");
+        return;
+    }
+    const fusor::tensor<T> registers = out;
+    fusor::planning::math_in_registers_enabled = false;
+    assign();
+    fusor::planning::math_in_registers_enabled = true;
+    CHECK(same_bits(registers, out));
+}
+
+template <class T>
+void check_nest_math_rows(fusor::index_t rows, fusor::index_t cols) {
+    using namespace fusor;
+    CAPTURE(rows);
+    CAPTURE(cols);
+    const tensor<T> x = reshape(values<T>(rows * cols, 6.0, -3.0), {rows, cols});
+    const tensor<T> y = reshape(values<T>(rows * cols, 2.0, 0.5), {rows, cols}); // positive
+    const tensor<T> s = reshape(values<T>(rows, 1.0, 0.5), {rows, 1});
+    tensor<T> out(shape_t{rows, cols});
+    const bool by_rows = planning::nest_rows_fill_registers(cols, static_cast<index_t>(sizeof(T)));
+    // A row softmax: its last loop reads the maximum and the sum, each a column.
+    check_nest_rows(
+        out,
+        by_rows,
+        [&] {
+            out = exp(x - max(x, 1, keepdims)) / sum(exp(x - max(x, 1, keepdims)), 1, keepdims);
+        },
+        [&] {
+            return explain(
+                out, exp(x - max(x, 1, keepdims)) / sum(exp(x - max(x, 1, keepdims)), 1, keepdims));
+        });
+    // A temporary and a tensor column side by side.
+    check_nest_rows(
+        out,
+        by_rows,
+        [&] { out = exp(x - max(x, 1, keepdims)) / s; },
+        [&] { return explain(out, exp(x - max(x, 1, keepdims)) / s); });
+    check_nest_rows(
+        out,
+        by_rows,
+        [&] { out = sqrt(y / sum(y, 1, keepdims)); },
+        [&] { return explain(out, sqrt(y / sum(y, 1, keepdims))); });
+    // Multiplying and adding: the blocks (a loop per row might contract them otherwise).
+    check_nest_rows(
+        out,
+        false,
+        [&] { out = exp(x * max(x, 1, keepdims) + x); },
+        [&] { return explain(out, exp(x * max(x, 1, keepdims) + x)); });
+    // One level: a 0-d temporary still in the one row.
+    const tensor<T> v = values<T>(cols, 6.0, -3.0);
+    tensor<T> out1(shape_t{cols});
+    check_nest_rows(
+        out1,
+        by_rows,
+        [&] { out1 = exp(v - max(v)); },
+        [&] { return explain(out1, exp(v - max(v))); });
+}
+} // namespace
+
+TEST_CASE("a loop nest's rows with math run a register per row, a still operand broadcast, with "
+          "the blocked form's bits"
+          * doctest::skip(skip_here || !FUSOR_VECTOR_MATH)) {
+    for (const fusor::index_t rows : {1, 2, 3, 8, 33})
+        for (const fusor::index_t cols : {4, 8, 15, 16, 17, 31, 32, 33, 64, 100, 1024}) {
+            check_nest_math_rows<float>(rows, cols);
+            check_nest_math_rows<double>(rows, cols);
+        }
+}
+
 TEST_CASE("the register form gives the blocked form's bits over broadcast and strided operands"
           * doctest::skip(skip_here)) {
     for (const auto& [r, c] : std::vector<std::pair<fusor::index_t, fusor::index_t>>{

@@ -350,19 +350,13 @@ struct leaf_evaluator {
 #endif
 };
 
-/// A materialised temporary (a reduction's result) read like a tensor; owns its storage.
-template <class T>
-struct temporary_evaluator : leaf_evaluator<T> {
-    std::shared_ptr<const tensor<T>> storage;
-};
-
 /// A reshape of an expression: either the child read through the reshape's index map (its
 /// leaves already carry it) or, when the reshape merges axes, the child's materialised copy.
 /// Which one is known only at run time; the branch is loop-invariant.
 template <class ChildEvaluator, class T>
 struct reshape_evaluator {
-    ChildEvaluator child; // unused (default) when copied
-    temporary_evaluator<T> copy;
+    ChildEvaluator child;   // unused (default) when copied
+    leaf_evaluator<T> copy; // the materialised copy (a temporary: the evaluation's cache owns it)
     bool copied;
 
     FUSOR_INLINE void bind(const index_t* offsets) {
@@ -558,7 +552,8 @@ struct vector_math_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) { child.bind(offsets); }
     void own_buffers(scratch& s) {
         child.own_buffers(s);
-        buffer = s.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding));
+        if (buffer) // none in registers
+            buffer = s.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding));
     }
     // A child that is a tensor of this element type (a leaf, or a temporary read like one)
     // holds the block's elements contiguously at `cur` once bound (at unit stride, or in its
@@ -808,7 +803,9 @@ struct evaluator_builder {
     template <class E>
     E with_splat(E e) const {
         using T = std::remove_pointer_t<decltype(e.splat)>;
-        if (plan->kernel == inner_kernel::broadcast && e.stride == 0)
+        // Rows a register at a time (loop_plan::rows_in_registers) broadcast a still operand's
+        // element into a register: no splat buffer.
+        if (plan->kernel == inner_kernel::broadcast && e.stride == 0 && !plan->rows_in_registers)
             e.splat = buffers.make<T>(static_cast<std::size_t>(broadcast_block));
         if (plan->kernel == inner_kernel::collapsed) {
             // Still operands splatted; row operands (0 one level out) and column operands (0 in
@@ -851,13 +848,18 @@ struct evaluator_builder {
         return read_temporary(boundary_result(n, plan->boundaries[next_boundary], cache));
     }
 
-    // The next boundary's temporary `t`, computed already, read as the next operand.
+    // The next boundary's temporary `t`, computed already, read as the next operand: a leaf's
+    // evaluator over it. It owns nothing: `cache` lists every boundary's temporary for the whole
+    // evaluation (new_temporary), and a `computed` node's result is its node's. So a temporary
+    // reads as a tensor does, and an evaluator over temporaries is trivially copyable: the
+    // register form's loop takes it by value (registers_call), and the planner treats a
+    // hoisted child as a leaf of the register form (planning::register_form).
     template <class T>
-    auto read_temporary(std::shared_ptr<const tensor<T>> t) {
+    auto read_temporary(const std::shared_ptr<const tensor<T>>& t) {
         const std::size_t k = next_operand++;
         ++next_boundary;
         const T* base = t->data() + plan->operands[k].offset;
-        return with_splat(temporary_evaluator<T>{{base, inner_stride(k), k}, std::move(t)});
+        return with_splat(leaf_evaluator<T>{base, inner_stride(k), k});
     }
 
     template <class N>
@@ -913,9 +915,13 @@ struct evaluator_builder {
         using T = typename N::value_type;
         if constexpr (Blocked && vector_function<Op, T>::available) {
             using child_evaluator = decltype(this->template build_child<N>(child<0>(n)));
+            // In registers (loop_plan::math_in_registers) the function reads its argument's
+            // register, never a block buffer: none made.
             return vector_math_evaluator<Op, child_evaluator, T>{
                 this->template build_child<N>(child<0>(n)),
-                buffers.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding))};
+                plan->math_in_registers
+                    ? nullptr
+                    : buffers.make<T>(static_cast<std::size_t>(broadcast_block + vector_padding))};
         } else {
             return [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
                 using E =

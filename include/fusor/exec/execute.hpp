@@ -167,6 +167,30 @@ template <class D, class Ev>
         registers_run<register_read::rows>(out, ev, cols);
     }
 }
+// A loop nest's block of `rows` rows of `cols` elements computed a register at a time (the
+// plan's rows_in_registers): each row bound where it starts (`bind`: an operand still in the
+// row points at its element, which register_read::rows broadcasts into a register), so there is
+// no splat buffer to fill per row and no repeat buffer per block of rows. The rows stepped here,
+// by each operand's stride one level out (`row_step`, none for a block of one row). Not inlined,
+// `ev` by value, as registers_call.
+template <class D, class Ev>
+[[gnu::noinline]] void registers_nest_rows_call(D* out0,
+                                                Ev ev,
+                                                const index_t* offsets,
+                                                std::size_t ops,
+                                                const index_t* row_step,
+                                                index_t rows,
+                                                index_t cols) {
+    static_assert(std::is_trivially_copyable_v<Ev>);
+    index_buffer off(offsets, ops);
+    for (index_t r = 0; r < rows; ++r) {
+        ev.bind(off.data());
+        registers_run<register_read::rows>(out0 + off[0], ev, cols);
+        if (r + 1 < rows)
+            for (std::size_t k = 0; k < ops; ++k)
+                off[k] += row_step[k];
+    }
+}
 template <register_read Read, class D, class Ev>
 FUSOR_INLINE void registers_block(
     D* out, Ev& ev, const index_t* off, index_t start, index_t len, bool followed = false) {
@@ -308,6 +332,20 @@ void run_held(const loop_plan& p, D* out0, const Ev& ev) {
 // expression type at -O2).
 template <class D, class Ev>
 void run_blocked(const loop_plan& p, D* const out0, Ev& ev, index_t so = 1) {
+#if FUSOR_MATH_IN_REGISTERS
+    if constexpr (computes_in_registers<D, Ev> && std::is_trivially_copyable_v<Ev>) {
+        if (p.rows_in_registers) { // planning::choose_math_in_registers: rows of unit or 0 stride
+            const bool two = p.extents.size() >= 2;
+            const index_buffer row_step = row_steps(p, two);
+            auto kernel = [&p, out0, &row_step](Ev& ev, const block& b) {
+                registers_nest_rows_call(
+                    out0, ev, b.offsets, p.operand_count, row_step.data(), b.rows, b.cols);
+            };
+            run_loop_nest(p, two ? 2 : 1, ev, kernel);
+            return;
+        }
+    }
+#endif
     const bool collapsed = p.kernel == inner_kernel::collapsed;
     const bool registers = p.math_in_registers, stride2 = p.stride2_in_registers;
     const std::size_t levels = p.extents.size();
@@ -428,9 +466,11 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
         // computed by the scalar functions, as it always was. Only that loop is compiled for
         // them: the contiguous, broadcast, held, tiled and strided kernels over scalar math
         // (about 5 KB of code per expression type, g++ -O2) could run nothing else.
+        // Each kernel traced once the evaluator is built: building it computes the loop's
+        // temporaries (their loops run, and are traced, first).
         if (p.vector_functions.empty() && (p.empty || p.levels() == 0)) {
-            FUSOR_TRACE_KERNEL(p, inner_kernel_name(p.kernel));
             auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
+            FUSOR_TRACE_KERNEL(p, inner_kernel_name(p.kernel));
             auto element = [out0](decltype(ev)& ev, const block& b) {
                 detail::contiguous_inner_loop(out0, ev, b.offsets, b.cols);
             };
@@ -438,11 +478,11 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
             drive(p, 1, 0, 1, &decltype(call)::run, &call);
             return;
         }
+        auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
         FUSOR_TRACE_KERNEL(p,
                            !p.math_in_registers     ? "blocked"
                            : p.stride2_in_registers ? "registers_stride2"
                                                     : "registers");
-        auto ev = evaluator_builder<true>{&p, cache, buffers}.build(e);
 #if FUSOR_MATH_IN_REGISTERS
         // Whatever the planner may mark math_in_registers, this evaluator can run so.
         static_assert(

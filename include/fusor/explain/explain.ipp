@@ -256,12 +256,16 @@ FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                                    ? ", broadcast into a register per run"
                                    : ", splatted per run")
                             + "; flat runs and columns)"
-                      : !p.reducer.empty() // a register accumulation reading its run in blocks
-                            ? "broadcast (stride 0: " + still + ", splatted; blocks of "
-                                  + std::to_string(broadcast_block) + ")"
-                            : "broadcast (stride 0: " + still
-                                  + "; splatted per inner loop, contiguous blocks of "
-                                  + std::to_string(broadcast_block) + ")";
+                      : p.rows_in_registers // planning::choose_math_in_registers
+                            ? "broadcast (stride 0: " + still
+                                  + ", broadcast into a register per row; rows one at a time)"
+                            : !p.reducer
+                                      .empty() // a register accumulation reading its run in blocks
+                                  ? "broadcast (stride 0: " + still + ", splatted; blocks of "
+                                        + std::to_string(broadcast_block) + ")"
+                                  : "broadcast (stride 0: " + still
+                                        + "; splatted per inner loop, contiguous blocks of "
+                                        + std::to_string(broadcast_block) + ")";
     } else if (p.kernel == inner_kernel::collapsed) {
         const std::size_t L = p.extents.size();
         std::string rows, columns, still;

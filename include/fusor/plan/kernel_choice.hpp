@@ -283,18 +283,24 @@ concept rescaled_reducer = requires {
 /// True when node `N` computes elements of type `T` in the register form of a blocked loop
 /// (exec/evaluator.hpp, in_registers_v): a tensor or scalar of type `T`, or an element-wise
 /// node of type `T` over such nodes that is `+ - * /`, unary `-` (register_arithmetic) or a
-/// function with a vectorised form, none of its children hoisted (those are temporaries).
+/// function with a vectorised form. A node the loop reads as a temporary counts as a tensor:
+/// a reduction inside the expression (softmax's `max(x, 1, keepdims)`), a hoisted child
+/// (plan/hoisting.hpp) and an aliased assignment's copy (`materialised`) are read through a
+/// leaf's evaluator over the temporary they were computed into (exec/evaluator.hpp,
+/// evaluator_builder::read_temporary).
 // (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
 // clang-format off
 template <class N, class T>
 inline constexpr bool register_form =
-    (tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar)
+    (tag_of<N> == node_tag::leaf || tag_of<N> == node_tag::scalar
+     || tag_of<N> == node_tag::reduction || tag_of<N> == node_tag::materialised)
     && std::is_same_v<typename N::value_type, T>;
 template <class T, class Op, class... Cs>
 inline constexpr bool register_form<elementwise<Op, Cs...>, T> =
     std::is_same_v<typename elementwise<Op, Cs...>::value_type, T>
     && (register_arithmetic<Op> || (has_vector_form<Op, T> && sizeof...(Cs) == 1))
-    && ((register_form<Cs, T> && !planning::hoisted<elementwise<Op, Cs...>, Cs>) && ...);
+    && ((planning::hoisted<elementwise<Op, Cs...>, Cs> ? std::is_same_v<typename Cs::value_type, T>
+                                                       : register_form<Cs, T>) && ...);
 // clang-format on
 
 /// True when node `N` multiplies (`*`, `square`) somewhere and adds or subtracts somewhere: on an
@@ -500,6 +506,18 @@ inline constexpr bool rows_math_register_form =
 /// collapses them into blocks of whole registers (collapses, `vector_math`). Not a template.
 constexpr bool math_rows_fill_registers(index_t cols, index_t itemsize) {
     return 2 * cols * itemsize >= compiled_simd_target().bytes;
+}
+
+/// Whether a loop nest's rows of `cols` elements of `itemsize` bytes, with math functions in
+/// registers and an operand still in the row or rows short enough to collapse, run a register
+/// at a time row by row (loop_plan::rows_in_registers, choose_math_in_registers): at least two
+/// registers each. Shorter rows pay more for binding every operand per row than the collapsed
+/// kernel's repeat buffers cost (softmax's last loop, -march=haswell, instructions per
+/// evaluation: (64, 8) float32 27,644 collapsed against 28,514 row by row, (64, 12) 37,599
+/// against 38,787, (64, 16) 38,941 against 38,768; (64, 256) 200,448 against 177,614).
+/// Not a template.
+constexpr bool nest_rows_fill_registers(index_t cols, index_t itemsize) {
+    return cols * itemsize >= 2 * compiled_simd_target().bytes;
 }
 
 /// True when reducer `Impl`'s register accumulator over a contiguous run of node `C` can take

@@ -81,6 +81,32 @@ FUSOR_DEF void choose_math_in_registers(loop_plan& p,
         p.math_in_registers =
             !p.vector_functions.empty()
             && math_registers_allowed(facts, destination_dtype, destination_inner_stride);
+    // Rows a register at a time (exec::run_blocked): a broadcast or collapsed loop's rows, each
+    // operand at unit stride or still in the row, computed whole registers from the row itself,
+    // an operand still in the row broadcast into a register, not splatted into a buffer per row
+    // nor repeated over a block of rows (softmax's `exp(x - m) / s`, m and s reduction results
+    // of shape (rows, 1)), when the rows are two registers long or more
+    // (nest_rows_fill_registers). Not where the compiler may fuse a multiply and an add: the
+    // rows' loop is another function than the blocks', and it might fuse them otherwise. A flat
+    // plan (`flat`, `flat_rows`) decides this itself (planning::is_flat_rows_case).
+    if (p.math_in_registers && !facts.contractible && !p.flat && !p.flat_rows
+        && (p.kernel == inner_kernel::broadcast || p.kernel == inner_kernel::collapsed)
+        && nest_rows_fill_registers(p.extents.back(), facts.itemsize)) {
+        const std::size_t inner = p.extents.size() - 1;
+        bool unit_or_still = true, still = false;
+        for (std::size_t k = 1; k < p.operands.size(); ++k) {
+            if (p.operands[k].kind == operand_plan::role::scalar)
+                continue; // a register of its value, whatever the kernel
+            const index_t s = p.stride(k, inner);
+            unit_or_still = unit_or_still && (s == 0 || s == 1);
+            still = still || s == 0;
+        }
+        if (unit_or_still) {
+            p.rows_in_registers = true;
+            // Rows one at a time, not collapsed: no operand is repeated over a block.
+            p.kernel = still ? inner_kernel::broadcast : inner_kernel::contiguous;
+        }
+    }
 #if FUSOR_STRIDE2_IN_REGISTERS
     if (p.math_in_registers && p.kernel == inner_kernel::strided && !p.extents.empty()) {
         const std::size_t inner = p.extents.size() - 1;

@@ -577,7 +577,10 @@ struct loop_plan {
     /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
     /// flat plan holds, copied for explain (`"runs": "row_registers"`, or `"registers"` with
     /// math functions; `vectors:` says "each row a register at a time") before the walk, so
-    /// that its rows do not collapse (collapsible_rows).
+    /// that its rows do not collapse (collapsible_rows). Any other plan with math_in_registers:
+    /// its rows run one at a time, each a register at a time, an operand still in the row
+    /// broadcast into a register (exec::run_blocked; planning::choose_math_in_registers, which
+    /// then makes the kernel broadcast, or contiguous where no operand stands still).
     bool rows_in_registers = false;
     /// Reductions: how the loop accumulates.
     reduce_kernel reduction = reduce_kernel::none;
