@@ -799,9 +799,11 @@ struct evaluator_builder {
 
     // A tensor operand's evaluator; under the broadcast kernel a still one gets its splat,
     // under the tiled kernel one off unit stride its tile buffer, in a strided loop's blocks
-    // a still one its splat and one off unit stride its gather buffer.
+    // a still one its splat and one off unit stride its gather buffer. Inline: as a call per
+    // leaf, returning a dozen words by value, it cost a softmax over (8, 16) 234 instructions
+    // per evaluation (of 10,547).
     template <class E>
-    E with_splat(E e) const {
+    FUSOR_INLINE E with_splat(E e) const {
         using T = std::remove_pointer_t<decltype(e.splat)>;
         // Rows a register at a time (loop_plan::rows_in_registers) broadcast a still operand's
         // element into a register: no splat buffer.
