@@ -432,6 +432,16 @@ void check_nest_math_rows(fusor::index_t rows, fusor::index_t cols) {
         false,
         [&] { out = exp(x * max(x, 1, keepdims) + x); },
         [&] { return explain(out, exp(x * max(x, 1, keepdims) + x)); });
+    // A reduction whose loop reads a temporary it computes (a logsumexp's row sum): its
+    // kernel is traced after the maximum's loop, as explain lists them.
+    {
+        tensor<T> sums(shape_t{rows, 1});
+        const auto doc = nlohmann::json::parse(
+            explain(sums, sum(exp(x - max(x, 1, keepdims)), 1, keepdims)).json());
+        trace::clear();
+        sums = sum(exp(x - max(x, 1, keepdims)), 1, keepdims);
+        CHECK(trace::kernels == trace::kernels_from_json(doc));
+    }
     // One level: a 0-d temporary still in the one row.
     const tensor<T> v = values<T>(cols, 6.0, -3.0);
     tensor<T> out1(shape_t{cols});

@@ -1620,6 +1620,8 @@ void blocked_reduction(const loop_plan& p,
                        temporary_cache& cache,
                        scratch& buffers) {
     auto ev = evaluator_builder<Blocked>{&p, cache, buffers}.build(child);
+    if (jammed_rows(p.reduction) == 0 && arg_rows_per_pass(p.reduction) == 0) // as below
+        FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction)); // after the temporaries' loops
     using Ev = decltype(ev);
     // Two levels per call when the nest has them, the rows stepped here (as contiguous_rows)
     // rather than a driver call per run.
@@ -1803,12 +1805,13 @@ void execute_reduction(const reduction<R, C>& r,
         heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
     acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
     scratch buffers;
-    // The jammed-rows and arg-rows kernels trace the count they run.
-    if (jammed_rows(p.reduction) == 0 && arg_rows_per_pass(p.reduction) == 0)
-        FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
+    // Each kernel is traced once its evaluator is built: building it computes the temporaries
+    // the loop reads, whose loops run (and are traced) first. The jammed-rows and arg-rows
+    // kernels trace the count they run.
     if constexpr (planning::product_candidate<R, C>) {
         if (p.reduction == reduce_kernel::small_gemm) { // fusor's i-k-j product, no driver
             const auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
+            FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
             // A is operand 1 (choose_small_gemm never swaps: its kernel takes any strides).
             // The kernel starts each accumulator at the identity itself: no fill first.
             run_small_gemm<impl>(
@@ -1833,6 +1836,8 @@ void execute_reduction(const reduction<R, C>& r,
     // may name those, and runs nothing).
     constexpr bool runs_in_blocks_only = planning::vector_math_sum<impl, C>;
     auto ev = evaluator_builder<false>{&p, cache, buffers}.build(r.child);
+    if (jammed_rows(p.reduction) == 0 && arg_rows_per_pass(p.reduction) == 0)
+        FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction));
     using Ev = decltype(ev);
     const std::size_t levels = p.extents.size();
     const index_t sa = levels ? p.stride(0, levels - 1) : 0;
