@@ -259,8 +259,8 @@ FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                       : p.rows_in_registers // planning::choose_math_in_registers
                             ? "broadcast (stride 0: " + still
                                   + ", broadcast into a register per row; rows one at a time)"
-                            : !p.reducer
-                                      .empty() // a register accumulation reading its run in blocks
+                            // a register accumulation reading its run in blocks
+                            : !p.reducer.empty()
                                   ? "broadcast (stride 0: " + still + ", splatted; blocks of "
                                         + std::to_string(broadcast_block) + ")"
                                   : "broadcast (stride 0: " + still

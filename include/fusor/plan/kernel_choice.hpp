@@ -514,7 +514,7 @@ constexpr bool math_rows_fill_registers(index_t cols, index_t itemsize) {
 /// registers each. Shorter rows pay more for binding every operand per row than the collapsed
 /// kernel's repeat buffers cost (softmax's last loop, -march=haswell, instructions per
 /// evaluation: (64, 8) float32 27,644 collapsed against 28,514 row by row, (64, 12) 37,599
-/// against 38,787, (64, 16) 38,941 against 38,768; (64, 256) 200,448 against 177,614).
+/// against 38,787, (64, 16) 38,941 against 38,768; (64, 256) 200,448 against 177,659).
 /// Not a template.
 constexpr bool nest_rows_fill_registers(index_t cols, index_t itemsize) {
     return cols * itemsize >= 2 * compiled_simd_target().bytes;
