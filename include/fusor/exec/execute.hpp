@@ -1129,6 +1129,25 @@ inline constexpr bool vector_lanes = planning::extreme_reducer<Impl> && !Impl::n
                                      && std::is_floating_point_v<typename Impl::acc_type>;
 // clang-format on
 
+// Lanes [Half, 2 Half) of a vector of `L` lanes moved to lanes [0, Half) (the others any): the
+// second operand of one level of lane_reduce's halving tree.
+template <index_t Half, index_t L, class V>
+FUSOR_INLINE V upper_lanes(V v) {
+    static_assert(Half < L && (L == 2 || L == 4 || L == 8));
+    if constexpr (L == 8 && Half == 4)
+        return __builtin_shufflevector(v, v, 4, 5, 6, 7, 4, 5, 6, 7);
+    else if constexpr (L == 8 && Half == 2)
+        return __builtin_shufflevector(v, v, 2, 3, 2, 3, 4, 5, 6, 7);
+    else if constexpr (L == 8)
+        return __builtin_shufflevector(v, v, 1, 1, 2, 3, 4, 5, 6, 7);
+    else if constexpr (L == 4 && Half == 2)
+        return __builtin_shufflevector(v, v, 2, 3, 2, 3);
+    else if constexpr (L == 4)
+        return __builtin_shufflevector(v, v, 1, 1, 2, 3);
+    else
+        return __builtin_shufflevector(v, v, 1, 1);
+}
+
 // Eight interleaved accumulators (lane j takes elements j, j + 8, ...), merged in lane order
 // (max and min: halving, below).
 // One accumulator would chain every step on the previous one (a compare-and-select per element
@@ -1139,7 +1158,6 @@ FUSOR_LANES_FILLED_BEGIN
 template <class Impl, bool Contiguous, class Ev>
 typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t si) {
     using acc_t = typename Impl::acc_type;
-    acc_t lane[8];
     index_t i = 0;
     if constexpr (vector_lanes<Impl>) {
         // The 8 lanes as K vectors of at most one register each (lane_vectors.hpp); lane j
@@ -1147,51 +1165,74 @@ typename Impl::acc_type lane_reduce(const Ev& ev, index_t n, index_t i0, index_t
         constexpr index_t L = lane_vectors<acc_t, 8>::width;
         constexpr index_t K = lane_vectors<acc_t, 8>::count;
         using lanes_vec = typename lane_vectors<acc_t, 8>::vector;
+        // Impl::step lane by lane (merge is step for every such reducer): `v` when better, or
+        // when NaN (max, min), or when the lane has seen only NaNs so far (nanmax and nanmin:
+        // their lanes start at NaN).
+        const auto step = [](lanes_vec best, lanes_vec v) FUSOR_INLINE_LAMBDA {
+            constexpr bool greater = planning::keeps_greater<Impl>;
+            const auto better = greater ? (v > best) : (v < best);
+            if constexpr (requires { Impl::nan_ignoring_order; })
+                return (better | (best != best)) ? v : best;
+            else
+                return (better | (v != v)) ? v : best;
+        };
         lanes_vec best[K] = {};
         for (index_t k = 0; k < K; ++k)
             for (index_t j = 0; j < L; ++j)
                 best[k][j] = Impl::identity();
         for (; i + 8 <= n; i += 8) {
+            // A tensor of the accumulator's type at unit stride: one load per vector. Filled
+            // lane by lane (or through an array, which g++ 12 turned back into the same), each
+            // vector was built from one insert per element (max(x, 1) on (8, 16) float32: a
+            // tenth of a softmax's time).
+            constexpr bool loads = Contiguous && std::is_base_of_v<leaf_evaluator<acc_t>, Ev>;
             for (index_t k = 0; k < K; ++k) {
                 lanes_vec v;
-                for (index_t j = 0; j < L; ++j)
-                    v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + k * L + j));
-                constexpr bool greater = planning::keeps_greater<Impl>;
-                const auto better = greater ? (v > best[k]) : (v < best[k]);
-                if constexpr (requires { Impl::nan_ignoring_order; })
-                    // nanmax and nanmin's step, lane by lane: v when better, or when the lane
-                    // has seen only NaNs so far (it starts at NaN).
-                    best[k] = (better | (best[k] != best[k])) ? v : best[k];
+                if constexpr (loads)
+                    std::memcpy(&v, ev.cur + i + k * L, sizeof v);
                 else
-                    // Impl::step, lane by lane: v when better or NaN.
-                    best[k] = (better | (v != v)) ? v : best[k];
+                    for (index_t j = 0; j < L; ++j)
+                        v[j] = static_cast<acc_t>(ev.template get<Contiguous>(i + k * L + j));
+                best[k] = step(best[k], v);
             }
         }
-        for (index_t k = 0; k < K; ++k)
-            for (index_t j = 0; j < L; ++j)
-                lane[k * L + j] = best[k][j];
+        if (i < n) { // the tail into lane 0, in order
+            acc_t first = best[0][0];
+            for (; i < n; ++i)
+                first = Impl::step(first, ev.template get<Contiguous>(i), i0 + i * si);
+            best[0][0] = first;
+        }
+        // Halving, a tree of 3 merges deep instead of a chain of 7 (at rows of 32 the chain
+        // cost as much as the loop): lane j merged with lane j + half for half = 4, 2, 1, as
+        // whole vectors while half spans vectors, then within the first by shuffles (through
+        // an array of lanes, a vector store read back as scalars). Max and min are associative
+        // (up to the sign of a zero result and which NaN), so the result is the chain's.
+        const auto halve = [&]<index_t Half>() FUSOR_INLINE_LAMBDA {
+            if constexpr (Half >= L) {
+                for (index_t k = 0; k < Half / L; ++k)
+                    best[k] = step(best[k], best[k + Half / L]);
+            } else {
+                best[0] = step(best[0], upper_lanes<Half, L>(best[0]));
+            }
+        };
+        halve.template operator()<4>();
+        halve.template operator()<2>();
+        halve.template operator()<1>();
+        return best[0][0];
     } else {
+        acc_t lane[8];
         for (index_t j = 0; j < 8; ++j)
             lane[j] = Impl::identity();
         for (; i + 8 <= n; i += 8)
             for (index_t j = 0; j < 8; ++j)
                 lane[j] =
                     Impl::step(lane[j], ev.template get<Contiguous>(i + j), i0 + (i + j) * si);
-    }
-    for (; i < n; ++i)
-        lane[0] = Impl::step(lane[0], ev.template get<Contiguous>(i), i0 + i * si);
-    if constexpr (vector_lanes<Impl>) {
-        // Halving, a tree of 3 merges deep instead of a chain of 7: at rows of 32 the chain cost
-        // as much as the loop. Max and min are associative (up to the sign of a zero result
-        // and which NaN), so the result is the chain's.
-        for (index_t half = 4; half > 0; half /= 2)
-            for (index_t j = 0; j < half; ++j)
-                lane[j] = Impl::merge(lane[j], lane[j + half]);
-    } else {
+        for (; i < n; ++i)
+            lane[0] = Impl::step(lane[0], ev.template get<Contiguous>(i), i0 + i * si);
         for (index_t j = 1; j < 8; ++j)
             lane[0] = Impl::merge(lane[0], lane[j]);
+        return lane[0];
     }
-    return lane[0];
 }
 FUSOR_LANES_FILLED_END
 
