@@ -1040,6 +1040,64 @@ TEST_CASE("explain says when a sum's terms convert in registers" * doctest::skip
 }
 
 namespace {
+// A float32 sum over runs of a math function's values (planning::math_sum_in_registers): runs of
+// one register or more (up to 511) take each run a register at a time, the function with its
+// argument (explain: pairwise_simd, "in registers with their arguments"); the kernels traced
+// are explain's, in order; the bits are the blocked form's (the collapsed or broadcast kernel,
+// the function over each block's buffer).
+template <class Assign, class Explain>
+void check_math_sum(bool in_registers, Assign assign, Explain explain) {
+    const auto shown = explain();
+    const nlohmann::json doc = nlohmann::json::parse(shown.json());
+    const bool says =
+        doc["loops"].back()["runs"].get<std::string>() == "pairwise_simd"
+        && explain_text::one_line(shown.text()).find("in registers with their arguments")
+               != std::string::npos;
+    CHECK(says == in_registers);
+    trace::clear();
+    const fusor::tensor<float> registers = assign();
+    CHECK(trace::kernels == trace::kernels_from_json(doc));
+    fusor::planning::math_in_registers_enabled = false;
+    const fusor::tensor<float> blocked = assign();
+    fusor::planning::math_in_registers_enabled = true;
+    CHECK(same_bits(registers, blocked));
+}
+} // namespace
+
+TEST_CASE("a float32 sum of a math function's values runs each run in registers, with the "
+          "blocked form's bits"
+          * doctest::skip(skip_sums || !FUSOR_VECTOR_MATH)) {
+    using namespace fusor;
+    for (const index_t rows : {1, 3, 8, 9, 17})
+        for (const index_t cols : {7, 8, 15, 16, 17, 31, 33, 100, 511, 512}) {
+            CAPTURE(rows);
+            CAPTURE(cols);
+            const tensor<float> x = reshape(values<float>(rows * cols, 6.0, -3.0), {rows, cols});
+            const tensor<float> y = reshape(values<float>(rows * cols, 2.0, 0.5), {rows, cols});
+            const tensor<float> m = reshape(values<float>(rows, 1.0, 0.5), {rows, 1});
+            const bool fits = planning::math_runs_fill_registers(cols, 4);
+            CHECK(fits == (cols >= 16 && cols <= 511));
+            check_math_sum(
+                fits,
+                [&] { return tensor<float>(sum(exp(x - m), 1)); },
+                [&] { return explain(sum(exp(x - m), 1)); });
+            check_math_sum( // a logsumexp's row sum: the maximum a temporary still in the run
+                fits,
+                [&] { return tensor<float>(sum(exp(x - max(x, 1, keepdims)), 1, keepdims)); },
+                [&] { return explain(sum(exp(x - max(x, 1, keepdims)), 1, keepdims)); });
+            check_math_sum(
+                fits,
+                [&] { return tensor<float>(mean(sin(x) / y, 1)); },
+                [&] { return explain(mean(sin(x) / y, 1)); });
+            // Multiplying and adding (contractible): the blocked form.
+            check_math_sum(
+                false,
+                [&] { return tensor<float>(sum(exp(x * y + m), 1)); },
+                [&] { return explain(sum(exp(x * y + m), 1)); });
+        }
+}
+
+namespace {
 // One column's TwoSum, a row at a time (reducers::detail::two_sum_into on scalars).
 struct column_two_sum {
     double sum = 0.0, correction = 0.0;

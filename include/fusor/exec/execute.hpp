@@ -1708,6 +1708,75 @@ void blocked_reduction(const loop_plan& p,
     run_loop_nest(p, levels >= 2 ? 2 : 1, ev, kernel);
 }
 
+#if FUSOR_SUM_IN_REGISTERS
+// The plan's rows_in_registers on a float32 sum (planning::math_sum_in_registers): each run
+// bound where it starts and summed a register at a time, its math functions computed in the
+// registers of their arguments, a still operand's element broadcast into a register
+// (register_read::rows: these evaluators' leaves have no outer stride, so run q's evaluator
+// reads its own element): no splat, repeat or function buffer. pairwise_rows_per_pass runs per
+// pass (their chains of adds and the function calls in flight; one at a time, each run waited
+// on its tree), then the runs left over one at a time. The lanes, order and tail of
+// pairwise_terms (8 lanes and NumPy's tree from 8 terms; fewer in order), so its bits.
+template <class Impl, class C>
+void register_runs(const loop_plan& p,
+                   const C& child,
+                   typename Impl::acc_type* a0,
+                   temporary_cache& cache,
+                   scratch& buffers) {
+    auto ev = evaluator_builder<true>{&p, cache, buffers}.build(child);
+    using Ev = decltype(ev);
+    static_assert(sum_in_registers<Impl, Ev>, "planning::math_sum_in_registers implies it");
+    FUSOR_TRACE_KERNEL(p, reduce_kernel_name(p.reduction)); // after the temporaries' loops
+    constexpr index_t R = pairwise_rows_per_pass;
+    auto rows = make_evaluator_rows(ev); // no buffers to own: every function in registers
+    const std::size_t levels = p.extents.size(), ops = p.operand_count;
+    const index_buffer row_step = row_steps(p, levels >= 2);
+    auto kernel = [a0, ops, &row_step](evaluator_rows<Ev>& e, const block& b) {
+        index_buffer off(b.offsets, ops), o(ops);
+        const auto absorb = [&](index_t q, double s) FUSOR_INLINE_LAMBDA {
+            typename Impl::acc_type* a = a0 + off[0] + q * row_step[0];
+            *a = Impl::absorb(*a, s);
+        };
+        const auto next = [&](index_t runs) FUSOR_INLINE_LAMBDA {
+            for (std::size_t k = 0; k < ops; ++k)
+                off[k] += runs * row_step[k];
+        };
+        index_t r = 0;
+        if (b.cols >= 8)
+            for (; r + R <= b.rows; r += R) {
+                for (index_t q = 0; q < R; ++q) {
+                    for (std::size_t k = 0; k < ops; ++k)
+                        o[k] = off[k] + q * row_step[k];
+                    e.row[q].bind(o.data());
+                }
+                double s[R];
+                rows_sums<Impl, R, true, register_read::rows>(e.row, 1, 0, b.cols, s);
+                for (index_t q = 0; q < R; ++q)
+                    absorb(q, s[q]);
+                next(R);
+            }
+        for (; r < b.rows; ++r) {
+            Ev& one = e.row[0];
+            one.bind(off.data());
+            double s[1];
+            if (b.cols >= 8) {
+                rows_sums<Impl, 1, true, register_read::rows>(&one, 0, 0, b.cols, s);
+            } else { // a thread's part of a run: pairwise_terms' few terms, in order
+                alignas(64) float terms[16];
+                _mm512_store_ps(terms,
+                                one.template get_register<true, register_read::rows>(0, b.cols));
+                s[0] = 0.0;
+                for (index_t i = 0; i < b.cols; ++i)
+                    s[0] += Impl::term(terms[i]);
+            }
+            absorb(0, s[0]);
+            next(1);
+        }
+    };
+    run_loop_nest(p, levels >= 2 ? 2 : 1, rows, kernel);
+}
+#endif
+
 // The plan's finalize loop, on the same driver: out[...] = finalize(acc) over the result.
 template <class Impl, class R, class C, class D>
 void finalize_reduction(const loop_plan& p,
@@ -1862,6 +1931,15 @@ void execute_reduction(const reduction<R, C>& r,
         }
     }
     std::uninitialized_fill_n(a0, r.size(), impl::identity());
+#if FUSOR_SUM_IN_REGISTERS
+    if constexpr (planning::math_sum_in_registers<impl, C>) {
+        if (p.rows_in_registers) {
+            detail::register_runs<impl>(p, r.child, a0, cache, buffers);
+            detail::finalize_reduction<impl>(p, r, a0, out);
+            return;
+        }
+    }
+#endif
     if constexpr (planning::pairwise_reducer<impl>) {
         if ((p.kernel == inner_kernel::broadcast && p.reduction != reduce_kernel::row)
             || p.kernel == inner_kernel::collapsed || !p.vector_functions.empty()) {

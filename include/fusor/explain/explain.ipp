@@ -256,9 +256,13 @@ FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                                    ? ", broadcast into a register per run"
                                    : ", splatted per run")
                             + "; flat runs and columns)"
-                      : p.rows_in_registers // planning::choose_math_in_registers
+                      : p.rows_in_registers // planning::choose_math_in_registers or a sum's
                             ? "broadcast (stride 0: " + still
-                                  + ", broadcast into a register per row; rows one at a time)"
+                                  + (p.reducer.empty()
+                                         ? ", broadcast into a register per row; rows one at a "
+                                           "time)"
+                                         : ", broadcast into a register per run; runs one at a "
+                                           "time)")
                             // a register accumulation reading its run in blocks
                             : !p.reducer.empty()
                                   ? "broadcast (stride 0: " + still + ", splatted; blocks of "
@@ -449,6 +453,9 @@ FUSOR_DEF std::string vector_text(const loop_plan& p) {
                    + " runs of 8 float64 lanes per pass, 16 terms per register (" + regs + ")";
         if (p.reduction == reduce_kernel::float_lanes) // within explain's 100 columns
             return "32 float32 lanes of up to 16 products, then 32 float64 lanes (" + regs + ")";
+        if (p.reduction == reduce_kernel::pairwise_simd && !p.vector_functions.empty())
+            // Each run a register at a time with its functions (exec::detail::register_runs).
+            return "float64 lanes 8 to a register (" + regs + "); " + vector_math_text(p);
         if (p.reduction == reduce_kernel::pairwise_simd)
             return "float64 lanes 8 to a register, 16 float32 terms converted per load (" + regs
                    + ")";

@@ -534,6 +534,31 @@ inline constexpr bool sum_terms_in_registers =
     && register_form<C, float>;
 // clang-format on
 
+/// True when reducer `Impl`'s register accumulator over runs of node `C` can compute a math
+/// function's values a register at a time with their arguments, each run alone (the plan's
+/// rows_in_registers on a reduction: exec::detail::register_runs): a float32 `sum` or `mean`
+/// (each term the element in double) of a tree with a vectorised function (softmax's
+/// `sum(exp(x - m), 1)`) in the register form, on AVX-512 (FUSOR_SUM_IN_REGISTERS), not
+/// multiplying and adding where the compiler may fuse the two (`contractible`: the blocked
+/// form computes the function's argument in another loop). The same function on the same
+/// arguments, the plain loop's lanes and order: the same bits.
+// (Unformatted: clang-format 14 reads `v<T> &&` as an rvalue reference type.)
+// clang-format off
+template <class Impl, class C>
+inline constexpr bool math_sum_in_registers =
+    FUSOR_SUM_IN_REGISTERS && requires { requires Impl::term_is_element; }
+    && std::is_same_v<typename C::value_type, float> && has_vector_math<C>
+    && register_form<C, float> && !contractible<C>;
+// clang-format on
+
+/// The runs math_sum_in_registers takes a register at a time: one register long or more (a
+/// shorter run would fill a fraction of each register's lanes, and every lane calls the
+/// function: the collapsed kernel computes the function over blocks of whole runs), and within
+/// NumPy's 8 lanes and tree (pairwise_rows_max_run). Not a template.
+constexpr bool math_runs_fill_registers(index_t n, index_t itemsize) {
+    return n * itemsize >= compiled_simd_target().bytes && n <= pairwise_rows_max_run;
+}
+
 /// Whether pairwise_rows' runs of a float32 sum over node `C` can compute their terms in
 /// registers (reduce_kernel::pairwise_rows_simd): sum_terms_in_registers, and on an FMA target
 /// not multiply_add_shaped. Whether g++ fuses `c - a * b` into one instruction depends on the
@@ -748,6 +773,18 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
         // In every layout (a strided run gathers its blocks): the same bits as element-wise.
         if constexpr (has_vector_math<C>)
             vector_functions_of(child, p.vector_functions);
+        if constexpr (math_sum_in_registers<impl, C>) {
+            // Each run a register at a time, the function with its argument, a still operand's
+            // element broadcast into a register: no splat, repeat or function buffer.
+            if ((still_or_unit || contiguous) && p.reduction == reduce_kernel::pairwise
+                && math_runs_fill_registers(p.extents[levels - 1], index_t{sizeof(float)})
+                && math_in_registers_enabled) {
+                p.reduction = reduce_kernel::pairwise_simd;
+                p.rows_in_registers = true;
+                p.math_in_registers = true;
+                return;
+            }
+        }
         if (collapsible_runs(p))
             p.kernel = inner_kernel::collapsed;
     } else {
