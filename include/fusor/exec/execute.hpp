@@ -1709,14 +1709,45 @@ void blocked_reduction(const loop_plan& p,
 }
 
 #if FUSOR_SUM_IN_REGISTERS
+// The terms at [begin, begin + n) of a run bound by `ev.bind` (register_read::rows), n from 8,
+// a register at a time: pairwise_terms' lanes and recursion (8 lanes and NumPy's tree to 511
+// terms, 32 lanes to pairwise_block, halves above), its tail of fewer than L terms added in
+// order after the tree: its bits, with every function computed on its argument's register.
+template <class Impl, class Ev>
+double register_run_terms(const Ev& ev, index_t begin, index_t n) {
+    const auto with_tail = [&]<index_t L>() FUSOR_INLINE_LAMBDA {
+        double s = register_lanes_sum<L, Ev, register_read::rows>(ev, begin, n);
+        for (index_t i = n - n % L; i < n; i += 16) { // the tail, 16 terms per register
+            const index_t len = std::min<index_t>(16, n - i);
+            alignas(64) float tail[16];
+            _mm512_store_ps(tail,
+                            ev.template get_register<true, register_read::rows>(begin + i, len));
+            for (index_t j = 0; j < len; ++j)
+                s += Impl::term(tail[j]);
+        }
+        return s;
+    };
+    if (n <= pairwise_rows_max_run)
+        return with_tail.template operator()<8>();
+    if (n <= pairwise_block)
+        return with_tail.template operator()<32>();
+    index_t half = n / 2;
+    half -= half % 32;
+    return register_run_terms<Impl>(ev, begin, half)
+           + register_run_terms<Impl>(ev, begin + half, n - half);
+}
+#endif
+
+#if FUSOR_SUM_IN_REGISTERS
 // The plan's rows_in_registers on a float32 sum (planning::math_sum_in_registers): each run
 // bound where it starts and summed a register at a time, its math functions computed in the
 // registers of their arguments, a still operand's element broadcast into a register
 // (register_read::rows: these evaluators' leaves have no outer stride, so run q's evaluator
-// reads its own element): no splat, repeat or function buffer. pairwise_rows_per_pass runs per
-// pass (their chains of adds and the function calls in flight; one at a time, each run waited
-// on its tree), then the runs left over one at a time. The lanes, order and tail of
-// pairwise_terms (8 lanes and NumPy's tree from 8 terms; fewer in order), so its bits.
+// reads its own element): no splat, repeat or function buffer. Runs of 8 to 511 go
+// pairwise_rows_per_pass per pass (their chains of adds and the function calls in flight; one at
+// a time, each run waited on its tree), then the runs left over one at a time, longer runs one at
+// a time (register_run_terms). The lanes, order and tail of pairwise_terms (8 lanes and NumPy's
+// tree from 8 terms, 32 lanes from 512, halves from 4,097; fewer than 8 in order), so its bits.
 template <class Impl, class C>
 void register_runs(const loop_plan& p,
                    const C& child,
@@ -1742,7 +1773,7 @@ void register_runs(const loop_plan& p,
                 off[k] += runs * row_step[k];
         };
         index_t r = 0;
-        if (b.cols >= 8)
+        if (b.cols >= 8 && b.cols <= pairwise_rows_max_run)
             for (; r + R <= b.rows; r += R) {
                 for (index_t q = 0; q < R; ++q) {
                     for (std::size_t k = 0; k < ops; ++k)
@@ -1759,7 +1790,9 @@ void register_runs(const loop_plan& p,
             Ev& one = e.row[0];
             one.bind(off.data());
             double s[1];
-            if (b.cols >= 8) {
+            if (b.cols > pairwise_rows_max_run) {
+                s[0] = register_run_terms<Impl>(one, 0, b.cols);
+            } else if (b.cols >= 8) {
                 rows_sums<Impl, 1, true, register_read::rows>(&one, 0, 0, b.cols, s);
             } else { // a thread's part of a run: pairwise_terms' few terms, in order
                 alignas(64) float terms[16];

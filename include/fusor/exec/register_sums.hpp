@@ -83,8 +83,9 @@ FUSOR_INLINE double numpy_lane_tree(__m512d r) {
 /// `begin` (whole groups of `L`; the caller adds the tail), reduced by pairwise_block_sum's
 /// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
 /// lanes, so every lane holds the plain loop's value and the sum has its bits. `Ev` computes
-/// float32 in the register form, at unit stride from `begin`.
-template <index_t L, bool Twins, class Ev>
+/// float32 in the register form, at unit stride from `begin`, read as `Read` says (`rows`: an
+/// evaluator bound at the run's start, a still operand's element broadcast).
+template <index_t L, bool Twins, class Ev, register_read Read = register_read::block>
 double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
     static_assert(L == 8 || L == 32);
     const index_t lanes_end = n - n % L; // >= L: the caller takes runs of 8 or more
@@ -92,25 +93,22 @@ double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
         __m512d r[1];
         lanes_of_runs<1>(
             [&](index_t, index_t i) FUSOR_INLINE_LAMBDA {
-                return ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
+                return ev.template get_register<false, Read, Twins>(begin + i, 16);
             },
             [&](index_t, index_t i, index_t len) FUSOR_INLINE_LAMBDA {
-                return ev.template get_register<true, register_read::block, Twins>(begin + i, len);
+                return ev.template get_register<true, Read, Twins>(begin + i, len);
             },
             lanes_end,
             r);
         return numpy_lane_tree(r[0]);
     } else {
-        const __m512 v0 = ev.template get_register<false, register_read::block, Twins>(begin, 16);
-        const __m512 v1 =
-            ev.template get_register<false, register_read::block, Twins>(begin + 16, 16);
+        const __m512 v0 = ev.template get_register<false, Read, Twins>(begin, 16);
+        const __m512 v1 = ev.template get_register<false, Read, Twins>(begin + 16, 16);
         __m512d r0 = float64_half<0>(v0), r1 = float64_half<1>(v0);
         __m512d r2 = float64_half<0>(v1), r3 = float64_half<1>(v1);
         for (index_t i = 32; i < lanes_end; i += 32) {
-            const __m512 w0 =
-                ev.template get_register<false, register_read::block, Twins>(begin + i, 16);
-            const __m512 w1 =
-                ev.template get_register<false, register_read::block, Twins>(begin + i + 16, 16);
+            const __m512 w0 = ev.template get_register<false, Read, Twins>(begin + i, 16);
+            const __m512 w1 = ev.template get_register<false, Read, Twins>(begin + i + 16, 16);
             r0 = _mm512_add_pd(r0, float64_half<0>(w0));
             r1 = _mm512_add_pd(r1, float64_half<1>(w0));
             r2 = _mm512_add_pd(r2, float64_half<0>(w1));
@@ -162,12 +160,12 @@ register_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, d
 
 // Where every pair of leaves under one operation reads one operand alike (`sum(a * a)`), the
 // loop that loads it once (exec/execute.hpp, registers_run).
-template <index_t L, class Ev>
+template <index_t L, class Ev, register_read Read = register_read::block>
 double register_lanes_sum(const Ev& ev, index_t begin, index_t n) {
     if constexpr (holds_twins<Ev>())
         if (ev.twins_alike())
-            return register_lanes_loop<L, true>(ev, begin, n);
-    return register_lanes_loop<L, false>(ev, begin, n);
+            return register_lanes_loop<L, true, Ev, Read>(ev, begin, n);
+    return register_lanes_loop<L, false, Ev, Read>(ev, begin, n);
 }
 #endif
 

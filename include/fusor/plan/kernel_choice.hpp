@@ -553,10 +553,10 @@ inline constexpr bool math_sum_in_registers =
 
 /// The runs math_sum_in_registers takes a register at a time: one register long or more (a
 /// shorter run would fill a fraction of each register's lanes, and every lane calls the
-/// function: the collapsed kernel computes the function over blocks of whole runs), and within
-/// NumPy's 8 lanes and tree (pairwise_rows_max_run). Not a template.
+/// function: the collapsed kernel computes the function over blocks of whole runs). Not a
+/// template.
 constexpr bool math_runs_fill_registers(index_t n, index_t itemsize) {
-    return n * itemsize >= compiled_simd_target().bytes && n <= pairwise_rows_max_run;
+    return n * itemsize >= compiled_simd_target().bytes;
 }
 
 /// Whether pairwise_rows' runs of a float32 sum over node `C` can compute their terms in
@@ -707,7 +707,7 @@ FUSOR_DECL bool collapsible_runs(const loop_plan& p);
 /// (`p.kernel` broadcast: the still operands splatted, as the element-wise broadcast kernel),
 /// and, in a contiguous or broadcast run, math functions with a vectorised form run over each
 /// block through SLEEF (`p.vector_functions`), as they do in element-wise loops: the same
-/// function gives the same bits in both; a float32 sum's runs of 16 to 511 instead compute
+/// function gives the same bits in both; a float32 sum's runs of 16 or more instead compute
 /// the function a register at a time with its argument (math_sum_in_registers: pairwise_simd,
 /// rows_in_registers and math_in_registers, no block buffers). Max/min and arg-reductions keep
 /// their kernels.
