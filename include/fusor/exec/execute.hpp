@@ -1719,11 +1719,8 @@ double register_run_terms(const Ev& ev, index_t begin, index_t n) {
         double s = register_lanes_sum<L, Ev, register_read::rows>(ev, begin, n);
         for (index_t i = n - n % L; i < n; i += 16) { // the tail, 16 terms per register
             const index_t len = std::min<index_t>(16, n - i);
-            alignas(64) float tail[16];
-            _mm512_store_ps(tail,
-                            ev.template get_register<true, register_read::rows>(begin + i, len));
-            for (index_t j = 0; j < len; ++j)
-                s += Impl::term(tail[j]);
+            s = add_terms_in_order<Impl>(
+                s, ev.template get_register<true, register_read::rows>(begin + i, len), len);
         }
         return s;
     };
@@ -1736,9 +1733,7 @@ double register_run_terms(const Ev& ev, index_t begin, index_t n) {
     return register_run_terms<Impl>(ev, begin, half)
            + register_run_terms<Impl>(ev, begin + half, n - half);
 }
-#endif
 
-#if FUSOR_SUM_IN_REGISTERS
 // The plan's rows_in_registers on a float32 sum (planning::math_sum_in_registers): each run
 // bound where it starts and summed a register at a time, its math functions computed in the
 // registers of their arguments, a still operand's element broadcast into a register
@@ -1795,12 +1790,8 @@ void register_runs(const loop_plan& p,
             } else if (b.cols >= 8) {
                 rows_sums<Impl, 1, true, register_read::rows>(&one, 0, 0, b.cols, s);
             } else { // a thread's part of a run: pairwise_terms' few terms, in order
-                alignas(64) float terms[16];
-                _mm512_store_ps(terms,
-                                one.template get_register<true, register_read::rows>(0, b.cols));
-                s[0] = 0.0;
-                for (index_t i = 0; i < b.cols; ++i)
-                    s[0] += Impl::term(terms[i]);
+                s[0] = add_terms_in_order<Impl>(
+                    0.0, one.template get_register<true, register_read::rows>(0, b.cols), b.cols);
             }
             absorb(0, s[0]);
             next(1);

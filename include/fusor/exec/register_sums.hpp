@@ -79,6 +79,17 @@ FUSOR_INLINE double numpy_lane_tree(__m512d r) {
     return _mm256_cvtsd_f64(_mm256_add_pd(lower_half(r), upper_half(r)));
 }
 
+// `s` plus the first `len` (at most 16) terms of register `v`, one at a time in order: a run's
+// tail, after its lanes' tree, as the plain loop adds it.
+template <class Impl>
+FUSOR_INLINE double add_terms_in_order(double s, __m512 v, index_t len) {
+    alignas(64) float terms[16];
+    _mm512_store_ps(terms, v);
+    for (index_t j = 0; j < len; ++j)
+        s += Impl::term(terms[j]);
+    return s;
+}
+
 /// The `L` float64 lanes (8: NumPy's, or 32) of a float32 run of `n` elements of `ev` from
 /// `begin` (whole groups of `L`; the caller adds the tail), reduced by pairwise_block_sum's
 /// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
@@ -148,12 +159,8 @@ register_rows_sums(const Ev* ev, index_t ev_step, index_t run_step, index_t n, d
     lanes_of_runs<R>(whole, part, lanes_end, r);
     for (index_t q = 0; q < R; ++q) {
         double sum = numpy_lane_tree(r[q]);
-        if (n > lanes_end) { // the tail, one term at a time
-            alignas(64) float tail[16];
-            _mm512_store_ps(tail, part(q, lanes_end, n - lanes_end));
-            for (index_t j = 0; j < n - lanes_end; ++j)
-                sum += Impl::term(tail[j]);
-        }
+        if (n > lanes_end) // the tail, one term at a time
+            sum = add_terms_in_order<Impl>(sum, part(q, lanes_end, n - lanes_end), n - lanes_end);
         s[q] = sum;
     }
 }
