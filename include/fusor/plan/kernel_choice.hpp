@@ -634,13 +634,13 @@ inline constexpr bool rows_at_once_reducer = requires {
 /// instead of splatted (sum((x - m) * (x - m), 1), m a column, over (8, 16): the splats and
 /// the terms computed one at a time were 1,300 of its 2,340 instructions).
 template <class Impl, class T>
-reduce_kernel register_reduce_kernel(index_t n,
-                                     bool contiguous,
-                                     bool terms_in_registers,
-                                     index_t runs,
-                                     bool plain_runs,
-                                     bool splatted_rows = false,
-                                     bool rows_in_registers = false) {
+FUSOR_INLINE reduce_kernel register_reduce_kernel(index_t n,
+                                                  bool contiguous,
+                                                  bool terms_in_registers,
+                                                  index_t runs,
+                                                  bool plain_runs,
+                                                  bool splatted_rows = false,
+                                                  bool rows_in_registers = false) {
     if constexpr (pairwise_reducer<Impl>) {
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;

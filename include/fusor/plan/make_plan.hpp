@@ -1032,27 +1032,35 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     const std::size_t k = r.axes.size(), rank = s.size();
     if (k == 0 || rank == 0)
         return false;
-    for (std::size_t i = 0; i < k; ++i)
-        if (r.axes[i] != static_cast<index_t>(rank - k + i))
-            return false;
+    // Every axis (`sum(a * b)`): the axes are sorted and distinct, so they are 0 ... rank - 1,
+    // and the whole operand is one run.
+    const bool whole = k == rank;
+    if (!whole)
+        for (std::size_t i = 0; i < k; ++i)
+            if (r.axes[i] != static_cast<index_t>(rank - k + i))
+                return false;
     if (d.shape != r.shape()) // after the axes: a product's summed axis is not its last
         return false;
     index_t rows = 1, cols = 1; // no division: a 64-bit idiv cost a fifth of sum(a * b) at n=4
-    for (std::size_t i = 0; i < rank - k; ++i)
-        rows *= s[i];
-    for (std::size_t i = rank - k; i < rank; ++i)
-        cols *= s[i];
+    if (whole) {
+        cols = shape_size(s);
+    } else {
+        for (std::size_t i = 0; i < rank - k; ++i)
+            rows *= s[i];
+        for (std::size_t i = rank - k; i < rank; ++i)
+            cols *= s[i];
+    }
     const index_t n = rows * cols;
     if (n < 2 || n >= parallel_threshold || cols < 2)
         return false;
-    const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
     using impl = typename reduction<R, C>::impl;
     std::uint64_t columns = 0;
     // Every leaf dense over the operand (no destination to be apart from: the destination's
     // overlap is checked below; a plan made for leaves without data, as tests and explain make,
     // does no pointer arithmetic on them).
-    if (!detail::dense_over(r.child, operand.shape)) {
+    if (!detail::dense_over(r.child, s)) {
         if constexpr (flat_columns_reducer<impl, C>) {
+            const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
             if (cols > broadcast_block || !reduction_columns(r.child, operand, n, k, columns))
                 return false;
         } else {

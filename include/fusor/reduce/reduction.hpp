@@ -129,15 +129,21 @@ auto make_reduction(E&& e, const std::optional<shape_t>& axes_in, reduce_options
     const shape_t& in = r.child.shape();
     // Every axis, or one axis of a tensor of rank >= 1, written in place: `sum(a * b)` moves
     // no shape.
-    if (!axes_in)
+    if (!axes_in) {
+        // Every axis: the result is 0-d, or all 1s with keepdims, written without
+        // set_reduced_shape's walk over the axes.
         for (index_t i = 0; i < in.rank(); ++i)
             r.axes.push_back(i);
-    else if (axes_in->size() == 1 && in.rank() > 0)
-        r.axes.push_back(normalize_axis((*axes_in)[0], in.rank()));
-    else
-        r.axes = resolve_axes(
-            axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
-    set_reduced_shape(r);
+        if (opt.keepdims)
+            r.shape_ = shape_t(in.size(), 1);
+    } else {
+        if (axes_in->size() == 1 && in.rank() > 0)
+            r.axes.push_back(normalize_axis((*axes_in)[0], in.rank()));
+        else
+            r.axes = resolve_axes(
+                axes_in, in.rank(), opt.int_axis && !std::is_same_v<Reducer, reducers::mean>);
+        set_reduced_shape(r);
+    }
     return r;
 }
 
