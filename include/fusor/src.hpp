@@ -38,6 +38,7 @@
 #include <fusor/core/rounding.ipp>
 #include <fusor/core/shape.ipp>
 #include <fusor/exec/execute.ipp>
+#include <fusor/exec/gemm.ipp>
 #include <fusor/exec/rescaled_blocks.ipp>
 #include <fusor/exec/scratch.ipp>
 #include <fusor/exec/segmented_eval.ipp>

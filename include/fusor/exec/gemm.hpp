@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 #include <fusor/plan/gemm.hpp>
@@ -14,6 +15,31 @@
 #endif
 
 namespace fusor::exec {
+
+/// What the BLAS that runs fusor's matrix products says about itself, for explain (and for
+/// users who want to check their BLAS). OpenBLAS picks its kernels for the processor when the
+/// program starts; one that does not know the processor (OpenBLAS 0.3.21, Debian 12's, on Intel
+/// Sapphire Rapids) falls back to its generic `Prescott` kernels, about 5x slower here, unless
+/// the environment variable OPENBLAS_CORETYPE names a core (`SkylakeX`, `Haswell`, `Zen`).
+struct blas_identity {
+    /// OpenBLAS's configuration line (`openblas_get_config()`: version, build options, core);
+    /// empty without a BLAS, or with a BLAS that is not OpenBLAS.
+    std::string config;
+    /// The core whose kernels OpenBLAS runs (`openblas_get_corename()`: `SkylakeX`, `Haswell`,
+    /// `Zen`, `Prescott`, ...); empty when config is.
+    std::string core;
+    /// `core`'s kernels predate AVX2 while this processor has AVX2 (OpenBLAS did not recognise
+    /// it): products run at a fraction of the processor's speed.
+    bool generic = false;
+    /// With `generic`: the OPENBLAS_CORETYPE value that selects this processor's kernels
+    /// (`SkylakeX` with AVX-512, else `Haswell`).
+    std::string suggested_core;
+};
+
+/// The BLAS's account of itself, asked of the BLAS on each call (found through weak references
+/// to OpenBLAS's `openblas_get_config` and `openblas_get_corename`, so any other BLAS, or none,
+/// gives an empty identity). Throws nothing.
+FUSOR_DECL blas_identity query_blas_identity();
 
 /// `C = A B` as `g` says, for every element of its batch loops (row-major C; A and B row- or
 /// column-major; pointers at each operand's first element). The BLAS splits the product across
@@ -63,3 +89,7 @@ void run_gemm([[maybe_unused]] const gemm_plan& g,
 }
 
 } // namespace fusor::exec
+
+#ifndef FUSOR_SEPARATE_COMPILATION
+#include <fusor/exec/gemm.ipp>
+#endif

@@ -3,6 +3,7 @@
 // (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
 #pragma once
 
+#include <fusor/exec/gemm.hpp> // query_blas_identity: the BLAS's kernels, for the text
 #include <fusor/explain/explain.hpp>
 
 namespace fusor {
@@ -391,8 +392,20 @@ FUSOR_DEF std::string exp_engine() {
 }
 
 FUSOR_DEF std::string vector_text(const loop_plan& p) {
-    if (p.reduction == reduce_kernel::gemm)
-        return "the BLAS's own kernels";
+    if (p.reduction == reduce_kernel::gemm) {
+        // The BLAS chose its kernels for this processor when the program started; OpenBLAS says
+        // which (exec::query_blas_identity), and whether they are its generic fallback.
+        const exec::blas_identity id = exec::query_blas_identity();
+        if (id.core.empty())
+            return "the BLAS's own kernels";
+        std::string s = "the BLAS's own kernels (OpenBLAS, core " + id.core + ")";
+        if (id.generic)
+            s += "; OpenBLAS's generic kernels: it does not recognise this processor, which has "
+                 + std::string(id.suggested_core == "SkylakeX" ? "AVX-512" : "AVX2")
+                 + " (set OPENBLAS_CORETYPE=" + id.suggested_core
+                 + " before the program starts for its kernels)";
+        return s;
+    }
     const simd_target target = compiled_simd_target();
     if (p.reduction == reduce_kernel::small_gemm) {
         const gemm_plan& g = p.gemm;
@@ -592,7 +605,10 @@ FUSOR_DEF void print_loop(text_builder& os,
         os << "    then " << n.names[0] << " = " << p.reducer << "_finalize(accumulators)\n";
     // Within 100 columns: a collapsed loop's line lists its operands (continued under the text).
     os << "    " << wrapped("kernel:  " + kernel_text(p, n), 13, 96);
-    os << "    vectors: " << vector_text(p) << '\n';
+    if (p.reduction == reduce_kernel::gemm) // the BLAS's kernels, and a note when they are generic
+        os << "    " << wrapped("vectors: " + vector_text(p), 13, 96);
+    else
+        os << "    vectors: " << vector_text(p) << '\n';
     os << "    threads: " << threads_text(p) << '\n';
 }
 

@@ -1060,7 +1060,9 @@ bool is_flat_reduction(const reduction<R, C>& r, const destination_ref& d, flat_
     // does no pointer arithmetic on them).
     if (!detail::dense_over(r.child, s)) {
         if constexpr (flat_columns_reducer<impl, C>) {
-            const destination_ref operand{s, s, nullptr, d.dtype, d.itemsize}; // strides unread
+            // The operand's shape is all the column walk reads (not its strides, element type
+            // or item size), so nothing is copied from `d`.
+            const destination_ref operand{s, s, nullptr, {}, 0};
             if (cols > broadcast_block || !reduction_columns(r.child, operand, n, k, columns))
                 return false;
         } else {
