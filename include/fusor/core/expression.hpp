@@ -97,8 +97,9 @@ using value_type_t = typename std::remove_cvref_t<E>::value_type;
 
 namespace detail {
 // Defined in exec/assign.hpp: the one place where `=`, `+=`, ... on tensors and views happen.
+// `fresh`: `dest` was just allocated for this evaluation (a tensor made from an expression).
 template <class T, class E>
-void assign_to_tensor(tensor<T>& dest, const E& e);
+void assign_to_tensor(tensor<T>& dest, const E& e, bool fresh = false);
 template <class T, class E>
 void assign_to_view(const tensor_view<T>& dest, const E& e, bool allow_leading_ones);
 template <class Op, class T, class E>

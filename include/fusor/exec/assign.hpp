@@ -76,19 +76,22 @@ std::unique_ptr<loop_plan> shown_plan(const N& n, const destination_ref& d) {
 // same expression type was last evaluated over the same operands into the same layout
 // (plan/plan_cache.hpp), else from the planner. Nothing is copied on the way.
 // `DestIsExpressionShape`: the destination is row-major with `n.shape()` (a tensor whose shape
-// compared equal, a fresh result), so planning::is_flat_case checks neither again.
+// compared equal, a fresh result), so planning::is_flat_case checks neither again. `fresh`: the
+// destination was allocated for this evaluation, no page of it touched yet (the planner then
+// keeps ordinary stores: planning::choose_stream_stores).
 template <bool DestIsExpressionShape, class D, class N>
-void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
+void evaluate_into(
+    D* data, const shape_t& shape, const strides_t& strides, const N& n, bool fresh) {
     using V = std::remove_const_t<D>;
     if constexpr (planning::holds_segmented<N>()) {
         // Lazy roll, pad, concatenate ...: cut into cells (exec/segmented_eval.hpp).
-        evaluate_segmented(data, shape, strides, n);
+        evaluate_segmented(data, shape, strides, n, fresh);
     } else {
         // The expression's own shape object where it equals the destination's: the planner's
         // per-leaf compares with it then find the leaf that shares it by address (`(x - m) / s`
         // over (8, 16): one rank-2 compare less per such leaf).
         const shape_t& dest_shape = DestIsExpressionShape ? n.shape() : shape;
-        const destination_ref d{dest_shape, strides, data, dtype_name<V>(), sizeof(V)};
+        const destination_ref d{dest_shape, strides, data, dtype_name<V>(), sizeof(V), fresh};
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);
@@ -192,20 +195,20 @@ void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, cons
 template <class T>
 void assign_reshaped(tensor<T>& dest,
                      const shape_t& to,
-                     void (*run)(const void*, T*, const shape_t&, const strides_t&),
+                     void (*run)(const void*, T*, const shape_t&, const strides_t&, bool),
                      const void* context) {
     if (dest.size() == shape_size(to)) {
-        run(context, dest.data(), to, row_major_strides(to));
+        run(context, dest.data(), to, row_major_strides(to), false);
         dest.reshape(to);
     } else {
         tensor<T> fresh(to, uninitialized);
-        run(context, fresh.data(), fresh.shape(), fresh.strides());
+        run(context, fresh.data(), fresh.shape(), fresh.strides(), true);
         dest = std::move(fresh);
     }
 }
 
 template <class T, class E>
-void assign_to_tensor(tensor<T>& dest, const E& e) {
+void assign_to_tensor(tensor<T>& dest, const E& e, bool fresh) {
     check_lifetimes(e);
     const auto& n = operand_for<T>(e);
     using N = std::remove_cvref_t<decltype(n)>;
@@ -213,13 +216,17 @@ void assign_to_tensor(tensor<T>& dest, const E& e) {
         assign_reshaped<T>(
             dest,
             n.shape(),
-            [](const void* node, T* data, const shape_t& shape, const strides_t& strides) {
-                evaluate_into<true>(data, shape, strides, *static_cast<const N*>(node));
+            [](const void* node,
+               T* data,
+               const shape_t& shape,
+               const strides_t& strides,
+               bool new_buffer) {
+                evaluate_into<true>(data, shape, strides, *static_cast<const N*>(node), new_buffer);
             },
             &n);
         return;
     }
-    evaluate_into<true>(dest.data(), dest.shape(), dest.strides(), n);
+    evaluate_into<true>(dest.data(), dest.shape(), dest.strides(), n, fresh);
 }
 
 template <class T, class E>
@@ -287,7 +294,7 @@ template <class E>
     requires expression<E> tensor<value_type_t<E>> eval(const E& e) {
         tensor<value_type_t<E>> out(detail::checked_shape_of(e), uninitialized);
         detail::evaluate_into<true>(
-            out.data(), out.shape(), out.strides(), detail::operand_for<value_type_t<E>>(e));
+            out.data(), out.shape(), out.strides(), detail::operand_for<value_type_t<E>>(e), true);
         return out;
     }
 

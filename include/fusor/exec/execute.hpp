@@ -26,6 +26,7 @@
 #include <fusor/exec/rescaled_blocks.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/small_gemm.hpp>
+#include <fusor/exec/stream_stores.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -61,6 +62,29 @@ FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, ind
         out[i] = convert<D>(ev.template get<true>(i));
 }
 
+// The contiguous kernel with streaming stores (loop_plan::stream_stores): the row's elements up
+// to its first 64-byte boundary the ordinary way, then blocks of stream_block_bytes computed into
+// a buffer in the first-level cache (the same loop, the same values) and streamed out, then the
+// tail the ordinary way. The caller fences (stream_fence) once its block of rows is done.
+template <class D, class Ev>
+FUSOR_INLINE void streamed_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
+    ev.bind(off);
+    D* out = out0 + off[0];
+    index_t i = elements_to_line(out, n);
+    for (index_t j = 0; j < i; ++j)
+        out[j] = convert<D>(ev.template get<true>(j));
+    constexpr index_t block = stream_block_bytes / static_cast<index_t>(sizeof(D));
+    alignas(64) D buffer[block];
+    for (; i + block <= n; i += block) {
+        FUSOR_IVDEP
+        for (index_t j = 0; j < block; ++j)
+            buffer[j] = convert<D>(ev.template get<true>(i + j));
+        stream_copy(out + i, buffer, stream_block_bytes);
+    }
+    for (; i < n; ++i)
+        out[i] = convert<D>(ev.template get<true>(i));
+}
+
 // Each operand's stride one level out of the innermost: the step from one row of a two-level
 // block to the next (contiguous_rows, blocked_rows, blocked_reduction); none unless
 // `two_levels`. Inline in every mode: small, and called once per evaluation.
@@ -76,13 +100,16 @@ inline index_buffer row_steps(const loop_plan& p, bool two_levels) {
 // instead of by the driver's odometer and a kernel call per row. For short rows that call was
 // most of the time: (100000, 8) float64 `(x - m) / s` took 0.96 ms where the loop a
 // programmer writes takes 0.29.
-template <class D, class Ev>
+template <bool Streamed = false, class D, class Ev>
 FUSOR_INLINE void
 contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index_t* row_step) {
     const std::size_t ops = p.operand_count;
     index_buffer off(b.offsets, ops);
     for (index_t r = 0; r < b.rows; ++r) {
-        contiguous_inner_loop(out0, ev, off.data(), b.cols);
+        if constexpr (Streamed)
+            streamed_inner_loop(out0, ev, off.data(), b.cols);
+        else
+            contiguous_inner_loop(out0, ev, off.data(), b.cols);
         if (r + 1 < b.rows) // a one-level nest (one row) has no steps
             for (std::size_t k = 0; k < ops; ++k)
                 off[k] += row_step[k];
@@ -395,7 +422,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
             return;
         }
     }
-    FUSOR_TRACE_KERNEL(p, inner_kernel_name(kind));
+    FUSOR_TRACE_KERNEL(p, p.stream_stores ? "contiguous_streamed" : inner_kernel_name(kind));
     const std::size_t levels = p.extents.size();
     // contiguous, broadcast and strided: each operand's step one level out, for two levels per
     // call (detail::contiguous_rows, detail::blocked_rows, detail::strided_rows) when the nest
@@ -410,9 +437,16 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     int depth = 1;
     if (kind == inner_kernel::tiled || kind == inner_kernel::collapsed || by_rows)
         depth = 2;
-    auto kernel = [&p, out0, kind, &row_step, so, registers, stride2](Ev& ev, const block& b) {
+    const bool streamed = p.stream_stores;
+    auto kernel = [&p, out0, kind, &row_step, so, registers, stride2, streamed](Ev& ev,
+                                                                                const block& b) {
         switch (kind) {
         case inner_kernel::contiguous:
+            if (FUSOR_STREAM_STORES && streamed) {
+                contiguous_rows<true>(p, out0, ev, b, row_step.data());
+                stream_fence();
+                return;
+            }
             contiguous_rows(p, out0, ev, b, row_step.data());
             return;
         case inner_kernel::broadcast:

@@ -28,20 +28,21 @@
 
 namespace fusor::detail {
 
-// Defined in exec/assign.hpp (which includes this header first: the default is given here).
+// Defined in exec/assign.hpp (which includes this header first: the defaults are given here).
 template <bool DestIsExpressionShape = false, class D, class N>
-void evaluate_into(D* data, const shape_t& shape, const strides_t& strides, const N& n);
+void evaluate_into(
+    D* data, const shape_t& shape, const strides_t& strides, const N& n, bool fresh = false);
 
 // One copy loop per segment of `list` into the row-major destination at `data`, viewed as the
-// list's space.
+// list's space (`fresh`: allocated for this evaluation, as evaluate_into's).
 template <class D, class T>
-void fill_segments_into(const segment_list<T>& list, D* data) {
+void fill_segments_into(const segment_list<T>& list, D* data, bool fresh) {
     const strides_t space = row_major_strides(list.space);
     for (const segment<T>& seg : list.segments) {
         index_t offset = 0;
         for (std::size_t k = 0; k < seg.start.size(); ++k)
             offset += seg.start[k] * space[k];
-        evaluate_into(data + offset, seg.extents(), space, make_leaf(seg.source));
+        evaluate_into(data + offset, seg.extents(), space, make_leaf(seg.source), fresh);
     }
 }
 
@@ -180,7 +181,7 @@ struct segment_filler : child_rebuilder<segment_filler> {
             return leaf<T, true>{
                 {}, nullptr, n.shape(), row_major_strides(n.shape()), nullptr, false, nullptr};
         auto t = std::make_shared<tensor<T>>(n.shape(), uninitialized);
-        fill_segments_into(*n.list, t->data());
+        fill_segments_into(*n.list, t->data(), true);
         const T* data = t->data();
         return leaf<T, true>{{}, data, t->shape(), t->strides(), std::move(t), false, nullptr};
     }
@@ -227,22 +228,24 @@ struct overlap_finder {
 
 // Runs the cells of plan `p` into the destination.
 template <class D, class N>
-void run_cells(D* data, const strides_t& strides, const N& n, const segment_cells& p) {
+void run_cells(D* data, const strides_t& strides, const N& n, const segment_cells& p, bool fresh) {
     for (const segment_cell& c : p.cells) {
         const auto [start, extents] = cell_box(n, c);
         index_t offset = 0;
         for (std::size_t k = 0; k < start.size(); ++k)
             offset += start[k] * strides[k];
         const auto lowered = lower_to_cell(n, p, c);
-        evaluate_into(data + offset, extents, strides, lowered);
+        evaluate_into(data + offset, extents, strides, lowered, fresh);
     }
 }
 
 /// Evaluates `n` (a tree holding segmented nodes, shapes already checked) into the destination,
 /// as `plan_segment_cells` decides. When the destination overlaps what the tree reads, the cells
 /// run into a temporary that is then copied (a cell must not overwrite what a later one reads).
+/// `fresh`: the destination was allocated for this evaluation (destination_layout::fresh).
 template <class D, class N>
-void evaluate_segmented(D* data, const shape_t& shape, const strides_t& strides, const N& n) {
+void evaluate_segmented(
+    D* data, const shape_t& shape, const strides_t& strides, const N& n, bool fresh) {
     using V = std::remove_const_t<D>;
     const segment_cells p = plan_segment_cells(n, shape, is_row_major(shape, strides));
     if constexpr (tag_of<N> == node_tag::segmented) {
@@ -250,12 +253,12 @@ void evaluate_segmented(D* data, const shape_t& shape, const strides_t& strides,
             overlap_finder f{range_of(data, shape, strides, sizeof(V))};
             traverse(n, f);
             if (!f.found) {
-                fill_segments_into(*n.list, data);
+                fill_segments_into(*n.list, data, fresh);
                 return;
             }
             tensor<V> tmp(shape, uninitialized);
-            fill_segments_into(*n.list, tmp.data());
-            evaluate_into(data, shape, strides, make_leaf(std::as_const(tmp)));
+            fill_segments_into(*n.list, tmp.data(), true);
+            evaluate_into(data, shape, strides, make_leaf(std::as_const(tmp)), fresh);
             return;
         }
     }
@@ -264,16 +267,16 @@ void evaluate_segmented(D* data, const shape_t& shape, const strides_t& strides,
             overlap_finder f{range_of(data, shape, strides, sizeof(V))};
             traverse(n, f);
             if (!f.found) {
-                run_cells(data, strides, n, p);
+                run_cells(data, strides, n, p, fresh);
                 return;
             }
             tensor<V> tmp(shape, uninitialized);
-            run_cells(tmp.data(), tmp.strides(), n, p);
-            evaluate_into(data, shape, strides, make_leaf(std::as_const(tmp)));
+            run_cells(tmp.data(), tmp.strides(), n, p, true);
+            evaluate_into(data, shape, strides, make_leaf(std::as_const(tmp)), fresh);
             return;
         }
     }
-    evaluate_into(data, shape, strides, traverse(n, segment_filler{}));
+    evaluate_into(data, shape, strides, traverse(n, segment_filler{}), fresh);
 }
 
 } // namespace fusor::detail
@@ -285,7 +288,7 @@ namespace fusor {
 /// (fusor's assignment: vectorised where the strides allow).
 template <class T>
 void fill_segments(const segment_list<T>& segments, tensor<T>& out) {
-    detail::fill_segments_into(segments, out.data());
+    detail::fill_segments_into(segments, out.data(), false);
 }
 
 } // namespace fusor

@@ -470,7 +470,8 @@ void explain_segments(explanation& x, const N& n, const destination_layout& d) {
                                              d.strides,
                                              at ? at + offset * d.itemsize : nullptr,
                                              d.dtype,
-                                             d.itemsize};
+                                             d.itemsize,
+                                             d.fresh};
                 cell.plan = make_plan(lower_to_cell(n, x.segments, c), box, cell.notes);
                 x.cells.push_back(std::move(cell));
             }
@@ -491,7 +492,10 @@ template <class E>
         detail::check_lifetimes(e);
         const auto& n = detail::operand_for<value_type_t<E>>(e);
         explanation x;
-        const destination_layout d = contiguous_destination<value_type_t<E>>(n.shape());
+        // The fresh tensor eval(e) would allocate (so no streaming stores: the loop touches
+        // its pages first).
+        destination_layout d = contiguous_destination<value_type_t<E>>(n.shape());
+        d.fresh = true;
         using N = std::remove_cvref_t<decltype(n)>;
         if constexpr (planning::holds_segmented<N>()) {
             detail::explain_segments(x, n, d);
@@ -499,7 +503,7 @@ template <class E>
             if constexpr (planning::row_block_candidate<N>())
                 x.rows = plan_row_blocks(
                     n,
-                    destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize},
+                    destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize, d.fresh},
                     &x.row_notes);
             if (!x.rows.applies)
                 x.plan = make_plan(n, d, x.notes);

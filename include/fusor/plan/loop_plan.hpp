@@ -574,6 +574,12 @@ struct loop_plan {
     /// are read a register at a time from two registers of their elements (a permute) instead
     /// of being copied into a buffer per block first (planning::choose_math_in_registers).
     bool stride2_in_registers = false;
+    /// Element-wise, contiguous kernel: the destination is written with non-temporal
+    /// (streaming) stores, each block of the row computed into a small buffer that stays in
+    /// the first-level cache and then stored past the caches, so no line of the destination is
+    /// read before it is written (planning::choose_stream_stores: 16 MiB or more into a
+    /// destination that existed before the evaluation; exec::detail::streamed_inner_loop).
+    bool stream_stores = false;
     /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
     /// flat plan holds, copied for explain (`"runs": "row_registers"`, or `"registers"` with
     /// math functions; `vectors:` says "each row a register at a time") before the walk, so
@@ -635,7 +641,7 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.flat_runs == b.flat_runs && a.flat_product == b.flat_product
            && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
            && a.math_in_registers == b.math_in_registers
-           && a.stride2_in_registers == b.stride2_in_registers
+           && a.stride2_in_registers == b.stride2_in_registers && a.stream_stores == b.stream_stores
            && a.rows_in_registers == b.rows_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;
 }

@@ -45,6 +45,9 @@ struct destination_layout {
     const void* address = nullptr;
     std::string_view dtype; ///< NumPy name (static storage)
     index_t itemsize = 0;
+    /// A buffer allocated for this evaluation (eval, a new tensor): no page of it has been
+    /// touched yet (planning::choose_stream_stores).
+    bool fresh = false;
 };
 
 /// Where a loop writes, by reference: what the evaluator passes for an existing tensor or view
@@ -55,8 +58,9 @@ struct destination_ref {
     const void* address = nullptr;
     std::string_view dtype;
     index_t itemsize = 0;
+    bool fresh = false; ///< as destination_layout::fresh
 
-    destination_layout layout() const { return {shape, strides, address, dtype, itemsize}; }
+    destination_layout layout() const { return {shape, strides, address, dtype, itemsize, fresh}; }
 };
 
 /// The layout of a fresh contiguous result of `shape`, elements of `dtype` (`itemsize` bytes).
@@ -1166,10 +1170,11 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     choose_elementwise_kernel(p, elementwise_facts_of<E>, &e);
     choose_math_in_registers(p, elementwise_facts_of<E>, d.dtype, 1);
     p.flat = true;
+    p.stream_stores = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
 }
 
 template <class E>
-void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
+void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
     evaluation_state state;
     naming names;
     if (notes)
@@ -1214,6 +1219,14 @@ void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* n
     plan_subexpression(p, e, d.layout(), state, notes);
 }
 
+// The root loop's plan (plan_root_loops), then how it stores: an element-wise loop into a
+// large destination that existed before streams its stores (choose_stream_stores).
+template <class E>
+void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
+    plan_root_loops(p, e, d, notes);
+    p.stream_stores = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
+}
+
 } // namespace planning
 
 /// Plans the loop that evaluates `e` into the destination `d` (shape, strides, dtype): an
@@ -1231,7 +1244,8 @@ loop_plan make_plan(const E& e, const destination_ref& d) {
 /// As above, for a destination given by value.
 template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d) {
-    return make_plan(e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize});
+    return make_plan(e,
+                     destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize, d.fresh});
 }
 
 /// As above, and fills `notes` with what explain prints beside the plan (tree lines, operand
@@ -1240,7 +1254,7 @@ template <class E>
 loop_plan make_plan(const E& e, const destination_layout& d, plan_notes& notes) {
     loop_plan p;
     planning::plan_root(
-        p, e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize}, &notes);
+        p, e, destination_ref{d.shape, d.strides, d.address, d.dtype, d.itemsize, d.fresh}, &notes);
     return p;
 }
 

@@ -258,8 +258,9 @@ FUSOR_INLINE void add_destination_words(Sink& k, const destination_ref& d, bool 
     add_shape(k, d.strides);
     add_pointer(k, overlaps ? d.address : nullptr);
     add_int(k, num_threads());
-    add_int(k, // test hooks (kernel_choice.hpp, make_plan.hpp)
-            math_in_registers_enabled + 2 * small_gemm_enabled + 4 * flat_plans_enabled);
+    add_int(k, // test hooks (kernel_choice.hpp, make_plan.hpp), and a fresh destination
+            math_in_registers_enabled + 2 * small_gemm_enabled + 4 * flat_plans_enabled
+                + 8 * stream_stores_enabled + 16 * d.fresh);
 }
 FUSOR_DECL void add_destination(plan_key& k, const destination_ref& d, bool overlaps);
 FUSOR_LAZY FUSOR_INLINE void

@@ -200,7 +200,7 @@ public:
     template <class E>
         requires(expression<E> && !std::is_same_v<std::remove_cvref_t<E>, tensor>)
     tensor(const E& e) : tensor(detail::checked_shape_of(e), uninitialized) {
-        detail::assign_to_tensor(*this, e);
+        detail::assign_to_tensor(*this, e, true);
     }
 
     tensor(const tensor& o) : tensor(o.shape_, uninitialized) {
