@@ -8,6 +8,7 @@
 
 #include <fusor/config.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/plan/loop_plan.hpp> // stream_block_bytes
 
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <immintrin.h>
@@ -17,11 +18,6 @@
 #endif
 
 namespace fusor::exec {
-
-/// Bytes of a streamed block: the buffer each block of a row is computed into before it is
-/// stored (on the stack, 64-byte aligned; 4 KiB stays in the first-level cache beside the
-/// operands' lines).
-inline constexpr index_t stream_block_bytes = 4096;
 
 /// Stores `bytes` (a multiple of 64) from `from` to `to`, both 64-byte aligned, with streaming
 /// stores of the widest register the target has (64, 32 or 16 bytes). Without them (not

@@ -457,7 +457,7 @@ inline thread_local bool stream_stores_enabled = true;
 /// writing `elements` of `itemsize` bytes in all, stores with non-temporal (streaming) stores:
 /// on x86-64, for the contiguous kernel without vector math functions (their loops are bound by
 /// the arithmetic, not the stores), not an aliasing copy, from stream_stores_min_bytes on, with
-/// rows (innermost loops) of at least one streamed block (exec::stream_block_bytes, 4 KiB),
+/// rows (innermost loops) of at least one streamed block (stream_block_bytes, 4 KiB),
 /// into a destination that existed before the evaluation (`fresh_destination` false). A fresh
 /// result's pages are first touched by the loop itself: the kernel zeroes each page as the
 /// loop first writes it, and streaming stores to those just-zeroed lines were slower than

@@ -151,11 +151,10 @@ FUSOR_DEF bool choose_stream_stores(const loop_plan& p,
                                     index_t itemsize,
                                     bool fresh_destination) {
 #if defined(__x86_64__) && defined(__SSE2__)
-    constexpr index_t block_bytes = 4096; // exec::stream_block_bytes
     return stream_stores_enabled && !fresh_destination && p.reducer.empty() && !p.alias_copy
            && !p.empty && !p.extents.empty() && p.kernel == inner_kernel::contiguous
            && p.vector_functions.empty() && elements * itemsize >= stream_stores_min_bytes
-           && p.extents.back() * itemsize >= block_bytes;
+           && p.extents.back() * itemsize >= stream_block_bytes;
 #else
     (void)p, (void)elements, (void)itemsize, (void)fresh_destination;
     return false;

@@ -338,6 +338,12 @@ inline constexpr index_t tile_cols = 64;
 /// float32 `transpose(a) + b` ran in 494-531 ns tiled against 730-950 strided.
 inline constexpr index_t tile_min_cols = 32;
 
+/// Bytes of a block of a loop with streaming stores (loop_plan::stream_stores): each block of a
+/// row is computed into a buffer of this size (on the stack, 64-byte aligned; 4 KiB stays in the
+/// first-level cache beside the operands' lines), then stored past the caches
+/// (exec/stream_stores.hpp). The planner streams only rows of at least one block.
+inline constexpr index_t stream_block_bytes = 4096;
+
 /// Bytes of one register of the GCC/Clang vector types (`vector_size`) that hold the lanes of
 /// the max/min/argmax/argmin kernel: the target's register, at least 16 bytes. A vector wider
 /// than the target's registers is not split into registers by g++ 12 when it takes a select
