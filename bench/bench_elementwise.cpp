@@ -148,8 +148,11 @@ void add_w2() {
 void add_w25(const char* name, index_t n) {
     auto in = std::make_shared<operands>(n);
     auto out = std::make_shared<tensor<float>>(fusor::shape_t{n});
-    // Every way rounds the square root correctly, but under -march=native a compiler may
-    // contract a*a + b*b into a fused multiply-add: the last bit can differ.
+    // fused, hand and xtensor round the square root correctly; under -march=native a compiler
+    // may contract a*a + b*b into a fused multiply-add, so the last bit can differ. Eigen 3.4 on
+    // AVX-512 does not: under EIGEN_FAST_MATH (its default) its float sqrt is rsqrt14 and one
+    // Newton step (over [1, 100) 34 % of results off, up to 2.7 ulp; sqrt(+inf) is NaN), a
+    // cheaper function than the one fused and xtensor compute (docs/performance.md).
     bench::workload<float> w(name, 3 * n * 4, n, 1e-6);
     auto into_out = [out] {
         return out->data();
