@@ -33,6 +33,7 @@
 #include <fusor/expr/views.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/reduce/reduction.hpp>
+#include <fusor/tensor/factories.hpp> // detail::linspace_value: the edges
 #include <fusor/tensor/tensor.hpp>
 #include <fusor/tensor/tensor_view.hpp>
 
@@ -112,16 +113,11 @@ FUSOR_DECL bool fits_float32(double v);
 template <class C>
 std::vector<C> numpy_linspace(double start, double stop, index_t bins) {
     std::vector<C> out(static_cast<std::size_t>(bins + 1));
-    const double div = static_cast<double>(bins);
     const double delta = stop - start;
-    const double step = delta / div;
-    for (index_t k = 0; k <= bins; ++k) {
-        // NumPy multiplies, then adds, rounding twice: `volatile` keeps g++ from fusing the
-        // two into one fma (-ffp-contract=fast), which would round once.
-        volatile double scaled =
-            step == 0 ? (static_cast<double>(k) / div) * delta : static_cast<double>(k) * step;
-        out[static_cast<std::size_t>(k)] = static_cast<C>(scaled + start);
-    }
+    const double step = delta / static_cast<double>(bins);
+    for (index_t k = 0; k <= bins; ++k)
+        out[static_cast<std::size_t>(k)] =
+            static_cast<C>(linspace_value(k, bins, start, delta, step)); // as fusor::linspace
     out[static_cast<std::size_t>(bins)] = static_cast<C>(stop);
     return out;
 }

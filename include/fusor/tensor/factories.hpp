@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <fusor/core/error.hpp>
+#include <fusor/core/rounding.hpp>
 #include <fusor/tensor/tensor.hpp>
 
 namespace fusor {
@@ -56,11 +58,52 @@ template <class T = detail::deduced, class V>
         return t;
     }
 
-/// `[start, start + step, ...)` up to but excluding `stop`, as numpy.arange: the length is
-/// `ceil((stop - start) / step)` (0 when negative). Shape `(n,)`. A `step` of 0 throws
-/// `value_error`. Element type: `T` when given (`arange<float>(4)`), else the common type of
-/// the arguments, a plain `int` read as NumPy's default integer: `arange(12)` is int64 as
-/// `numpy.arange(12)`, `arange(0.0, 1.0, 0.25)` float64.
+namespace detail {
+// A value NumPy stores into an element of type R (arange's first two elements, linspace's
+// floored values): integers modulo the type's range, a float truncated toward zero into an
+// integer type (as Python's int()), a negative one wrapping into an unsigned type.
+template <class R, class V>
+R arange_item(V v) {
+    if constexpr (std::is_floating_point_v<R> || std::is_same_v<R, bool>)
+        return static_cast<R>(v);
+    else if constexpr (std::is_floating_point_v<V>)
+        return static_cast<R>(v < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v))
+                                    : static_cast<std::uint64_t>(v));
+    else
+        return static_cast<R>(static_cast<std::uint64_t>(v));
+}
+// NumPy's fill of an arange (its dtype's `fill`): from the first two elements, each next one
+// `first + i * delta` with `delta = second - first` in the result type. Integers wrap as
+// NumPy's C arithmetic does (here in uint64, reduced to the type on the store); floats round
+// the product before the add (NumPy's loop has no fused multiply-add).
+template <class R>
+void arange_fill(R* o, index_t n) {
+    if constexpr (std::is_floating_point_v<R>) {
+        const R first = o[0], delta = o[1] - o[0];
+        for (index_t i = 2; i < n; ++i)
+            o[i] = first + rounding::opaque(static_cast<R>(i) * delta);
+    } else {
+        const std::uint64_t first = static_cast<std::uint64_t>(o[0]);
+        const std::uint64_t delta = static_cast<std::uint64_t>(static_cast<R>(o[1] - o[0]));
+        for (index_t i = 2; i < n; ++i)
+            o[i] = static_cast<R>(first + static_cast<std::uint64_t>(i) * delta);
+    }
+}
+} // namespace detail
+
+/// `[start, start + step, ...)` up to but excluding `stop`, as numpy.arange. Shape `(n,)`, `n =
+/// ceil((stop - start) / step)` (0 when negative). The values are NumPy's: the first is `start`
+/// and the second `start + step` (exact for integer arguments, in double otherwise), both
+/// converted to the element type (a float truncated toward zero into an integer type); then
+/// `first + i * (second - first)` computed in the element type (integers wrap). So
+/// `arange<std::int32_t>(0.5, 3.0, 0.5)` is `[0, 1, 2, 3, 4]`, and a float step may give
+/// values a few ulp from `start + i * step`, as NumPy's do. Element type: `T` when given
+/// (`arange<float>(4)`), else the common type of the arguments, a plain `int` read as NumPy's
+/// default integer: `arange(12)` is int64 as `numpy.arange(12)`, `arange(0.0, 1.0, 0.25)`
+/// float64. A quotient `(stop - start) / step` that underflows to +0 (a step of +inf) gives one
+/// element, to -0 none, as NumPy. Throws `value_error` for a `step` of 0, a length that is NaN
+/// ("arange: cannot compute length") or beyond int64 ("Maximum allowed size exceeded"), and for
+/// a bool result of more than 2 elements (NumPy has no bool fill).
 template <class T = detail::deduced, class A, class B, class C = A>
     requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B>&& std::is_arithmetic_v<C>)
 tensor<detail::factory_type_t<T, std::common_type_t<A, B, C>>>
@@ -68,13 +111,42 @@ arange(A start, B stop, C step = C(1)) {
     using R = detail::factory_type_t<T, std::common_type_t<A, B, C>>;
     if (step == C(0))
         throw value_error("arange: step cannot be zero");
-    const double len_f = std::ceil((static_cast<double>(stop) - static_cast<double>(start))
-                                   / static_cast<double>(step));
+    const double delta = static_cast<double>(stop) - static_cast<double>(start);
+    const double quotient = delta / static_cast<double>(step);
+    // A quotient that underflowed to zero (or a step of +-inf) is one element when its sign is
+    // positive, none when negative (NumPy's underflow and divide-by-inf check).
+    const double len_f = quotient == 0.0 && delta != 0.0 ? (std::signbit(quotient) ? 0.0 : 1.0)
+                                                         : std::ceil(quotient);
+    if (std::isnan(len_f))
+        throw value_error("arange: cannot compute length");
+    if (len_f >= 9.2e18)
+        throw value_error("arange: Maximum allowed size exceeded");
     const index_t n = len_f > 0 ? static_cast<index_t>(len_f) : 0;
+    if constexpr (std::is_same_v<R, bool>)
+        if (n > 2)
+            throw value_error("arange: a bool result has at most 2 elements (as NumPy), not "
+                              + std::to_string(n));
     tensor<R> t(shape_t{n}, uninitialized);
-    const R first = static_cast<R>(start), delta = static_cast<R>(step);
-    for (index_t i = 0; i < n; ++i)
-        t(i) = static_cast<R>(first + static_cast<R>(i) * delta);
+    R* o = t.data();
+    if (n == 0)
+        return t;
+    o[0] = detail::arange_item<R>(start);
+    if (n == 1)
+        return t;
+    if constexpr (std::is_integral_v<A> && std::is_integral_v<C>) {
+        // Python's exact sum, in 64 bits (wrapping, as NumPy's store into the dtype would).
+        const std::uint64_t next =
+            static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(step);
+        constexpr bool unsigned64 =
+            (std::is_unsigned_v<A> && sizeof(A) == 8) || (std::is_unsigned_v<C> && sizeof(C) == 8);
+        if constexpr (unsigned64)
+            o[1] = detail::arange_item<R>(next);
+        else
+            o[1] = detail::arange_item<R>(static_cast<std::int64_t>(next));
+    } else
+        o[1] = detail::arange_item<R>(static_cast<double>(start) + static_cast<double>(step));
+    if constexpr (!std::is_same_v<R, bool>)
+        detail::arange_fill(o, n);
     return t;
 }
 /// `arange(stop)`: `[0, 1, ..., stop)`, as above.
@@ -83,20 +155,47 @@ template <class T = detail::deduced, class A>
         return arange<T>(A(0), stop, A(1));
     }
 
-/// `n` evenly spaced values from `start` to `stop` inclusive, as numpy.linspace
-/// (`start + i * step`, the last element exactly `stop`). Shape `(n,)`; `n < 0` throws
-/// `value_error`.
+namespace detail {
+// numpy.linspace's float64 value `i` of `div` intervals from `start` (`delta = stop - start`,
+// `step = delta / div`): `i * step + start`, the product rounded before the add (NumPy's two
+// array passes; opaque keeps g++ from fusing them into one fma); `(i / div) * delta + start`
+// when the step underflowed to 0; `i * delta + start` without intervals (one sample). The last
+// value of a linspace is `stop` itself, which the callers store.
+inline double linspace_value(index_t i, index_t div, double start, double delta, double step) {
+    const double x = static_cast<double>(i);
+    const double y = div <= 0      ? x * delta
+                     : step == 0.0 ? rounding::opaque(x / static_cast<double>(div)) * delta
+                                   : x * step;
+    return rounding::opaque(y) + start;
+}
+} // namespace detail
+
+/// `n` evenly spaced values from `start` to `stop` inclusive, as numpy.linspace: computed in
+/// double as `i * step + start` with `step = (stop - start) / (n - 1)` (the product rounded
+/// before the add, as NumPy's two passes; `(i / (n - 1)) * (stop - start) + start` when the
+/// step underflows to 0), the last element exactly `stop`, then converted to `T`; an integer
+/// `T` takes the floor first (numpy.linspace's `dtype=int`: `linspace<int>(-5, 5, 4)` is
+/// `[-5, -2, 1, 5]`). One sample is `0 * (stop - start) + start` (NaN for an infinite range,
+/// as NumPy). Shape `(n,)`; `n < 0` throws `value_error`.
 template <class T = double>
 tensor<T> linspace(double start, double stop, index_t n) {
     if (n < 0)
         throw value_error("linspace: number of samples must be non-negative, got "
                           + std::to_string(n));
     tensor<T> t(shape_t{n}, uninitialized);
-    const double step = n > 1 ? (stop - start) / static_cast<double>(n - 1) : 0.0;
+    const double delta = stop - start;
+    const index_t div = n - 1;
+    const double step = div > 0 ? delta / static_cast<double>(div) : 0.0;
+    const auto store = [&t](index_t i, double y) {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            t(i) = detail::arange_item<T>(std::floor(y)); // a negative value wraps, as in NumPy
+        else
+            t(i) = static_cast<T>(y);
+    };
     for (index_t i = 0; i < n; ++i)
-        t(i) = static_cast<T>(start + static_cast<double>(i) * step);
+        store(i, detail::linspace_value(i, div, start, delta, step));
     if (n > 1)
-        t(n - 1) = static_cast<T>(stop);
+        store(n - 1, stop);
     return t;
 }
 
