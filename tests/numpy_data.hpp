@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -58,6 +59,68 @@ inline array_data read_array(std::istringstream& s) {
         a.values.push_back(v);
     REQUIRE(static_cast<fusor::index_t>(a.values.size()) == fusor::shape_size(a.shape));
     return a;
+}
+
+/// One case of a reference script's file, in the format the scripts share:
+///
+///     case <func> <id>
+///     p <name> <token>...    a parameter (tokens may be none)
+///     a <name> <array>       an operand (read_array's format)
+///     e <name> <array>       a result
+///     x <error>              the fusor exception expected instead
+///     m <text>               ... whose what() contains <text>
+///     <kind> <text>          any other line: its text after the kind and a space
+///     end
+struct case_block {
+    std::string func;
+    int id = 0;
+    std::map<std::string, std::vector<std::string>> params;
+    std::vector<std::pair<std::string, array_data>> operands, results;
+    std::string error;
+    std::vector<std::string> needles;
+    std::map<std::string, std::string> texts;
+
+    /// Parameter `name`'s tokens; fails the test when the case has none of that name.
+    const std::vector<std::string>& param(const std::string& name) const {
+        const auto it = params.find(name);
+        REQUIRE_MESSAGE(it != params.end(), func, " case ", id, ": no parameter ", name);
+        return it->second;
+    }
+};
+
+/// Every case of `in`, in file order.
+inline std::vector<case_block> read_cases(std::ifstream& in) {
+    std::vector<case_block> out;
+    case_block c;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream s(line);
+        std::string kind, name;
+        s >> kind;
+        const std::string rest = line.size() > kind.size() + 1 ? line.substr(kind.size() + 1) : "";
+        if (kind == "case") {
+            c = case_block{};
+            s >> c.func >> c.id;
+        } else if (kind == "p") {
+            s >> name;
+            auto& values = c.params[name]; // present even when empty
+            for (std::string v; s >> v;)
+                values.push_back(v);
+        } else if (kind == "a" || kind == "e") {
+            s >> name;
+            (kind == "a" ? c.operands : c.results).emplace_back(name, read_array(s));
+        } else if (kind == "x") {
+            s >> c.error;
+        } else if (kind == "m") {
+            c.needles.push_back(rest);
+        } else if (kind == "end") {
+            out.push_back(std::move(c));
+            c = case_block{};
+        } else if (!kind.empty()) {
+            c.texts[kind] = rest;
+        }
+    }
+    return out;
 }
 
 /// One value's text as `T` (floats through strtod: exact for repr() text, and inf/nan).

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -35,38 +35,21 @@ struct test_case {
 
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
-        std::vector<test_case> out;
         std::ifstream in = numpy_data::open_cases("FUSOR_FACTORIES_EXPECTED",
                                                   "tests/tensor/factories_expected.txt",
                                                   "tensor.factories_reference");
-        std::string line;
-        test_case c;
-        while (std::getline(in, line)) {
-            std::istringstream s(line);
-            std::string kind, name;
-            s >> kind;
-            if (kind == "case") {
-                c = test_case{};
-                s >> c.func >> c.id;
-            } else if (kind == "p") {
-                s >> name;
-                std::vector<std::string> tokens;
-                for (std::string v; s >> v;)
-                    tokens.push_back(v);
-                if (name == "dtype")
-                    c.dtype = tokens.at(0);
-                else if (name == "args")
-                    c.kinds = tokens;
-                else if (name == "values")
-                    c.values = tokens;
-            } else if (kind == "e") {
-                s >> name;
-                c.out = numpy_data::read_array(s);
-            } else if (kind == "x") {
-                s >> c.error;
-            } else if (kind == "end") {
-                out.push_back(c);
-            }
+        std::vector<test_case> out;
+        for (const numpy_data::case_block& b : numpy_data::read_cases(in)) {
+            std::optional<array_data> result;
+            if (!b.results.empty())
+                result = b.results.front().second;
+            out.push_back(test_case{b.func,
+                                    b.id,
+                                    b.param("dtype").at(0),
+                                    b.param("args"),
+                                    b.param("values"),
+                                    std::move(result),
+                                    b.error});
         }
         return out;
     }();
