@@ -63,7 +63,7 @@ namespace detail {
 // floored values): integers modulo the type's range, a float truncated toward zero into an
 // integer type (as Python's int()), a negative one wrapping into an unsigned type.
 template <class R, class V>
-R arange_item(V v) {
+R numpy_store(V v) {
     if constexpr (std::is_floating_point_v<R> || std::is_same_v<R, bool>)
         return static_cast<R>(v);
     else if constexpr (std::is_floating_point_v<V>)
@@ -119,7 +119,7 @@ arange(A start, B stop, C step = C(1)) {
                                                          : std::ceil(quotient);
     if (std::isnan(len_f))
         throw value_error("arange: cannot compute length");
-    if (len_f >= 9.2e18)
+    if (len_f >= 9.2e18) // past int64 (an infinite range included)
         throw value_error("arange: Maximum allowed size exceeded");
     const index_t n = len_f > 0 ? static_cast<index_t>(len_f) : 0;
     if constexpr (std::is_same_v<R, bool>)
@@ -130,7 +130,7 @@ arange(A start, B stop, C step = C(1)) {
     R* o = t.data();
     if (n == 0)
         return t;
-    o[0] = detail::arange_item<R>(start);
+    o[0] = detail::numpy_store<R>(start);
     if (n == 1)
         return t;
     if constexpr (std::is_integral_v<A> && std::is_integral_v<C>) {
@@ -140,11 +140,11 @@ arange(A start, B stop, C step = C(1)) {
         constexpr bool unsigned64 =
             (std::is_unsigned_v<A> && sizeof(A) == 8) || (std::is_unsigned_v<C> && sizeof(C) == 8);
         if constexpr (unsigned64)
-            o[1] = detail::arange_item<R>(next);
+            o[1] = detail::numpy_store<R>(next);
         else
-            o[1] = detail::arange_item<R>(static_cast<std::int64_t>(next));
+            o[1] = detail::numpy_store<R>(static_cast<std::int64_t>(next));
     } else
-        o[1] = detail::arange_item<R>(static_cast<double>(start) + static_cast<double>(step));
+        o[1] = detail::numpy_store<R>(static_cast<double>(start) + static_cast<double>(step));
     if constexpr (!std::is_same_v<R, bool>)
         detail::arange_fill(o, n);
     return t;
@@ -188,7 +188,7 @@ tensor<T> linspace(double start, double stop, index_t n) {
     const double step = div > 0 ? delta / static_cast<double>(div) : 0.0;
     const auto store = [&t](index_t i, double y) {
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-            t(i) = detail::arange_item<T>(std::floor(y)); // a negative value wraps, as in NumPy
+            t(i) = detail::numpy_store<T>(std::floor(y)); // a negative value wraps, as in NumPy
         else
             t(i) = static_cast<T>(y);
     };
