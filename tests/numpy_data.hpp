@@ -3,7 +3,8 @@
 // Python prints them (floats as repr(), bools as 0/1). Also what those suites share beside the
 // arrays: the check of an outcome NumPy gave (a value, or an exception with message words) and
 // the dispatch from a NumPy dtype name to a C++ type. Shared by the suites that read their
-// cases as data (contract.numpy, toolbox.numpy, toolbox.shifting, stats.counting).
+// cases as data (contract.numpy, toolbox.numpy, toolbox.shifting, stats.counting,
+// tensor.factories); tests/numpy_cases.py is the writing side the scripts share.
 #pragma once
 
 #include <cmath>
@@ -69,7 +70,8 @@ inline array_data read_array(std::istringstream& s) {
 ///     e <name> <array>       a result
 ///     x <error>              the fusor exception expected instead
 ///     m <text>               ... whose what() contains <text>
-///     <kind> <text>          any other line: its text after the kind and a space
+///     <kind> <text>          any other line (a suite's own kinds): kept in order, as its kind
+///                            and its text after the kind and a space
 ///     end
 struct case_block {
     std::string func;
@@ -78,7 +80,15 @@ struct case_block {
     std::vector<std::pair<std::string, array_data>> operands, results;
     std::string error;
     std::vector<std::string> needles;
-    std::map<std::string, std::string> texts;
+    std::vector<std::pair<std::string, std::string>> other_lines;
+
+    /// The text of the first line of kind `kind`, or "" when the case has none.
+    std::string text(const std::string& kind) const {
+        for (const auto& [k, t] : other_lines)
+            if (k == kind)
+                return t;
+        return {};
+    }
 
     /// Parameter `name`'s tokens; fails the test when the case has none of that name.
     const std::vector<std::string>& param(const std::string& name) const {
@@ -117,7 +127,7 @@ inline std::vector<case_block> read_cases(std::ifstream& in) {
             out.push_back(std::move(c));
             c = case_block{};
         } else if (!kind.empty()) {
-            c.texts[kind] = rest;
+            c.other_lines.emplace_back(kind, rest);
         }
     }
     return out;

@@ -33,11 +33,16 @@ from fractions import Fraction
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from numpy_cases import arr_line, draws  # noqa: E402 (tests/numpy_cases.py)
+
 warnings.simplefilter("ignore")
 
 OUT = sys.argv[1]
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 20241125
 rng = np.random.default_rng(SEED)
+irand, pick = draws(rng)[:2]
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
@@ -54,32 +59,6 @@ MIXED = [("int8", "uint8"),      # int16
 
 lines = []
 count = {}
-
-
-def tok(v, dtype):
-    if dtype in ("float32", "float64"):
-        return float(v).hex()
-    if dtype == "bool":
-        return "1" if v else "0"
-    return str(int(v))
-
-
-def arr_line(kind, name, a, dtype_name=None):
-    """An array as a line; `dtype_name` the dtype written when not a's own."""
-    a = np.asarray(a)
-    vals = " ".join(tok(v, a.dtype.name) for v in a.ravel())
-    dims = " ".join(str(d) for d in a.shape)
-    return " ".join(t for t in [kind, name, dtype_name or a.dtype.name, str(a.ndim), dims, vals]
-                    if t)
-
-
-def irand(lo, hi):
-    """An int in [lo, hi]."""
-    return int(rng.integers(lo, hi + 1))
-
-
-def pick(seq):
-    return seq[int(rng.integers(0, len(seq)))]
 
 
 # ---- values -------------------------------------------------------------------------------------

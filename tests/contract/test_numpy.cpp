@@ -34,7 +34,6 @@ namespace {
 
 using numpy_data::array_data;
 using numpy_data::parse_value;
-using numpy_data::read_array;
 using numpy_data::show;
 using numpy_data::to_tensor;
 
@@ -74,10 +73,26 @@ struct test_case {
     }
 };
 
-// The rest of `line` after its kind and one space: subscripts and message needles may hold
-// spaces (or be empty).
-std::string rest_of(const std::string& line) {
-    return line.size() > 2 ? line.substr(2) : std::string();
+// A case as the checks read it: the shared block (numpy_data::read_cases) plus this suite's own
+// lines, `s <subscripts>` (may hold spaces, or be empty) and `t <tolerance>...`.
+test_case from_block(numpy_data::case_block&& b) {
+    test_case c;
+    c.func = std::move(b.func);
+    c.id = b.id;
+    c.subscripts = b.text("s");
+    c.params = std::move(b.params);
+    for (auto& [name, a] : b.operands) {
+        REQUIRE(name == std::to_string(c.operands.size()));
+        c.operands.push_back(std::move(a));
+    }
+    if (!b.results.empty())
+        c.out = std::move(b.results.back().second);
+    std::istringstream t(b.text("t"));
+    for (std::string v; t >> v;)
+        c.tol.push_back(std::strtod(v.c_str(), nullptr));
+    c.error = std::move(b.error);
+    c.needles = std::move(b.needles);
+    return c;
 }
 
 const std::vector<test_case>& cases() {
@@ -86,40 +101,8 @@ const std::vector<test_case>& cases() {
         std::ifstream in = numpy_data::open_cases("FUSOR_CONTRACT_EXPECTED",
                                                   "tests/contract/contract_expected.txt",
                                                   "contract.numpy_reference");
-        std::string line;
-        test_case c;
-        while (std::getline(in, line)) {
-            std::istringstream s(line);
-            std::string kind, name;
-            s >> kind;
-            if (kind == "case") {
-                c = test_case{};
-                s >> c.func >> c.id;
-            } else if (kind == "s") {
-                c.subscripts = rest_of(line);
-            } else if (kind == "p") {
-                s >> name;
-                auto& values = c.params[name]; // present even when empty (tensordot's axes)
-                for (std::string v; s >> v;)
-                    values.push_back(v);
-            } else if (kind == "a") {
-                s >> name;
-                REQUIRE(name == std::to_string(c.operands.size()));
-                c.operands.push_back(read_array(s));
-            } else if (kind == "e") {
-                s >> name;
-                c.out = read_array(s);
-            } else if (kind == "t") {
-                for (std::string v; s >> v;)
-                    c.tol.push_back(std::strtod(v.c_str(), nullptr));
-            } else if (kind == "x") {
-                s >> c.error;
-            } else if (kind == "m") {
-                c.needles.push_back(rest_of(line));
-            } else if (kind == "end") {
-                out.push_back(c);
-            }
-        }
+        for (numpy_data::case_block& b : numpy_data::read_cases(in))
+            out.push_back(from_block(std::move(b)));
         return out;
     }();
     return all;

@@ -25,6 +25,10 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from numpy_cases import arr_line  # noqa: E402 (tests/numpy_cases.py)
+
 warnings.simplefilter("ignore")
 
 OUT = sys.argv[1]
@@ -34,21 +38,6 @@ rng = np.random.default_rng(SEED)
 DTYPES = ["float32", "float64", "int32", "int64", "uint8", "bool"]
 lines = []
 count = {}
-
-
-def tok(v, dtype):
-    if dtype in ("float32", "float64"):
-        return float(v).hex()
-    if dtype == "bool":
-        return "1" if v else "0"
-    return str(int(v))
-
-
-def arr_line(kind, name, a):
-    a = np.asarray(a)
-    vals = " ".join(tok(v, a.dtype.name) for v in a.ravel())
-    dims = " ".join(str(d) for d in a.shape)
-    return f"{kind} {name} {a.dtype.name} {a.ndim} {dims} {vals}".replace("  ", " ").strip()
 
 
 def error_name(e):

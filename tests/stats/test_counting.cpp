@@ -64,69 +64,56 @@ struct test_case {
     std::string name() const { return func + " case " + std::to_string(id); }
 };
 
-std::string data_path() {
-    if (const char* p = std::getenv("FUSOR_COUNTING_EXPECTED"))
-        return p;
-    return std::string(FUSOR_BINARY_DIR) + "/tests/stats/counting_expected.txt";
+// An array as written (numpy_data::read_cases's), with its values as text.
+array_data written(numpy_data::array_data&& w) {
+    array_data a;
+    a.dtype = std::move(w.dtype);
+    a.shape = std::move(w.shape);
+    a.values = std::move(w.values);
+    return a;
 }
 
-array_data read_array(std::istringstream& s) {
-    array_data a;
-    index_t rank = 0;
-    s >> a.dtype >> rank;
-    for (index_t k = 0; k < rank; ++k) {
-        index_t d = 0;
-        s >> d;
-        a.shape.push_back(d);
+// A case as the checks read it: the shared block (numpy_data::read_cases) plus this suite's own
+// lines, `g <name> <dtype> <n> <A> <B> <M> <D> <C>` (a generated operand) and `t <name> <tol>`.
+test_case from_block(numpy_data::case_block&& b) {
+    test_case c;
+    c.func = std::move(b.func);
+    c.id = b.id;
+    c.params = std::move(b.params);
+    for (auto& [name, a] : b.operands)
+        c.in[name] = written(std::move(a));
+    for (auto& [name, a] : b.results)
+        c.out[name] = written(std::move(a));
+    for (const auto& [kind, text] : b.other_lines) {
+        std::istringstream s(text);
+        std::string name;
+        if (kind == "g") {
+            array_data a;
+            std::string d, cc;
+            s >> name >> a.dtype >> a.n >> a.A >> a.B >> a.M >> d >> cc;
+            a.generated = true;
+            a.D = std::strtod(d.c_str(), nullptr);
+            a.C = std::strtod(cc.c_str(), nullptr);
+            a.shape = shape_t{a.n};
+            c.in[name] = a;
+        } else if (kind == "t") {
+            std::string v;
+            s >> name >> v;
+            c.tol[name] = std::strtod(v.c_str(), nullptr);
+        }
     }
-    for (std::string v; s >> v;)
-        a.values.push_back(v);
-    REQUIRE(static_cast<index_t>(a.values.size()) == shape_size(a.shape));
-    return a;
+    c.error = std::move(b.error);
+    return c;
 }
 
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
         std::vector<test_case> out;
-        std::ifstream in(data_path());
-        REQUIRE_MESSAGE(in.good(),
-                        "run the ctest fixture stats.counting_reference first (or set "
-                        "FUSOR_COUNTING_EXPECTED to the file counting_reference.py wrote)");
-        std::string line;
-        test_case c;
-        while (std::getline(in, line)) {
-            std::istringstream s(line);
-            std::string kind, name;
-            s >> kind;
-            if (kind == "case") {
-                c = test_case{};
-                s >> c.func >> c.id;
-            } else if (kind == "p") {
-                s >> name;
-                for (std::string v; s >> v;)
-                    c.params[name].push_back(v);
-            } else if (kind == "a" || kind == "e") {
-                s >> name;
-                (kind == "a" ? c.in : c.out)[name] = read_array(s);
-            } else if (kind == "g") {
-                array_data a;
-                std::string d, cc;
-                s >> name >> a.dtype >> a.n >> a.A >> a.B >> a.M >> d >> cc;
-                a.generated = true;
-                a.D = std::strtod(d.c_str(), nullptr);
-                a.C = std::strtod(cc.c_str(), nullptr);
-                a.shape = shape_t{a.n};
-                c.in[name] = a;
-            } else if (kind == "t") {
-                std::string v;
-                s >> name >> v;
-                c.tol[name] = std::strtod(v.c_str(), nullptr);
-            } else if (kind == "x") {
-                s >> c.error;
-            } else if (kind == "end") {
-                out.push_back(c);
-            }
-        }
+        std::ifstream in = numpy_data::open_cases("FUSOR_COUNTING_EXPECTED",
+                                                  "tests/stats/counting_expected.txt",
+                                                  "stats.counting_reference");
+        for (numpy_data::case_block& b : numpy_data::read_cases(in))
+            out.push_back(from_block(std::move(b)));
         return out;
     }();
     return all;

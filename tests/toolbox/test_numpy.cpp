@@ -44,7 +44,6 @@ namespace {
 
 using numpy_data::array_data;
 using numpy_data::parse_value;
-using numpy_data::read_array;
 using numpy_data::to_tensor;
 
 // ---- allocation counting (tests/counting_new.hpp calls record_allocation) --------------------
@@ -130,8 +129,20 @@ struct test_case {
     }
 };
 
-std::string rest_of(const std::string& line) {
-    return line.size() > 2 ? line.substr(2) : std::string();
+// A case as the checks read it: the shared block (numpy_data::read_cases), its results a list.
+test_case from_block(numpy_data::case_block&& b) {
+    test_case c;
+    c.func = std::move(b.func);
+    c.id = b.id;
+    c.params = std::move(b.params);
+    c.operands = std::move(b.operands);
+    for (auto& [name, a] : b.results) {
+        REQUIRE(name == std::to_string(c.out.size()));
+        c.out.push_back(std::move(a));
+    }
+    c.error = std::move(b.error);
+    c.needles = std::move(b.needles);
+    return c;
 }
 
 const std::vector<test_case>& cases() {
@@ -140,35 +151,8 @@ const std::vector<test_case>& cases() {
         std::ifstream in = numpy_data::open_cases("FUSOR_TOOLBOX_EXPECTED",
                                                   "tests/toolbox/toolbox_expected.txt",
                                                   "toolbox.numpy_reference");
-        std::string line;
-        test_case c;
-        while (std::getline(in, line)) {
-            std::istringstream s(line);
-            std::string kind, name;
-            s >> kind;
-            if (kind == "case") {
-                c = test_case{};
-                s >> c.func >> c.id;
-            } else if (kind == "p") {
-                s >> name;
-                auto& values = c.params[name];
-                for (std::string v; s >> v;)
-                    values.push_back(v);
-            } else if (kind == "a") {
-                s >> name;
-                c.operands.emplace_back(name, read_array(s));
-            } else if (kind == "e") {
-                s >> name;
-                REQUIRE(name == std::to_string(c.out.size()));
-                c.out.push_back(read_array(s));
-            } else if (kind == "x") {
-                s >> c.error;
-            } else if (kind == "m") {
-                c.needles.push_back(rest_of(line));
-            } else if (kind == "end") {
-                out.push_back(c);
-            }
-        }
+        for (numpy_data::case_block& b : numpy_data::read_cases(in))
+            out.push_back(from_block(std::move(b)));
         return out;
     }();
     return all;

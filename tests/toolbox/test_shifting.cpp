@@ -18,7 +18,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -37,7 +36,6 @@ namespace {
 
 using numpy_data::array_data;
 using numpy_data::parse_value;
-using numpy_data::read_array;
 using numpy_data::to_tensor;
 
 // ---- the data file ---------------------------------------------------------------------------
@@ -81,40 +79,30 @@ struct test_case {
     }
 };
 
+// A case as the checks read it: the shared block (numpy_data::read_cases), with one operand (x)
+// and at most one result.
+test_case from_block(numpy_data::case_block&& b) {
+    test_case c;
+    c.func = std::move(b.func);
+    c.id = b.id;
+    c.params = std::move(b.params);
+    if (!b.operands.empty())
+        c.x = std::move(b.operands.back().second);
+    if (!b.results.empty())
+        c.out = std::move(b.results.back().second);
+    c.error = std::move(b.error);
+    c.needles = std::move(b.needles);
+    return c;
+}
+
 const std::vector<test_case>& cases() {
     static const std::vector<test_case> all = [] {
         std::vector<test_case> out;
         std::ifstream in = numpy_data::open_cases("FUSOR_SHIFTING_EXPECTED",
                                                   "tests/toolbox/shifting_expected.txt",
                                                   "toolbox.shifting_reference");
-        std::string line;
-        test_case c;
-        while (std::getline(in, line)) {
-            std::istringstream s(line);
-            std::string kind, name;
-            s >> kind;
-            if (kind == "case") {
-                c = test_case{};
-                s >> c.func >> c.id;
-            } else if (kind == "p") {
-                s >> name;
-                auto& values = c.params[name];
-                for (std::string v; s >> v;)
-                    values.push_back(v);
-            } else if (kind == "a") {
-                s >> name;
-                c.x = read_array(s);
-            } else if (kind == "e") {
-                s >> name;
-                c.out = read_array(s);
-            } else if (kind == "x") {
-                s >> c.error;
-            } else if (kind == "m") {
-                c.needles.push_back(line.size() > 2 ? line.substr(2) : std::string());
-            } else if (kind == "end") {
-                out.push_back(c);
-            }
-        }
+        for (numpy_data::case_block& b : numpy_data::read_cases(in))
+            out.push_back(from_block(std::move(b)));
         return out;
     }();
     return all;

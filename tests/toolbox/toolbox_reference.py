@@ -40,11 +40,16 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from numpy_cases import arr_line, draws, tok  # noqa: E402 (tests/numpy_cases.py)
+
 warnings.simplefilter("ignore")  # nonzero of 0-d arrays is deprecated in 1.24; it still works
 
 OUT = sys.argv[1]
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 20241203
 rng = np.random.default_rng(SEED)
+irand, pick, chance = draws(rng)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
@@ -57,34 +62,6 @@ MIXED = [("int8", "uint8"), ("int32", "float32"), ("bool", "int32"), ("uint64", 
 
 lines = []
 count = {}
-
-
-def tok(v, dtype):
-    if dtype in ("float32", "float64"):
-        return float(v).hex()
-    if dtype == "bool":
-        return "1" if v else "0"
-    return str(int(v))
-
-
-def arr_line(kind, name, a):
-    a = np.asarray(a)
-    vals = " ".join(tok(v, a.dtype.name) for v in a.ravel())
-    dims = " ".join(str(d) for d in a.shape)
-    return " ".join(t for t in [kind, str(name), a.dtype.name, str(a.ndim), dims, vals] if t)
-
-
-def irand(lo, hi):
-    """An int in [lo, hi]."""
-    return int(rng.integers(lo, hi + 1))
-
-
-def pick(seq):
-    return seq[int(rng.integers(0, len(seq)))]
-
-
-def chance(p):
-    return rng.random() < p
 
 
 # ---- shapes and values ----------------------------------------------------------------------------
@@ -971,7 +948,6 @@ def view_error_cases():
     wr(x23, "aa", ["a0", "a1"], [("i0", i64([1, 0])), ("i1", i64([0, -4]))],
        (i64([1, 0]), i64([0, -4])), f(()),
        ("index -4 is out of bounds for axis 1 with size 3",), "index_error", (IndexError,))
-
 
 
 # ---- errors ---------------------------------------------------------------------------------------
