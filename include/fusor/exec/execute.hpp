@@ -807,11 +807,12 @@ double pairwise_block_sum(const Ev& ev, index_t begin, index_t n, Run run) {
     return s;
 }
 
-// A contraction's float32 run (`float_lanes`): 32 float lanes, each adding at most
-// `float_lane_depth` products before its partial sum joins a double lane, so the adds run at
+// A float32 sum's, mean's or contraction's long run (`float_lanes`): 32 float lanes, each adding
+// at most `float_lane_depth` terms before its partial sum joins a double lane, so the adds run at
 // float32's SIMD width while every term is summed in float with at most 15 others (NumPy's
-// einsum adds all of them in float). The double lanes are then added as a balanced tree
-// (d[j] += d[j + w] for w = 16, 8 ... 1).
+// pairwise sum adds 16 in each of its 8 partial sums and then those in float; its einsum adds
+// all of them in float). The terms are the elements as they are (sum, mean: term(v) is v). The
+// double lanes are then added as a balanced tree (d[j] += d[j + w] for w = 16, 8 ... 1).
 //
 // Lane j is element j % width of vector j / width (lane_vectors, one register each): as plain
 // arrays g++ 12 kept the 32 double lanes on the stack and ran the tree as a loop of loads and
@@ -891,7 +892,7 @@ template <class Impl, bool Contiguous, bool Registers = false, class Ev, class R
 double pairwise_terms(const Ev& ev, index_t begin, index_t n, Run run = {}) {
     static_assert(!Registers || (Contiguous && std::is_same_v<Run, whole_run>));
     if constexpr (planning::float_lane_reducer<Impl> && !one_short_block<Run>)
-        if (n >= float_lane_min_run) // reduce_kernel::float_lanes
+        if (n >= planning::float_lane_min_run_for<Impl>) // reduce_kernel::float_lanes
             return float_lane_sum<Contiguous>(ev, begin, n, run);
     if (n < 8) {
         const index_t at = run(begin, n);

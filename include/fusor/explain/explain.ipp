@@ -469,8 +469,13 @@ FUSOR_DEF std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::pairwise_rows_simd) // within explain's 100 columns
             return std::to_string(pairwise_rows_per_pass)
                    + " runs of 8 float64 lanes per pass, 16 terms per register (" + regs + ")";
-        if (p.reduction == reduce_kernel::float_lanes) // within explain's 100 columns
-            return "32 float32 lanes of up to 16 products, then 32 float64 lanes (" + regs + ")";
+        if (p.reduction == reduce_kernel::float_lanes) { // within explain's 100 columns
+            const std::string lanes = "32 float32 lanes of up to 16 terms, then 32 float64 lanes";
+            if (p.vector_functions.empty())
+                return lanes + " (" + regs + ")";
+            return lanes + "; " + vector_math_text(p) + " over blocks of "
+                   + std::to_string(broadcast_block);
+        }
         if (p.reduction == reduce_kernel::pairwise_simd && !p.vector_functions.empty())
             // Each run a register at a time with its functions (exec::detail::register_runs).
             return "float64 lanes 8 to a register (" + regs + "); " + vector_math_text(p);

@@ -620,13 +620,21 @@ constexpr bool rows_at_once_before_registers(index_t n, index_t runs) {
     return runs >= pairwise_rows_per_pass && n <= pairwise_rows_max_run;
 }
 
-/// Whether reducer `Impl` sums a float32 contraction's runs of float_lane_min_run terms or
-/// more in float lanes (reduce_kernel::float_lanes; exec/execute.hpp's pairwise_terms runs
-/// them so under the same test).
+/// Whether reducer `Impl` sums its long float32 runs (float_lane_min_run_for, below) in float
+/// lanes: a float32 sum, mean or contraction (reduce_kernel::float_lanes; exec/execute.hpp's
+/// pairwise_terms runs them so under the same test, so every kernel and layout has its bits).
 template <class Impl>
 inline constexpr bool float_lane_reducer = requires {
     requires Impl::float_lanes;
 };
+
+/// The shortest run reducer `Impl` (a float_lane_reducer) sums in float lanes: a contraction's
+/// (`wide_lanes`) from float_lane_min_run, a sum's or mean's from sum_float_lane_min_run.
+template <class Impl>
+inline constexpr index_t float_lane_min_run_for = requires {
+    requires Impl::wide_lanes;
+}
+? float_lane_min_run : sum_float_lane_min_run;
 
 /// Test hook: when false, the planner never chooses reduce_kernel::pairwise_rows, so tests can
 /// compare its sums with one row at a time bit for bit. Not for production use.
@@ -672,7 +680,7 @@ FUSOR_INLINE reduce_kernel register_reduce_kernel(index_t n,
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
         if constexpr (float_lane_reducer<Impl>)
-            if (n >= float_lane_min_run)
+            if (n >= float_lane_min_run_for<Impl>)
                 return reduce_kernel::float_lanes;
         bool rows_at_once = false;
         if constexpr (rows_at_once_reducer<Impl>)

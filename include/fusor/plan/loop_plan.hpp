@@ -212,8 +212,9 @@ enum class reduce_kernel : std::uint8_t {
     pairwise_rows_simd, ///< the same runs, lanes and bits, each run's float32 terms computed and
                         ///< converted a 512-bit register at a time, a column's element broadcast
                         ///< (AVX-512: exec/register_sums.hpp)
-    float_lanes,        ///< a float32 contraction's runs of `float_lane_min_run` terms or more: 32
-                        ///< float lanes of up to 16 products each, then 32 float64 lanes
+    float_lanes,        ///< a float32 sum's, mean's or contraction's long runs (from
+                        ///< `sum_float_lane_min_run`, `float_lane_min_run`): 32 float lanes of
+                        ///< up to 16 terms each, then 32 float64 lanes
     compensated,        ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,              ///< register accumulator: eight interleaved accumulators
     sequential,         ///< register accumulator: one, in index order (arg-reductions, rows < 16)
@@ -370,6 +371,15 @@ inline constexpr index_t pairwise_rows_max_run = 511;
 /// before joining its float64 lane (exec/execute.hpp, float_lane_sum). Shorter runs take the
 /// pairwise loop's 8 float64 lanes.
 inline constexpr index_t float_lane_min_run = 64;
+
+/// The shortest run of a float32 `sum` or `mean` that reduce_kernel::float_lanes takes: each term
+/// added in float with at most 15 others (NumPy's pairwise sum adds 16 in each of its 8 partial
+/// sums, then those partial sums in float32 too), the partial sums in float64. Shorter runs keep
+/// the 8 float64 lanes and NumPy's tree, whose kernels (pairwise_rows, pairwise_simd) are the
+/// faster there. Measured on AVX-512, `sum(a * b)` against Eigen: at 64 terms the float lanes
+/// took 1.2-1.3x the float64 lanes' time, equal at 128, 0.9x at 256, 0.6-0.7x from 1,024
+/// (docs/performance.md).
+inline constexpr index_t sum_float_lane_min_run = 256;
 
 /// Independent sets of SIMD lanes the max/min/argmax/argmin kernel keeps: one compare-and-blend
 /// per register chains each step on the previous one (about 4 cycles here), which held argmax to

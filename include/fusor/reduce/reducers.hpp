@@ -151,6 +151,9 @@ struct float_sum_impl : additive_impl<T, float_sum_impl<T>> {
     /// term(v) is v in double: a register of elements converted is a register of terms
     /// (reduce_kernel::pairwise_simd).
     static constexpr bool term_is_element = true;
+    /// float32 runs from planning::sum_float_lane_min_run terms are added 16 terms to a float
+    /// lane, the lanes in double (reduce_kernel::float_lanes).
+    static constexpr bool float_lanes = std::is_same_v<T, float>;
     FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
     static constexpr result_type finalize(typename float_sum_impl::acc_type a, index_t) {
         return static_cast<T>(total(a));
@@ -160,8 +163,9 @@ struct float_sum_impl : additive_impl<T, float_sum_impl<T>> {
 
 /// numpy.sum: identity 0; bool and signed integers give int64, unsigned uint64 (wrapping as
 /// NumPy), floats keep their type. Floating sums accumulate in double, pairwise along the
-/// innermost loop (float32 and narrower), compensated (TwoSum error terms) for float64: see
-/// docs/reductions.md.
+/// innermost loop (float32 and narrower; a float32 run of 256 or more adds each term in float
+/// with at most 15 others first, as NumPy's partial sums), compensated (TwoSum error terms) for
+/// float64: see docs/reductions.md.
 struct sum {
     static constexpr std::string_view name = "sum";
     static constexpr bool single_axis = false;
@@ -175,7 +179,8 @@ namespace detail {
 template <class T>
 struct mean_impl : additive_impl<T, mean_impl<T>> {
     using result_type = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-    static constexpr bool term_is_element = true; ///< as float_sum_impl's
+    static constexpr bool term_is_element = true;                 ///< as float_sum_impl's
+    static constexpr bool float_lanes = std::is_same_v<T, float>; ///< as float_sum_impl's
     FUSOR_INLINE static constexpr double term(T v) { return static_cast<double>(v); }
     static constexpr result_type finalize(typename mean_impl::acc_type a, index_t n) {
         return static_cast<result_type>(total(a) / static_cast<double>(n));
@@ -395,11 +400,11 @@ namespace detail {
 // A contraction's float sum: as `sum`'s, but free of NumPy's float32 bits for short rows (NumPy's
 // einsum and matmul sum differently anyway), so every register run of 64 terms or more takes 32
 // lanes (exec/execute.hpp, pairwise_terms): four chains of adds instead of one; float32 runs add
-// 16 products per lane in float before each partial sum joins the double lanes (float_lane_sum).
+// 16 products per lane in float before each partial sum joins the double lanes (float_lane_sum),
+// from 64 terms (planning::float_lane_min_run) where `sum` starts at 256.
 template <class T>
 struct contract_float_impl : float_sum_impl<T> {
     static constexpr bool wide_lanes = true;
-    static constexpr bool float_lanes = std::is_same_v<T, float>;
 };
 // A contraction's integer sum: wraps in the product's own type, as numpy.einsum and matmul
 // keep it (int8 @ int8 is int8); accumulated in 64 bits, whose low bits are the same.
