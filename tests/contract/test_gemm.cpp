@@ -152,7 +152,7 @@ TEST_CASE("float32 contraction runs of 64 terms or more take float_lanes, shorte
         CHECK(runs(e) == (k >= fusor::float_lane_min_run ? "float_lanes" : "pairwise"));
         if (k >= fusor::float_lane_min_run)
             CHECK(explain_text::one_line(e.text()).find(
-                      "vectors: 32 float32 lanes of up to 16 products, then 32 float64 "
+                      "vectors: 32 float32 lanes of up to 16 terms, then 32 float64 "
                       "lanes (")
                   != std::string::npos);
         check_matvec(eval(einsum("ijk,ik->ij", a, x)), a, x);

@@ -872,8 +872,11 @@ namespace {
 const bool skip_sums = !FUSOR_SUM_IN_REGISTERS || !processor_has_target();
 
 // The kernel of `runs` runs of `length` terms with the register forms off: the plain pairwise
-// loop, several runs of 8 to 511 terms at a time (reduce_kernel::pairwise_rows).
+// loop, several runs of 8 to 255 terms at a time (reduce_kernel::pairwise_rows); from 256 terms
+// the float lanes, with the register forms or without (reduce_kernel::float_lanes).
 std::string plain_sum_kernel(fusor::index_t runs, fusor::index_t length) {
+    if (length >= fusor::sum_float_lane_min_run)
+        return "float_lanes";
     return runs >= 2 && length >= fusor::pairwise_rows_min_run
                    && length <= fusor::pairwise_rows_max_run
                ? "pairwise_rows"
@@ -903,6 +906,8 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     // Runs that pairwise_rows takes compute their terms in registers (pairwise_rows_simd).
     const auto kernel = [](index_t runs, index_t length) {
         const std::string plain = plain_sum_kernel(runs, length);
+        if (plain == "float_lanes")
+            return plain;
         const bool rows_first =
             plain == "pairwise_rows" && planning::rows_at_once_before_registers(length, runs);
         return planning::sum_in_registers_pays(length, runs) && !rows_first
@@ -941,19 +946,24 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
     // general plan's blocks (the plain pairwise loop either way).
     const tensor<float> m = reshape(values<float>(rows, 1.5, -0.75), {rows, 1});
     const bool columns_rows = rows >= 2 && n >= pairwise_rows_min_run
-                              && n <= std::min(pairwise_rows_max_run, broadcast_block);
+                              && n <= std::min(pairwise_rows_max_run, broadcast_block)
+                              && n < sum_float_lane_min_run;
+    const std::string columns_plain = n >= sum_float_lane_min_run ? "float_lanes"
+                                      : columns_rows              ? "pairwise_rows"
+                                                                  : "pairwise";
+    const std::string columns_want = columns_rows ? "pairwise_rows_simd" : columns_plain;
     check_sum_forms(
         out,
         [&] { out = sum((a - m) * (a - m), 1); },
         [&] { return explain(sum((a - m) * (a - m), 1)); },
-        columns_rows ? "pairwise_rows_simd" : "pairwise",
-        columns_rows ? "pairwise_rows" : "pairwise");
+        columns_want,
+        columns_plain);
     check_sum_forms(
         out,
         [&] { out = mean(m / b - a, 1); },
         [&] { return explain(mean(m / b - a, 1)); },
-        columns_rows ? "pairwise_rows_simd" : "pairwise",
-        columns_rows ? "pairwise_rows" : "pairwise");
+        columns_want,
+        columns_plain);
     // `c - a * 1.37f` with c the product rounded: a loop that fuses the multiply and the
     // subtraction (FMA) sums the products' rounding errors, one that does not sums zeros, so the
     // two forms must fuse alike. g++ fused it in the plain loop and not in pairwise_rows_simd's:
@@ -969,8 +979,8 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
         out,
         [&] { out = sum(c - a * m, 1); },
         [&] { return explain(sum(c - a * m, 1)); },
-        columns_rows ? "pairwise_rows" : "pairwise",
-        columns_rows ? "pairwise_rows" : "pairwise");
+        columns_plain,
+        columns_plain);
     // Every element one run (the flat case's 0-d result).
     const std::string whole = kernel(1, rows * n);
     check_sum_forms(
@@ -1014,27 +1024,29 @@ TEST_CASE("a float32 sum's terms convert a register at a time, with the plain lo
 TEST_CASE("a sum keeps the plain pairwise loop where its terms cannot convert in registers"
           * doctest::skip(skip_sums)) {
     using namespace fusor;
-    const tensor<float> a = values<float>(1000, 4.0, 0.0);
-    const tensor<double> d = values<double>(1000, 4.0, 0.0);
-    const tensor<std::int32_t> i = zeros<std::int32_t>({1000}) + 7;
+    // Four runs of 250 (a float32 run of 256 or more takes the float lanes either way).
+    const tensor<float> a = reshape(values<float>(1000, 4.0, 0.0), {4, 250});
+    const tensor<double> d = reshape(values<double>(1000, 4.0, 0.0), {4, 250});
+    const tensor<std::int32_t> i = zeros<std::int32_t>({4, 250}) + 7;
     const auto runs = [](const explanation& e) {
         return nlohmann::json::parse(e.json())["loops"].back()["runs"].get<std::string>();
     };
-    CHECK(runs(explain(sum(a))) == "pairwise_simd");
-    CHECK(runs(explain(sum(d))) == "compensated");             // float64: compensated lanes
-    CHECK(runs(explain(mean(i))) == "pairwise");               // int32 terms
-    CHECK(runs(explain(norm(a))) == "pairwise");               // a term that is not the element
-    CHECK(runs(explain(sum(maximum(a, 1.0f)))) == "pairwise"); // no register form
-    CHECK(runs(explain(sum(view(a, slice(none, none, 2))))) == "pairwise"); // strided
+    CHECK(runs(explain(sum(a, 1))) == "pairwise_simd");
+    CHECK(runs(explain(sum(d, 1))) == "compensated");    // float64: compensated lanes
+    CHECK(runs(explain(mean(i, 1))) == "pairwise_rows"); // int32 terms
+    CHECK(runs(explain(norm(a, 1))) == "pairwise");      // a term that is not the element
+    CHECK(runs(explain(sum(maximum(a, 1.0f), 1))) == "pairwise_rows"); // no register form
+    CHECK(runs(explain(sum(view(a, all, slice(none, none, 2)), 1))) == "pairwise"); // strided
+    CHECK(runs(explain(sum(reshape(a, {1000})))) == "float_lanes");
 }
 
 TEST_CASE("explain says when a sum's terms convert in registers" * doctest::skip(skip_sums)) {
     using namespace fusor;
-    const tensor<float> a = values<float>(1000, 4.0, 0.0);
-    const std::string text = explain_text::one_line(explain(sum(a * a)).text());
+    const tensor<float> a = reshape(values<float>(1000, 4.0, 0.0), {4, 250});
+    const std::string text = explain_text::one_line(explain(sum(a * a, 1)).text());
     CHECK(text.find("16 float32 terms converted per load") != std::string::npos);
     planning::math_in_registers_enabled = false;
-    const std::string plain = explain_text::one_line(explain(sum(a * a)).text());
+    const std::string plain = explain_text::one_line(explain(sum(a * a, 1)).text());
     planning::math_in_registers_enabled = true;
     CHECK(plain.find("converted per load") == std::string::npos);
 }
@@ -1076,8 +1088,11 @@ TEST_CASE("a float32 sum of a math function's values runs each run in registers,
             const tensor<float> x = reshape(values<float>(rows * cols, 6.0, -3.0), {rows, cols});
             const tensor<float> y = reshape(values<float>(rows * cols, 2.0, 0.5), {rows, cols});
             const tensor<float> m = reshape(values<float>(rows, 1.0, 0.5), {rows, 1});
-            const bool fits = planning::math_runs_fill_registers(cols, 4);
-            CHECK(fits == (cols >= 16));
+            // From 256 terms the float lanes, the functions over blocks
+            // (reduce_kernel::float_lanes).
+            const bool fits =
+                planning::math_runs_fill_registers(cols, 4) && cols < sum_float_lane_min_run;
+            CHECK(planning::math_runs_fill_registers(cols, 4) == (cols >= 16));
             check_math_sum(
                 fits,
                 [&] { return tensor<float>(sum(exp(x - m), 1)); },

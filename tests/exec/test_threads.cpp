@@ -238,7 +238,10 @@ TEST_CASE("short rows: accumulators held in a register still add one row after a
                     REQUIRE(mean.data()[c] == s[k].total() / static_cast<double>(rows));
                     REQUIRE(deviation.data()[c] == dev[k].total());
                     REQUIRE(norm.data()[c] == std::sqrt(sq[k].total()));
-                    REQUIRE(sum32.data()[c] == static_cast<float>(s32[k]));
+                    // One column is one contiguous run, summed from sum_float_lane_min_run
+                    // terms in float lanes (tests/reduce/test_accuracy.cpp), not row by row.
+                    if (cols > 1 || rows < fusor::sum_float_lane_min_run)
+                        REQUIRE(sum32.data()[c] == static_cast<float>(s32[k]));
                 }
             }
         }

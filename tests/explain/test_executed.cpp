@@ -217,9 +217,13 @@ TEST_CASE("every kernel runs where explain says it does, at sizes that reach it"
          [&] {
              out = sum(a, 1);
          }},
-        {[&] { return explain(sum(a)); }, // one run: pairwise
+        {[&] { return explain(sum(a)); }, // one run of 4,096: float_lanes
          [&] {
              out = sum(a);
+         }},
+        {[&] { return explain(sum(view(a, 0))); }, // one run of 128: pairwise
+         [&] {
+             out = sum(view(a, 0));
          }},
         {[&] { return explain(sum((a - col) * (a - col), 1)); }, // flat runs and a column
          [&] {

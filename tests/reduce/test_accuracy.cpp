@@ -24,22 +24,57 @@ double relative_error(double got, double exact) {
 constexpr double tenth_f32 = 0.100000001490116119384765625;
 } // namespace
 
-TEST_CASE("float32 sum of 2^24 times 0.1f is within 2e-5 of 1677721.625") {
+TEST_CASE("float32 sum of 2^24 times 0.1f is within 2e-7 of 1677721.625") {
     const fusor::index_t n = fusor::index_t{1} << 24;
     const auto x = fusor::full<float>({n}, 0.1f);
     const double exact = tenth_f32 * static_cast<double>(n);
     REQUIRE(exact == 1677721.625);
 
+    // The float lanes (reduce_kernel::float_lanes): each lane adds 16 tenths in float32,
+    // 1.60000026226043701171875, and the 2^20 partial sums are added in double: 1677721.875,
+    // two float32 units above the exact sum (NumPy's pairwise float32 sum: 1677748.6, 1.6e-5).
     const float s = fusor::eval(fusor::sum(x)).item();
-    CHECK(relative_error(s, exact) <= 2e-5); // NumPy's pairwise float32 sum: 1.6e-5
-    CHECK(s == 1677721.625f);                // double accumulation: exact here
+    CHECK(relative_error(s, exact) <= 2e-7);
+    CHECK(s == 1677721.875f);
 
-    // The mean (same accumulator) and a naive float32 loop, which is off by ~15 %.
-    CHECK(fusor::eval(fusor::mean(x)).item() == 0.1f);
+    // The mean (the same lanes), 1677721.875 / 2^24 (a float32), and a naive float32 loop,
+    // which is off by ~15 %.
+    CHECK(fusor::eval(fusor::mean(x)).item() == static_cast<float>(1677721.875 / 16777216.0));
     float naive = 0.0f;
     for (float v : x)
         naive += v;
     CHECK(relative_error(naive, exact) > 0.1);
+}
+
+TEST_CASE("a float32 run of 256 or more adds each term in float with at most 15 others") {
+    // 2^24 first, then ones: 2^24 + 1 rounds back to 2^24 in float32 (to even), so a one lost
+    // shows which terms shared a float partial sum. Lane j takes terms j, j + 32, j + 64 ...,
+    // 16 of them at most, then starts a new partial sum (docs/reductions.md).
+    const auto run_with_ones = [](fusor::index_t n, std::initializer_list<fusor::index_t> at) {
+        std::vector<float> v(static_cast<std::size_t>(n), 0.0f);
+        v[0] = 16777216.0f;
+        for (fusor::index_t i : at)
+            v[static_cast<std::size_t>(i)] = 1.0f;
+        return v;
+    };
+    const auto sum_of = [](std::vector<float>& v) {
+        const auto n = static_cast<fusor::index_t>(v.size());
+        return fusor::eval(fusor::sum(fusor::adapt(v.data(), {n}))).item();
+    };
+    // 15 ones in lane 0 after 2^24: every one lost (the exact 16777231 would round to 16777232).
+    std::vector<float> same_lane = run_with_ones(
+        512, {32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448, 480});
+    CHECK(sum_of(same_lane) == 16777216.0f);
+    // The same ones in lanes 1 to 15: none shares a partial sum with 2^24.
+    std::vector<float> other_lanes =
+        run_with_ones(512, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+    CHECK(sum_of(other_lanes) == 16777232.0f);
+    // Lane 0's 17th to 20th terms start a new partial sum: those four ones count.
+    std::vector<float> next_group = run_with_ones(1024, {32, 64, 512, 544, 576, 608});
+    CHECK(sum_of(next_group) == 16777220.0f);
+    // Under 256 terms the lanes are float64 (NumPy's 8 lanes and tree): nothing lost.
+    std::vector<float> short_run = run_with_ones(255, {32, 64, 96, 128, 160, 192, 224});
+    CHECK(sum_of(short_run) == 16777224.0f);
 }
 
 TEST_CASE("float32 sums along an outer axis are as exact as along the contiguous one") {

@@ -107,11 +107,11 @@ TEST_CASE_TEMPLATE("a row's variance sum((x - m) * (x - m), 1) has the bits of i
                 n <= fusor::collapse_max_cols && rows * n >= fusor::parallel_threshold;
             CHECK(fusor::explain(e).plan.kernel
                   == (collapses ? fusor::inner_kernel::collapsed : fusor::inner_kernel::broadcast));
-            // Under parallel_threshold, runs of 8 to 511 float32 terms: the flat reduction's
+            // Under parallel_threshold, runs of 8 to 255 float32 terms: the flat reduction's
             // pairwise_rows, each pass of 8 runs with its columns splatted run after run, the
             // runs left over one at a time (float64 sums are compensated).
-            const bool flat_rows =
-                std::is_same_v<T, float> && n <= 511 && rows * n < fusor::parallel_threshold;
+            const bool flat_rows = std::is_same_v<T, float> && n < fusor::sum_float_lane_min_run
+                                   && rows * n < fusor::parallel_threshold;
             const fusor::reduce_kernel k = fusor::explain(e).plan.reduction;
             CHECK((k == fusor::reduce_kernel::pairwise_rows
                    || k == fusor::reduce_kernel::pairwise_rows_simd) // AVX-512

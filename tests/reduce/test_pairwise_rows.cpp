@@ -1,7 +1,8 @@
 // The pairwise_rows kernel (exec/execute.hpp, pairwise_rows_sums): float32 sums and means of
-// several contiguous runs of 8 to 511 terms take pairwise_rows_per_pass runs at a time, each
-// run's 8 lanes and tree as one run at a time (NumPy's pairwise blocks). The planner chooses it
-// where it says (and nowhere else); the sums have the bits of one run at a time (the test hook
+// several contiguous runs of 8 to 255 terms (other element types: to 511; float32 runs from 256
+// take the float lanes, reduce_kernel::float_lanes) take pairwise_rows_per_pass runs at a time,
+// each run's 8 lanes and tree as one run at a time (NumPy's pairwise blocks). The planner chooses
+// it where it says (and nowhere else); the sums have the bits of one run at a time (the test hook
 // planning::pairwise_rows_enabled off) in the flat reduction, in the general walk, with runs
 // left over, with several runs feeding one accumulator and on threads; explain prints it and
 // the evaluator runs it. Built for the default target (SSE2 on x86-64: 2 runs per pass) and
@@ -92,31 +93,39 @@ void check_bits(const E& e, reduce_kernel expected = reduce_kernel::pairwise_row
 
 } // namespace
 
-TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 8 to 511"
+TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 8 to 255"
           * doctest::skip(skip_here)) {
     CHECK(fusor::pairwise_rows_per_pass == std::min<index_t>(8, fusor::lane_vector_bytes / 8));
-    const auto a = wavy<float>({6, 256});
+    CHECK(fusor::sum_float_lane_min_run == 256);
+    const auto a = wavy<float>({6, 200});
     const bool simd =
         kernel_of(fusor::sum(wavy<float>({6, 64}), 1)) == reduce_kernel::pairwise_simd;
     if (simd) { // AVX-512: float32 sums of runs of 32 or more convert a register at a time,
                 // unless there are pairwise_rows_per_pass runs or more
         CHECK(kernel_of(fusor::sum(a, 1)) == reduce_kernel::pairwise_simd);
-        CHECK(kernel_of(fusor::sum(wavy<float>({8, 256}), 1)) == reduce_kernel::pairwise_rows);
-        CHECK(kernel_of(fusor::mean(wavy<float>({64, 511}), 1)) == reduce_kernel::pairwise_rows);
-        CHECK(kernel_of(fusor::sum(wavy<float>({64, 512}), 1)) == reduce_kernel::pairwise_simd);
+        CHECK(kernel_of(fusor::sum(wavy<float>({8, 200}), 1)) == reduce_kernel::pairwise_rows);
+        CHECK(kernel_of(fusor::mean(wavy<float>({64, 255}), 1)) == reduce_kernel::pairwise_rows);
     } else {
         CHECK(kernel_of(fusor::sum(a, 1)) == reduce_kernel::pairwise_rows);
         CHECK(kernel_of(fusor::mean(a, 1)) == reduce_kernel::pairwise_rows);
-        CHECK(kernel_of(fusor::sum(wavy<float>({2, 511}), 1)) == reduce_kernel::pairwise_rows);
+        CHECK(kernel_of(fusor::sum(wavy<float>({2, 255}), 1)) == reduce_kernel::pairwise_rows);
     }
     CHECK(kernel_of(fusor::sum(wavy<float>({2, 8}), 1)) == reduce_kernel::pairwise_rows);
     CHECK(kernel_of(fusor::mean(wavy<std::int32_t>({5, 20}), 1)) == reduce_kernel::pairwise_rows);
+    CHECK(kernel_of(fusor::mean(wavy<std::int32_t>({5, 511}), 1)) == reduce_kernel::pairwise_rows);
+    // float32 runs of 256 or more take the float lanes, one run or several, on every target.
+    for (const shape_t& s :
+         {shape_t{6, 256}, shape_t{64, 511}, shape_t{2, 512}, shape_t{300}, shape_t{1, 300}}) {
+        CAPTURE(s.size());
+        CHECK(kernel_of(fusor::sum(wavy<float>(s), -1)) == reduce_kernel::float_lanes);
+        CHECK(kernel_of(fusor::mean(wavy<float>(s), -1)) == reduce_kernel::float_lanes);
+    }
     // Not: one run, runs under 8 or over 511 terms (32 lanes, four chains), float64
     // (compensated lanes), a term that is not the element (norm squares it), an argmax.
-    CHECK(kernel_of(fusor::sum(wavy<float>({300}))) == reduce_kernel::pairwise);
-    CHECK(kernel_of(fusor::sum(wavy<float>({1, 300}), 1)) == reduce_kernel::pairwise);
+    CHECK(kernel_of(fusor::sum(wavy<float>({200}))) == reduce_kernel::pairwise);
+    CHECK(kernel_of(fusor::sum(wavy<float>({1, 200}), 1)) == reduce_kernel::pairwise);
     CHECK(kernel_of(fusor::sum(wavy<float>({9, 7}), 1)) == reduce_kernel::pairwise);
-    CHECK(kernel_of(fusor::sum(wavy<float>({2, 512}), 1)) != reduce_kernel::pairwise_rows);
+    CHECK(kernel_of(fusor::mean(wavy<std::int32_t>({2, 512}), 1)) != reduce_kernel::pairwise_rows);
     CHECK(kernel_of(fusor::sum(wavy<double>({6, 256}), 1)) == reduce_kernel::compensated);
     CHECK(kernel_of(fusor::norm(a, 1)) != reduce_kernel::pairwise_rows);
     CHECK(kernel_of(fusor::argmax(a, 1)) != reduce_kernel::pairwise_rows);
@@ -127,9 +136,9 @@ TEST_CASE("the planner takes pairwise_rows for several contiguous float runs of 
 TEST_CASE("pairwise_rows sums have the bits of one run at a time" * doctest::skip(skip_here)) {
     if (kernel_of(fusor::sum(wavy<float>({6, 64}), 1)) == reduce_kernel::pairwise_simd) {
         // Runs of 8 to 31 still take pairwise_rows there, and so do pairwise_rows_per_pass
-        // runs or more of up to 511.
+        // runs or more of up to 255.
         for (const index_t rows : {2, 3, 8, 9, 17})
-            for (const index_t cols : {8, 9, 15, 16, 31, 32, 100, 256, 511}) {
+            for (const index_t cols : {8, 9, 15, 16, 31, 32, 100, 200, 255}) {
                 if (cols >= 32 && rows < fusor::pairwise_rows_per_pass)
                     continue;
                 CAPTURE(rows);
@@ -140,7 +149,7 @@ TEST_CASE("pairwise_rows sums have the bits of one run at a time" * doctest::ski
     }
     // Every count of runs left over, every tail length, both ends of the range.
     for (const index_t rows : {2, 3, 4, 5, 7, 8, 9, 17})
-        for (const index_t cols : {8, 9, 15, 16, 31, 100, 255, 256, 257, 511}) {
+        for (const index_t cols : {8, 9, 15, 16, 31, 100, 200, 254, 255}) {
             CAPTURE(rows);
             CAPTURE(cols);
             const auto a = wavy<float>({rows, cols});
@@ -159,6 +168,7 @@ TEST_CASE("pairwise_rows sums have the bits of one run at a time" * doctest::ski
     // Every second row: the runs are contiguous, the rows 80 elements apart (the general walk).
     check_bits(fusor::sum(fusor::view(wavy<float>({12, 40}), fusor::slice(0, 12, 2)), 1));
     check_bits(fusor::mean(wavy<std::int32_t>({7, 33}), 1));
+    check_bits(fusor::mean(wavy<std::int32_t>({3, 511}), 1)); // to 511 for other types
     // Large enough to split across threads (when built with OpenMP): the same bits.
     check_bits(fusor::sum(wavy<float>({1024, 200}), 1));
 }
