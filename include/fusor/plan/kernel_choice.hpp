@@ -742,10 +742,10 @@ FUSOR_DECL bool collapsible_runs(const loop_plan& p);
 /// (`p.kernel` broadcast: the still operands splatted, as the element-wise broadcast kernel),
 /// and, in a contiguous or broadcast run, math functions with a vectorised form run over each
 /// block through SLEEF (`p.vector_functions`), as they do in element-wise loops: the same
-/// function gives the same bits in both; a float32 sum's runs of 16 or more instead compute
+/// function gives the same bits in both; a float32 sum's runs of 16 to 255 instead compute
 /// the function a register at a time with its argument (math_sum_in_registers: pairwise_simd,
-/// rows_in_registers and math_in_registers, no block buffers). Max/min and arg-reductions keep
-/// their kernels.
+/// rows_in_registers and math_in_registers, no block buffers); from sum_float_lane_min_run the
+/// float lanes read the blocks. Max/min and arg-reductions keep their kernels.
 template <class R, class C>
 void choose_reduction_kernel(loop_plan& p, const C& child) {
     using impl = typename reduction<R, C>::impl;
