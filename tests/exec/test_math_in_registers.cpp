@@ -942,16 +942,21 @@ void check_sums(fusor::index_t rows, fusor::index_t n) {
         fused,
         plain);
     // A column (one element per run) in the flat reduction: splatted per run by the plain
-    // loop, broadcast into a register by pairwise_rows_simd; over broadcast_block terms, the
-    // general plan's blocks (the plain pairwise loop either way).
+    // loop, broadcast into a register by pairwise_rows_simd and, from sum_float_lane_min_run
+    // terms, float_lanes_simd; over broadcast_block terms, the general plan's blocks (the
+    // plain loop either way).
     const tensor<float> m = reshape(values<float>(rows, 1.5, -0.75), {rows, 1});
     const bool columns_rows = rows >= 2 && n >= pairwise_rows_min_run
                               && n <= std::min(pairwise_rows_max_run, broadcast_block)
                               && n < sum_float_lane_min_run;
+    const bool columns_float_lanes =
+        rows >= 2 && n >= sum_float_lane_min_run && n <= broadcast_block;
     const std::string columns_plain = n >= sum_float_lane_min_run ? "float_lanes"
                                       : columns_rows              ? "pairwise_rows"
                                                                   : "pairwise";
-    const std::string columns_want = columns_rows ? "pairwise_rows_simd" : columns_plain;
+    const std::string columns_want = columns_rows          ? "pairwise_rows_simd"
+                                     : columns_float_lanes ? "float_lanes_simd"
+                                                           : columns_plain;
     check_sum_forms(
         out,
         [&] { out = sum((a - m) * (a - m), 1); },
@@ -1019,6 +1024,27 @@ TEST_CASE("a float32 sum's terms convert a register at a time, with the plain lo
     for (const fusor::index_t rows : {2, 8, 16, 17}) // whole passes, and runs left over
         for (const fusor::index_t n : {8, 9, 15, 16, 17, 24, 100, 256, 257})
             check_sums(rows, n);
+}
+
+TEST_CASE("a flat reduction's float lanes broadcast its column into a register, as explain says"
+          * doctest::skip(skip_sums)) {
+    using namespace fusor;
+    // S7's step: a row's squared deviations summed, m a column (docs/performance.md).
+    const tensor<float> x = reshape(values<float>(64 * 256, 6.0, -3.0), {64, 256});
+    const tensor<float> m = reshape(values<float>(64, 1.5, -0.75), {64, 1});
+    const std::string text = explain_text::one_line(explain(sum((x - m) * (x - m), 1)).text());
+    CHECK(text.find("kernel:  broadcast (stride 0: t1, t1', broadcast into a register per run; "
+                    "flat runs and columns)")
+          != std::string::npos);
+    CHECK(text.find("vectors: 32 float32 lanes of up to 16 terms, then 32 float64 lanes "
+                    "(AVX-512, 16 terms per load)")
+          != std::string::npos);
+    // With the register forms off, the column is splatted per run: the same bits.
+    planning::math_in_registers_enabled = false;
+    const std::string plain = explain_text::one_line(explain(sum((x - m) * (x - m), 1)).text());
+    planning::math_in_registers_enabled = true;
+    CHECK(plain.find("splatted per run; flat runs and columns") != std::string::npos);
+    CHECK(plain.find("then 32 float64 lanes (AVX-512, 64-byte registers)") != std::string::npos);
 }
 
 TEST_CASE("a sum keeps the plain pairwise loop where its terms cannot convert in registers"

@@ -259,6 +259,7 @@ FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
                 : p.flat_reduction // columns of a flat reduction (planning::is_flat_reduction)
                       ? "broadcast (stride 0: " + still
                             + (p.reduction == reduce_kernel::pairwise_rows_simd
+                                       || p.reduction == reduce_kernel::float_lanes_simd
                                    ? ", broadcast into a register per run"
                                    : ", splatted per run")
                             + "; flat runs and columns)"
@@ -469,6 +470,10 @@ FUSOR_DEF std::string vector_text(const loop_plan& p) {
         if (p.reduction == reduce_kernel::pairwise_rows_simd) // within explain's 100 columns
             return std::to_string(pairwise_rows_per_pass)
                    + " runs of 8 float64 lanes per pass, 16 terms per register (" + regs + ")";
+        if (p.reduction == reduce_kernel::float_lanes_simd) // within explain's 100 columns
+            // (the instructions are AVX-512's whenever the planner chooses this kernel)
+            return "32 float32 lanes of up to 16 terms, then 32 float64 lanes (AVX-512, 16 terms "
+                   "per load)";
         if (p.reduction == reduce_kernel::float_lanes) { // within explain's 100 columns
             const std::string lanes = "32 float32 lanes of up to 16 terms, then 32 float64 lanes";
             if (p.vector_functions.empty())

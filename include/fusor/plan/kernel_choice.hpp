@@ -680,8 +680,10 @@ FUSOR_INLINE reduce_kernel register_reduce_kernel(index_t n,
         if (std::is_same_v<typename Impl::acc_type, reducers::detail::compensated_sum>)
             return reduce_kernel::compensated;
         if constexpr (float_lane_reducer<Impl>)
-            if (n >= float_lane_min_run_for<Impl>)
-                return reduce_kernel::float_lanes;
+            if (n >= float_lane_min_run_for<Impl>) // a flat reduction's columns: broadcast
+                return splatted_rows && rows_in_registers && math_in_registers_enabled
+                           ? reduce_kernel::float_lanes_simd
+                           : reduce_kernel::float_lanes;
         bool rows_at_once = false;
         if constexpr (rows_at_once_reducer<Impl>)
             rows_at_once = (contiguous || splatted_rows) && plain_runs && runs >= 2

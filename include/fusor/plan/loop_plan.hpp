@@ -215,6 +215,9 @@ enum class reduce_kernel : std::uint8_t {
     float_lanes,        ///< a float32 sum's, mean's or contraction's long runs (from
                         ///< `sum_float_lane_min_run`, `float_lane_min_run`): 32 float lanes of
                         ///< up to 16 terms each, then 32 float64 lanes
+    float_lanes_simd,   ///< the same lanes and bits over a flat reduction's runs with columns,
+                        ///< each run's float32 terms computed a 512-bit register at a time, a
+                        ///< column's element broadcast (AVX-512: exec/execute.hpp)
     compensated,        ///< register accumulator: eight compensated lanes (float64 sums)
     lanes,              ///< register accumulator: eight interleaved accumulators
     sequential,         ///< register accumulator: one, in index order (arg-reductions, rows < 16)
@@ -275,6 +278,8 @@ constexpr const char* reduce_kernel_name(reduce_kernel k) {
         return "pairwise_rows_simd";
     case reduce_kernel::float_lanes:
         return "float_lanes";
+    case reduce_kernel::float_lanes_simd:
+        return "float_lanes_simd";
     case reduce_kernel::compensated:
         return "compensated";
     case reduce_kernel::lanes:
