@@ -1639,6 +1639,7 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
                 detail::flat_rows_in_registers<impl, register_read::block>(ev, f, out, traced);
                 return;
             }
+#if FUSOR_SUM_IN_REGISTERS
             if constexpr (planning::float_lane_reducer<impl>) {
                 if (f.reduction == reduce_kernel::float_lanes_simd) {
                     // Runs with columns, one at a time: each column's element broadcast into
@@ -1657,6 +1658,7 @@ FUSOR_INLINE void execute_flat_reduction(const flat_plan& f,
                     return;
                 }
             }
+#endif
         }
     }
     if constexpr (planning::flat_columns_reducer<impl, C>) {
