@@ -924,14 +924,7 @@ double register_float_lanes_loop(const Ev& ev, index_t begin, index_t n) {
         tail = add_terms_in_order<Impl>(
             tail, ev.template get_register<true, Read, Twins>(begin + t, len), len);
     }
-    // The tree: w = 16 (d0 += d2, d1 += d3), w = 8 (d0 += d1), then 4, 2, 1 within d0.
-    d0 = _mm512_add_pd(d0, d2);
-    d1 = _mm512_add_pd(d1, d3);
-    d0 = _mm512_add_pd(d0, d1);
-    d0 = _mm512_add_pd(d0, __builtin_shufflevector(d0, d0, 4, 5, 6, 7, 0, 1, 2, 3));
-    d0 = _mm512_add_pd(d0, __builtin_shufflevector(d0, d0, 2, 3, 4, 5, 6, 7, 0, 1));
-    d0 = _mm512_add_pd(d0, __builtin_shufflevector(d0, d0, 1, 2, 3, 4, 5, 6, 7, 0));
-    return _mm256_cvtsd_f64(lower_half(d0)) + tail;
+    return lanes32_tree(d0, d1, d2, d3) + tail; // float_lane_sum's tree
 }
 // The same, loading an operand read twice once where the evaluator's twins read alike.
 template <class Impl, register_read Read, class Ev>

@@ -90,6 +90,21 @@ FUSOR_INLINE double add_terms_in_order(double s, __m512 v, index_t len) {
     return s;
 }
 
+// pairwise_block_sum's tree over 32 float64 lanes (r[j] += r[j + w] for w = 16, 8 ... 1) in
+// the registers, lane j of r0 ... r3 being r[j], r[j + 8], r[j + 16], r[j + 24]; returns r[0].
+// Through an array on the stack it was a fifth of sum(a * b) over 1,024 float32 (vector stores
+// read back as scalars). The same adds of the same lanes: the same bits. Also float_lane_sum's
+// tree (exec/execute.hpp: register_float_lanes_loop).
+FUSOR_INLINE double lanes32_tree(__m512d r0, __m512d r1, __m512d r2, __m512d r3) {
+    r0 = _mm512_add_pd(r0, r2); // w = 16
+    r1 = _mm512_add_pd(r1, r3);
+    r0 = _mm512_add_pd(r0, r1); // w = 8
+    r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 4, 5, 6, 7, 0, 1, 2, 3));
+    r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 2, 3, 0, 1, 6, 7, 4, 5));
+    r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 1, 0, 3, 2, 5, 4, 7, 6));
+    return _mm256_cvtsd_f64(lower_half(r0));
+}
+
 /// The `L` float64 lanes (8: NumPy's, or 32) of a float32 run of `n` elements of `ev` from
 /// `begin` (whole groups of `L`; the caller adds the tail), reduced by pairwise_block_sum's
 /// tree: lane j takes elements j, j + L, j + 2L ... in order, the first group setting the
@@ -125,17 +140,7 @@ double register_lanes_loop(const Ev& ev, index_t begin, index_t n) {
             r2 = _mm512_add_pd(r2, float64_half<0>(w1));
             r3 = _mm512_add_pd(r3, float64_half<1>(w1));
         }
-        // pairwise_block_sum's tree (r[j] += r[j + w] for w = 16, 8 ... 1) in the registers:
-        // lane j of r0 ... r3 is r[j], r[j + 8], r[j + 16], r[j + 24]. Through an array on the
-        // stack it was a fifth of sum(a * b) over 1,024 float32 (vector stores read back as
-        // scalars). The same adds of the same lanes: the same bits.
-        r0 = _mm512_add_pd(r0, r2); // w = 16
-        r1 = _mm512_add_pd(r1, r3);
-        r0 = _mm512_add_pd(r0, r1); // w = 8
-        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 4, 5, 6, 7, 0, 1, 2, 3));
-        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 2, 3, 0, 1, 6, 7, 4, 5));
-        r0 = _mm512_add_pd(r0, __builtin_shufflevector(r0, r0, 1, 0, 3, 2, 5, 4, 7, 6));
-        return _mm256_cvtsd_f64(lower_half(r0));
+        return lanes32_tree(r0, r1, r2, r3);
     }
 }
 /// pairwise_rows_sums' `R` runs of `n` terms each (8 <= n < 512; exec/execute.hpp) with each
