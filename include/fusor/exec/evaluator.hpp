@@ -221,6 +221,11 @@ struct leaf_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) {
         cur = base + offsets[operand];
     }
+    /// Moved on by `delta[operand]` elements from where `bind` put it (the next rows of a
+    /// block without reading the offsets again: detail::two_rows_in_registers).
+    FUSOR_INLINE void advance(const index_t* delta) {
+        cur += delta[operand];
+    }
     /// A flat plan's row `r` (flat_evaluator_builder): `outer_stride` is the row's step; a
     /// column (a splat buffer) has one element per row, splatted over the row's `period`.
     /// Inline, unlike the broadcast kernel's splat_fill: a call per column per row of 16 cost
@@ -395,6 +400,7 @@ template <class T>
 struct scalar_evaluator {
     T value;
     FUSOR_INLINE void bind(const index_t*) {}
+    FUSOR_INLINE void advance(const index_t*) {}
     FUSOR_INLINE void bind_row(index_t) {}
     FUSOR_INLINE void bind_rows(index_t, index_t) {}
     void own_buffers(scratch&) {}
@@ -457,6 +463,14 @@ struct elementwise_evaluator {
     FUSOR_INLINE void bind(const index_t* offsets) {
         [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
             (slot_value<I>(children).bind(offsets), ...);
+        }
+        (indices{});
+    }
+    /// Every child moved on (leaf_evaluator::advance); only for children that have it (a
+    /// detail::flat_leaf_count evaluator: leaves, scalars and element-wise nodes).
+    FUSOR_INLINE void advance(const index_t* delta) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) FUSOR_FORWARD_LAMBDA {
+            (slot_value<I>(children).advance(delta), ...);
         }
         (indices{});
     }
