@@ -1155,14 +1155,17 @@ struct column_two_sum {
 
 TEST_CASE("column sums over short rows keep their lanes in registers of this target's width"
           * doctest::skip(!processor_has_target())) {
-    // Sums and means along axis 0 with at most 8 columns (exec/execute.hpp, jammed_rows_columns)
-    // hold the eight lanes as vectors of the register width: one on AVX-512, two on AVX2. Each
-    // lane must still take its column's rows in order, the bits of a row at a time. (Sums and
-    // differences only: a product could be contracted into an FMA in one form and not the
+    // Sums and means along axis 0 with at most 8 columns (exec/execute.hpp, jammed_rows_block)
+    // hold the eight lanes as vectors of the register width: one on AVX-512, two on AVX2; up to
+    // four registers' worth of columns (32 on AVX-512, 16 on AVX2) take four registers or two,
+    // the last overlapping the one before (wide_rows_in_registers); wider rows stay in memory.
+    // Each lane must still take its column's rows in order, the bits of a row at a time. (Sums
+    // and differences only: a product could be contracted into an FMA in one form and not the
     // other.)
     using namespace fusor;
     CHECK(exec::detail::two_rows_lane_vectors::width == (FUSOR_TEST_AVX512 ? 8 : 4));
-    for (const index_t cols : {1, 3, 4, 5, 7, 8, 9}) {
+    CHECK(two_rows_register_columns == (FUSOR_TEST_AVX512 ? 32 : 16));
+    for (const index_t cols : {1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32, 33}) {
         for (const index_t rows : {2, 5, 4096, 4097}) {
             CAPTURE(cols);
             CAPTURE(rows);

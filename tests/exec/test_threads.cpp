@@ -200,13 +200,14 @@ struct two_sum_reference {
 };
 
 TEST_CASE("short rows: accumulators held in a register still add one row after another") {
-    // Rows of up to two_rows_register_columns (8) columns keep a sum's, mean's or norm's
-    // accumulators in a vector register across all the rows (execute.hpp, jammed_rows_block):
-    // all eight lanes, or the first `cols` of them. The bits must be those of a row at a time,
+    // Rows of up to 8 columns keep a sum's, mean's or norm's accumulators in vector registers
+    // across all the rows (execute.hpp, jammed_rows_block): all eight lanes, or the first `cols`
+    // of them; on AVX and AVX-512 rows of up to two_rows_register_columns (16, 32) do too, in
+    // registers that may overlap. The bits must be those of a row at a time,
     // for float64 (TwoSum corrections) and float32 (double sums), odd and even row counts, an
     // operand read through a broadcast (x - m), and any thread count.
     restore_threads restore;
-    for (const index_t cols : {index_t{1}, index_t{3}, index_t{7}, index_t{8}, index_t{9}}) {
+    for (const index_t cols : {1, 3, 7, 8, 9, 12, 16, 17, 24, 31, 32, 33}) {
         for (const index_t rows : {index_t{2}, index_t{5}, index_t{4096}, index_t{4097}}) {
             CAPTURE(cols);
             CAPTURE(rows);

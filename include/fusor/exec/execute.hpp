@@ -1342,18 +1342,18 @@ jammed_evaluators<Ev, R> make_jammed_evaluators(const Ev& ev) {
     (std::make_index_sequence<R>{});
 }
 
-// The `two_rows_register_columns` lanes as vectors of one register each (lane_vectors.hpp):
-// one on AVX-512, two on AVX, four on SSE2 (AVX2: `mean(x, 0)` over (100000, 8) float64 took
-// 0.97 ms as one vector of 8 doubles, 0.50 ms as two).
-using two_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
+// Eight float64 lanes as vectors of one register each (lane_vectors.hpp): one on AVX-512, two
+// on AVX, four on SSE2 (AVX2: `mean(x, 0)` over (100000, 8) float64 took 0.97 ms as one vector
+// of 8 doubles, 0.50 ms as two).
+using two_rows_lane_vectors = lane_vectors<double, 8>;
 
-// How many of the `two_rows_register_columns` register lanes (two_rows_lane_vectors) hold a
-// block's accumulators when they stay in registers: all of them (`full`) or the first `n`
-// (`partial`, the other lanes add zeros and are never stored).
+// How many of the eight register lanes (two_rows_lane_vectors) hold a block's accumulators
+// when they stay in registers: all of them (`full`) or the first `n` (`partial`, the other
+// lanes add zeros and are never stored).
 enum class two_rows_accumulators { full, partial };
 
-// Every row of a block, two per pass, into accumulators `a` of `n` (at most
-// `two_rows_register_columns`) columns held in registers (sums, means and norms: `Impl::term`
+// Every row of a block, two per pass, into accumulators `a` of `n` (at most 8) columns held in
+// registers (sums, means and norms: `Impl::term`
 // then a double or TwoSum add), from the operands' offsets `off` at the block's first row;
 // `row_step`: each operand's stride between rows. The accumulators stay in registers across
 // all the rows and are stored once. Two rows per pass: more gain nothing here (the
@@ -1462,7 +1462,97 @@ FUSOR_INLINE void two_rows_in_registers(std::size_t ops,
         };
         (store(std::integral_constant<index_t, I>{}), ...);
     }
-    (std::make_integer_sequence<index_t, two_rows_register_columns>{});
+    (std::make_integer_sequence<index_t, two_rows_lane_vectors::width * G>{});
+}
+
+// The `two_rows_register_columns` lanes (four registers of float64 lanes) as vectors.
+using wide_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
+
+// two_rows_in_registers over more than eight columns (and at most two_rows_register_columns):
+// the accumulators of `n` columns in `Groups` registers of L lanes, register g starting at
+// column min(g * L, n - L), so that every lane reads a column of the row and the last register
+// overlaps the one before where n is not a multiple of L (an overlapped column is summed by
+// both, with the same terms in the same order, and stored twice with the same value). Flat
+// evaluators only (leaves, scalars and element-wise nodes: bound once, then moved on two rows
+// per pass). Not inlined into jammed_rows_block: inlined there beside two_rows_in_registers,
+// g++ 12 kept the latter's sums on the stack (the z-score's sum of squares 20 % slower).
+// (100000 * 8 / n, n) float64 column sums, n = 12, 16, 32: 0.57, 0.60, 0.62 of the hand loop's
+// speed in memory, two passes of rows at a time; 0.9-1.05 here (docs/performance.md, "Column
+// sums in registers, bound once").
+template <class Impl, index_t Groups, class Ev, class Acc>
+[[gnu::noinline]] void wide_rows_in_registers(const Ev& first,
+                                              const Ev& second,
+                                              Acc* a,
+                                              index_t rows,
+                                              index_t n,
+                                              const index_t* off,
+                                              const index_t* row_step,
+                                              std::size_t ops) {
+    using vec = wide_rows_lane_vectors::vector;
+    constexpr index_t L = wide_rows_lane_vectors::width;
+    constexpr bool compensated = std::is_same_v<Acc, reducers::detail::compensated_sum>;
+    using lanes = std::make_integer_sequence<index_t, L>;
+    using groups = std::make_integer_sequence<index_t, Groups>;
+    index_t column[Groups];
+    for (index_t g = 0; g < Groups; ++g)
+        column[g] = std::min(g * L, n - L);
+    vec sum[Groups], corr[Groups];
+    [&]<index_t... J>(std::integer_sequence<index_t, J...>) {
+        for (index_t g = 0; g < Groups; ++g) {
+            const Acc* c = a + column[g];
+            if constexpr (compensated) {
+                sum[g] = vec{c[J].sum...};
+                corr[g] = vec{c[J].correction...};
+            } else {
+                sum[g] = vec{c[J]...};
+                corr[g] = vec{};
+            }
+        }
+    }
+    (lanes{});
+    const auto add_row = [&](const Ev& ev) FUSOR_INLINE_LAMBDA {
+        [&]<index_t... g>(std::integer_sequence<index_t, g...>) FUSOR_INLINE_LAMBDA {
+            const auto add_group = [&]<index_t... J>(
+                vec & s, vec & c, index_t c0, std::integer_sequence<index_t, J...>)
+                FUSOR_INLINE_LAMBDA {
+                const vec x = {Impl::term(ev.template get<true>(c0 + J))...};
+                if constexpr (compensated)
+                    reducers::detail::two_sum_into(s, c, x);
+                else
+                    s += x;
+            };
+            (add_group(sum[g], corr[g], column[g], lanes{}), ...);
+        }
+        (groups{});
+    };
+    Ev one = first, two = second;
+    index_buffer at(off, ops), pass_step(ops);
+    one.bind(at.data());
+    for (std::size_t k = 0; k < ops; ++k) {
+        at[k] += row_step[k];
+        pass_step[k] = 2 * row_step[k];
+    }
+    two.bind(at.data());
+    index_t r = 0;
+    for (; r + 1 < rows; r += 2) {
+        add_row(one);
+        add_row(two);
+        one.advance(pass_step.data());
+        two.advance(pass_step.data());
+    }
+    if (r < rows) // an odd row out
+        add_row(one);
+    for (index_t g = 0; g < Groups; ++g) {
+        double s[L], c[L];
+        std::memcpy(s, &sum[g], sizeof s);
+        std::memcpy(c, &corr[g], sizeof c);
+        for (index_t j = 0; j < L; ++j) {
+            if constexpr (compensated)
+                a[column[g] + j] = Acc{s[j], c[j]};
+            else
+                a[column[g] + j] = s[j];
+        }
+    }
 }
 
 // Every row of a block, R per pass, into the row of accumulators `a` of `n` columns in memory,
@@ -1523,8 +1613,20 @@ void jammed_rows_block(
     Acc* a = a0 + b.offsets[0];
     using where = two_rows_accumulators;
     if constexpr (planning::pairwise_reducer<Impl>) {
-        if (rows == 2 && b.cols <= two_rows_register_columns) {
-            if (b.cols == two_rows_register_columns)
+        if constexpr (two_rows_register_columns > 8 && flat_leaf_count<Ev>::value >= 0) {
+            constexpr index_t L = wide_rows_lane_vectors::width;
+            if (rows == 2 && b.cols > 8 && b.cols <= two_rows_register_columns) {
+                if (b.cols <= 2 * L)
+                    wide_rows_in_registers<Impl, 2>(
+                        e.row[0], e.row[1], a, b.rows, b.cols, b.offsets, row_step.data(), ops);
+                else
+                    wide_rows_in_registers<Impl, wide_rows_lane_vectors::count>(
+                        e.row[0], e.row[1], a, b.rows, b.cols, b.offsets, row_step.data(), ops);
+                return;
+            }
+        }
+        if (rows == 2 && b.cols <= 8) {
+            if (b.cols == 8)
                 two_rows_in_registers<Impl, where::full>(
                     ops, e.row[0], e.row[1], a, b.rows, b.cols, b.offsets, row_step.data());
             else
@@ -2193,7 +2295,7 @@ void execute_reduction(const reduction<R, C>& r,
             constexpr index_t per_pass = planning::jammed_rows_for<C>;
             const index_t rows =
                 jammed_rows(p.reduction) == 2
-                        && (per_pass == 2 || planning::jammed_rows_in_registers<impl>(p))
+                        && (per_pass == 2 || planning::jammed_rows_in_registers<impl, C>(p))
                     ? 2
                     : per_pass;
             FUSOR_TRACE_KERNEL(p, reduce_kernel_name(planning::jammed_rows_kernel(rows)));

@@ -230,15 +230,21 @@ constexpr reduce_kernel arg_rows_kernel(index_t rows) {
     return rows == 8 ? reduce_kernel::arg_eight_rows : reduce_kernel::arg_rows;
 }
 
-/// Whether the jammed-rows loop `p` ([reduced, kept], two levels) of reducer `Impl` keeps its
-/// accumulators in registers, two rows per pass: a sum, mean or norm (pairwise_reducer) whose
-/// kept rows have at most two_rows_register_columns columns (exec: jammed_rows_block).
-template <class Impl>
+/// Whether the jammed-rows loop `p` ([reduced, kept], two levels) of reducer `Impl` over a
+/// child of type `C` keeps its accumulators in registers, two rows per pass: a sum, mean or
+/// norm (pairwise_reducer) whose kept rows have at most 8 columns, or at most
+/// two_rows_register_columns (16 on AVX, 32 on AVX-512) when the child is element-wise over
+/// tensors and scalars without vectorised math (its evaluators are bound once and moved on a
+/// pass at a time). Exec: jammed_rows_block.
+template <class Impl, class C>
 bool jammed_rows_in_registers(const loop_plan& p) {
-    if constexpr (pairwise_reducer<Impl>)
-        return p.extents.size() == 2 && p.extents[1] <= two_rows_register_columns;
-    else
+    if constexpr (pairwise_reducer<Impl>) {
+        constexpr index_t most =
+            flat_tree<C> && !has_vector_math<C> ? two_rows_register_columns : 8;
+        return p.extents.size() == 2 && p.extents[1] <= most;
+    } else {
         return false;
+    }
 }
 
 /// Whether a flat reduction (planning::is_flat_reduction) of `Impl` over a child of type `C`
@@ -766,9 +772,10 @@ void choose_reduction_kernel(loop_plan& p, const C& child) {
         }
     }
     if (!impl::needs_index && reduced_kept) {
-        p.reduction = rescaled_reducer<impl>              ? reduce_kernel::rescaled_rows
-                      : jammed_rows_in_registers<impl>(p) ? reduce_kernel::two_rows
-                                                          : jammed_rows_kernel(jammed_rows_for<C>);
+        p.reduction = rescaled_reducer<impl> ? reduce_kernel::rescaled_rows
+                      : jammed_rows_in_registers<impl, C>(p)
+                          ? reduce_kernel::two_rows
+                          : jammed_rows_kernel(jammed_rows_for<C>);
         return;
     }
     const bool register_accumulator = levels == 0 || p.operands[0].strides[levels - 1] == 0;

@@ -175,11 +175,6 @@ constexpr index_t collapse_block(index_t cols) {
     return broadcast_block / cols * cols;
 }
 
-/// The jammed-rows reduction kernels (`reduce_kernel::two_rows`, `four_rows`, `eight_rows`) of a
-/// sum, mean or norm whose kept row has at most this many columns hold their accumulators in one
-/// vector register across all the rows of a block (exec/execute.hpp, jammed_rows_block).
-inline constexpr index_t two_rows_register_columns = 8;
-
 /// Expressions with up to this many tensor operands may hold one of them in a register
 /// (`loop_plan::held_operand`): each candidate operand is one more instantiation of the
 /// contiguous loop, so the count bounds what it adds to compile time.
@@ -357,6 +352,13 @@ inline constexpr index_t stream_block_bytes = 4096;
 /// 0.2 of the hand loop with 64-byte vectors; docs/performance.md).
 inline constexpr index_t lane_vector_bytes =
     compiled_simd_target().bytes < 16 ? 16 : compiled_simd_target().bytes;
+
+/// The jammed-rows reduction kernels (`reduce_kernel::two_rows`, `four_rows`, `eight_rows`) of a
+/// sum, mean or norm whose kept row has at most this many columns hold their accumulators in
+/// vector registers across all the rows of a block (exec/execute.hpp, jammed_rows_block): four
+/// registers of float64 lanes (and four of TwoSum corrections), 8 columns on SSE2, 16 on AVX, 32
+/// on AVX-512. Wider rows keep them in memory, a pass of rows at a time.
+inline constexpr index_t two_rows_register_columns = 4 * (lane_vector_bytes / 8);
 
 /// Runs (rows) the pairwise_rows kernel sums per pass: one row's 8 float64 lanes are 8 /
 /// (lane_vector_bytes / 8) vectors, each a chain of adds waiting on its previous add (3-4
