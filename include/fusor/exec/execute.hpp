@@ -1413,12 +1413,14 @@ FUSOR_INLINE void two_rows_in_registers(std::size_t ops,
         (groups{});
     };
     index_t r = 0;
-    if constexpr (flat_leaf_count<Ev>::value >= 0) {
-        // Leaves, scalars and element-wise nodes: copies bound once, then moved on two rows per
-        // pass, so their pointers stay in registers. Binding both from the offsets each pass
-        // (the loop below) took ~35 instructions a row where the arithmetic takes ~8: the
-        // z-score's sum of squares over (100000, 8) float64 ran at 0.67 of the hand loop's
-        // speed, now 0.88 (docs/performance.md, "The z-score's rows bound once").
+    if constexpr (compensated && flat_leaf_count<Ev>::value >= 0) {
+        // float64 over leaves, scalars and element-wise nodes: copies bound once, then moved on
+        // two rows per pass, so their pointers stay in registers. Binding both from the offsets
+        // each pass (the loop below) took ~35 instructions a row where the arithmetic takes ~8:
+        // the z-score's sum of squares over (100000, 8) float64 ran at 0.70 of the hand loop's
+        // speed, now 0.91 (docs/performance.md, "Column sums in registers, bound once"). Not
+        // for float32's plain sums: with this loop g++ 12 kept their register on the stack (a
+        // store and a reload on each pass's chain of additions: 1.4x slower).
         Ev one = first, two = second;
         one.bind(o1.data());
         two.bind(o2.data());
