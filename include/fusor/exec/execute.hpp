@@ -1342,6 +1342,38 @@ jammed_evaluators<Ev, R> make_jammed_evaluators(const Ev& ev) {
     (std::make_index_sequence<R>{});
 }
 
+// The rows [0, rows) of a block, `add_row(ev)` once for each in order, through copies of the
+// flat evaluators `first` and `second` (leaves, scalars and element-wise nodes: flat_leaf_count)
+// bound once, at the offsets `off` and `off + row_step`, and moved on two rows per pass
+// (`advance`), so their pointers stay in registers: binding both from the offsets each pass
+// took ~35 instructions a row where a column sum's arithmetic takes ~8.
+template <class Ev, class AddRow>
+FUSOR_INLINE void rows_bound_once(const Ev& first,
+                                  const Ev& second,
+                                  const index_t* off,
+                                  const index_t* row_step,
+                                  std::size_t ops,
+                                  index_t rows,
+                                  AddRow&& add_row) {
+    Ev one = first, two = second;
+    index_buffer at(off, ops), pass_step(ops);
+    one.bind(at.data());
+    for (std::size_t k = 0; k < ops; ++k) {
+        at[k] += row_step[k];
+        pass_step[k] = 2 * row_step[k];
+    }
+    two.bind(at.data());
+    index_t r = 0;
+    for (; r + 1 < rows; r += 2) {
+        add_row(one);
+        add_row(two);
+        one.advance(pass_step.data());
+        two.advance(pass_step.data());
+    }
+    if (r < rows) // an odd row out
+        add_row(one);
+}
+
 // Eight float64 lanes as vectors of one register each (lane_vectors.hpp): one on AVX-512, two
 // on AVX, four on SSE2 (AVX2: `mean(x, 0)` over (100000, 8) float64 took 0.97 ms as one vector
 // of 8 doubles, 0.50 ms as two).
@@ -1412,30 +1444,15 @@ FUSOR_INLINE void two_rows_in_registers(std::size_t ops,
         }
         (groups{});
     };
-    index_t r = 0;
     if constexpr (compensated && flat_leaf_count<Ev>::value >= 0) {
-        // float64 over leaves, scalars and element-wise nodes: copies bound once, then moved on
-        // two rows per pass, so their pointers stay in registers. Binding both from the offsets
-        // each pass (the loop below) took ~35 instructions a row where the arithmetic takes ~8:
-        // the z-score's sum of squares over (100000, 8) float64 ran at 0.70 of the hand loop's
-        // speed, now 0.91 (docs/performance.md, "Column sums in registers, bound once"). Not
-        // for float32's plain sums: with this loop g++ 12 kept their register on the stack (a
-        // store and a reload on each pass's chain of additions: 1.4x slower).
-        Ev one = first, two = second;
-        one.bind(o1.data());
-        two.bind(o2.data());
-        index_buffer pass_step(ops);
-        for (std::size_t k = 0; k < ops; ++k)
-            pass_step[k] = 2 * row_step[k];
-        for (; r + 1 < rows; r += 2) {
-            add_row(one);
-            add_row(two);
-            one.advance(pass_step.data());
-            two.advance(pass_step.data());
-        }
-        if (r < rows) // an odd row out
-            add_row(one);
+        // float64 over leaves, scalars and element-wise nodes: the z-score's sum of squares over
+        // (100000, 8) ran at 0.70 of the hand loop's speed with the loop below, 0.91 bound once
+        // (docs/performance.md, "Column sums in registers, bound once"). Not float32's plain
+        // sums: with that loop g++ 12 kept their register on the stack (a store and a reload
+        // on each pass's chain of additions: 1.4x slower).
+        rows_bound_once(first, second, off, row_step, ops, rows, add_row);
     } else {
+        index_t r = 0;
         for (; r + 1 < rows; r += 2) {
             first.bind(o1.data());
             second.bind(o2.data());
@@ -1527,23 +1544,7 @@ template <class Impl, index_t Groups, class Ev, class Acc>
         }
         (groups{});
     };
-    Ev one = first, two = second;
-    index_buffer at(off, ops), pass_step(ops);
-    one.bind(at.data());
-    for (std::size_t k = 0; k < ops; ++k) {
-        at[k] += row_step[k];
-        pass_step[k] = 2 * row_step[k];
-    }
-    two.bind(at.data());
-    index_t r = 0;
-    for (; r + 1 < rows; r += 2) {
-        add_row(one);
-        add_row(two);
-        one.advance(pass_step.data());
-        two.advance(pass_step.data());
-    }
-    if (r < rows) // an odd row out
-        add_row(one);
+    rows_bound_once(first, second, off, row_step, ops, rows, add_row);
     for (index_t g = 0; g < Groups; ++g) {
         double s[L], c[L];
         std::memcpy(s, &sum[g], sizeof s);
