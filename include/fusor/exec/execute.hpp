@@ -1400,6 +1400,8 @@ FUSOR_INLINE void two_rows_in_registers(std::size_t ops,
                                         index_t n,
                                         const index_t* off,
                                         const index_t* row_step) {
+    // The offsets of the loop that binds the rows each pass (below). Made here, not in its
+    // branch: made there, g++ 12 kept float32's sums on the stack again (1.4x slower).
     index_buffer o1(off, ops), o2(ops);
     for (std::size_t k = 0; k < ops; ++k)
         o2[k] = o1[k] + row_step[k];
@@ -1496,8 +1498,8 @@ using wide_rows_lane_vectors = lane_vectors<double, two_rows_register_columns>;
 // per pass). Not inlined into jammed_rows_block: inlined there beside two_rows_in_registers,
 // g++ 12 kept the latter's sums on the stack (the z-score's sum of squares 20 % slower).
 // (100000 * 8 / n, n) float64 column sums, n = 12, 16, 32: 0.57, 0.60, 0.62 of the hand loop's
-// speed in memory, two passes of rows at a time; 0.9-1.05 here (docs/performance.md, "Column
-// sums in registers, bound once").
+// speed with the accumulators in memory (jammed_rows_in_memory, eight rows per pass); 0.9-1.05
+// here (docs/performance.md, "Column sums in registers, bound once").
 template <class Impl, index_t Groups, class Ev, class Acc>
 [[gnu::noinline]] void wide_rows_in_registers(const Ev& first,
                                               const Ev& second,
