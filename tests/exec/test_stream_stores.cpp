@@ -1,9 +1,9 @@
-// Streaming stores (loop_plan::stream_stores; planning::choose_stream_stores,
+// Streaming stores (loop_plan::stream_block; planning::choose_stream_stores,
 // exec/stream_stores.hpp): where the planner takes them (an element-wise contiguous loop of
 // 16 MiB or more into a destination that existed before the evaluation, rows of at least one
-// 4 KiB block), that explain names them and that they are what runs, and that every element is
-// the one ordinary stores give (heads and tails off a 64-byte boundary, a two-level nest,
-// float64, two threads). Without them (not x86-64) every case reports a skip.
+// block: 1 KiB, 4 KiB for a copy), that explain names them and the block and that they are what
+// runs, and that every element is the one ordinary stores give (heads and tails off a 64-byte
+// boundary, a two-level nest, float64, two threads). Without them (not x86-64) every case reports a skip.
 // clang-format off: the trace hooks must be defined before fusor is included
 #include "../explain/trace.hpp"
 // clang-format on
@@ -74,7 +74,7 @@ TEST_CASE("a 16 MiB element-wise loop into an existing tensor streams its stores
     tensor<float> c = zeros<float>({n_large}); // its pages touched: an existing destination
     const std::string text = explain_text::one_line(explain(c, a * b + d).text());
     CHECK(text.find("kernel:  contiguous (flat: every tensor of the output's shape and layout); "
-                    "streaming stores (each 4 KiB block computed into a buffer, then stored past "
+                    "streaming stores (each 1 KiB block computed into a buffer, then stored past "
                     "the caches: no read of the destination's lines)")
           != std::string::npos);
     const auto json = planned(c, a * b + d);
@@ -87,6 +87,35 @@ TEST_CASE("a 16 MiB element-wise loop into an existing tensor streams its stores
         c, [&] { c = a * b + d; }, "contiguous_streamed");
     for (index_t i : {index_t{0}, index_t{1}, n_large / 2, n_large - 1})
         CHECK(c.data()[i] == a.data()[i] * b.data()[i] + d.data()[i]);
+}
+
+TEST_CASE("a streamed copy (two operands) stores blocks of 4 KiB, more operands blocks of 1 KiB, "
+          "as explain says"
+          * doctest::skip(skip_here)) {
+    static_assert(stream_block_bytes == 1024);
+    static_assert(stream_block_bytes_one_operand == 4096);
+    const auto a = values<float>(n_large, 13);
+    tensor<float> c = zeros<float>({n_large});
+    const std::string copy = explain_text::one_line(explain(c.view(), a).text());
+    CHECK(copy.find("streaming stores (each 4 KiB block") != std::string::npos);
+    check_against_ordinary(
+        c, [&] { c.view() = a; }, "contiguous_streamed");
+    CHECK(same_bits(c, a));
+    const std::string two = explain_text::one_line(explain(c, a * a).text());
+    CHECK(two.find("streaming stores (each 1 KiB block") != std::string::npos);
+    SUBCASE("rows of 2 KiB stream a sum of two tensors, not a copy (shorter than its block)") {
+        const index_t rows = 8192, cols = 512; // 16 MiB of float32 in rows of 2 KiB
+        const auto m = reshape(values<float>(rows * cols, 14), {rows, cols});
+        const auto q = reshape(values<float>(rows * cols, 15), {rows, cols});
+        tensor<float> o = zeros<float>({rows, cols + 16});
+        auto v = view(o, all, slice(0, cols));
+        CHECK(planned(v, m + q) == std::vector<std::string>{"contiguous_streamed"});
+        CHECK(planned(v, m) == std::vector<std::string>{"contiguous"});
+        check_against_ordinary(
+            o, [&] { v = m + q; }, "contiguous_streamed");
+        CHECK(o(rows - 1, cols - 1) == m(rows - 1, cols - 1) + q(rows - 1, cols - 1));
+        CHECK(o(rows - 1, cols) == 0.0f); // past the view: untouched
+    }
 }
 
 TEST_CASE("fresh results, smaller destinations, math functions, reductions and copies onto an "

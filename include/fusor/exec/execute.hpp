@@ -62,24 +62,28 @@ FUSOR_INLINE void contiguous_inner_loop(D* out0, Ev& ev, const index_t* off, ind
         out[i] = convert<D>(ev.template get<true>(i));
 }
 
-// The contiguous kernel with streaming stores (loop_plan::stream_stores): the row's elements up
-// to its first 64-byte boundary the ordinary way, then blocks of stream_block_bytes computed into
-// a buffer in the first-level cache (the same loop, the same values) and streamed out, then the
-// tail the ordinary way. The caller fences (stream_fence) once its block of rows is done.
+// The contiguous kernel with streaming stores (loop_plan::stream_block): the row's elements up
+// to its first 64-byte boundary the ordinary way, then blocks of `block_bytes` (the plan's
+// stream_block) computed into a buffer in the first-level cache (the same loop, the same values)
+// and streamed out, then the tail the ordinary way. The caller fences (stream_fence) once its
+// block of rows is done.
 template <class D, class Ev>
-FUSOR_INLINE void streamed_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n) {
+FUSOR_INLINE void
+streamed_inner_loop(D* out0, Ev& ev, const index_t* off, index_t n, index_t block_bytes) {
     ev.bind(off);
     D* out = out0 + off[0];
     index_t i = elements_to_line(out, n);
     for (index_t j = 0; j < i; ++j)
         out[j] = convert<D>(ev.template get<true>(j));
-    constexpr index_t block = stream_block_bytes / static_cast<index_t>(sizeof(D));
-    alignas(64) D buffer[block];
+    constexpr index_t most = stream_block_bytes_one_operand / static_cast<index_t>(sizeof(D));
+    static_assert(stream_block_bytes <= stream_block_bytes_one_operand);
+    alignas(64) D buffer[most];
+    const index_t block = block_bytes / static_cast<index_t>(sizeof(D));
     for (; i + block <= n; i += block) {
         FUSOR_IVDEP
         for (index_t j = 0; j < block; ++j)
             buffer[j] = convert<D>(ev.template get<true>(i + j));
-        stream_copy(out + i, buffer, stream_block_bytes);
+        stream_copy(out + i, buffer, block_bytes);
     }
     for (; i < n; ++i)
         out[i] = convert<D>(ev.template get<true>(i));
@@ -107,7 +111,7 @@ contiguous_rows(const loop_plan& p, D* out0, Ev& ev, const block& b, const index
     index_buffer off(b.offsets, ops);
     for (index_t r = 0; r < b.rows; ++r) {
         if constexpr (Streamed)
-            streamed_inner_loop(out0, ev, off.data(), b.cols);
+            streamed_inner_loop(out0, ev, off.data(), b.cols, p.stream_block);
         else
             contiguous_inner_loop(out0, ev, off.data(), b.cols);
         if (r + 1 < b.rows) // a one-level nest (one row) has no steps
@@ -422,7 +426,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
             return;
         }
     }
-    FUSOR_TRACE_KERNEL(p, p.stream_stores ? "contiguous_streamed" : inner_kernel_name(kind));
+    FUSOR_TRACE_KERNEL(p, p.stream_block ? "contiguous_streamed" : inner_kernel_name(kind));
     const std::size_t levels = p.extents.size();
     // contiguous, broadcast and strided: each operand's step one level out, for two levels per
     // call (detail::contiguous_rows, detail::blocked_rows, detail::strided_rows) when the nest
@@ -437,7 +441,7 @@ void run_elementwise_kernel(const loop_plan& p, D* const out0, Ev& ev) {
     int depth = 1;
     if (kind == inner_kernel::tiled || kind == inner_kernel::collapsed || by_rows)
         depth = 2;
-    const bool streamed = p.stream_stores;
+    const bool streamed = p.stream_block != 0;
     auto kernel = [&p, out0, kind, &row_step, so, registers, stride2, streamed](Ev& ev,
                                                                                 const block& b) {
         switch (kind) {

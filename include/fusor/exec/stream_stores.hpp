@@ -1,4 +1,4 @@
-// fusor/exec/stream_stores.hpp: non-temporal (streaming) stores for loop_plan::stream_stores:
+// fusor/exec/stream_stores.hpp: non-temporal (streaming) stores for loop_plan::stream_block:
 // a block computed into a buffer that stays in the first-level cache is stored past the caches,
 // so the destination's lines are not read before they are written (an ordinary store reads
 // each line it writes: a third of the memory traffic of `c = a * b + d`).

@@ -184,7 +184,7 @@ FUSOR_DEF std::string runs_of(const loop_plan& p) {
         return "row_registers";
     if (p.kernel == inner_kernel::broadcast && p.held_operand >= 0)
         return "held";
-    if (p.stream_stores)
+    if (p.stream_block)
         return "contiguous_streamed";
     return inner_kernel_name(p.kernel);
 }
@@ -240,9 +240,10 @@ FUSOR_DEF std::string kernel_text(const loop_plan& p, const plan_notes& n) {
             : p.flat_rows      ? "contiguous (flat rows: each tensor the output's shape, or a row)"
             : p.flat_reduction ? "contiguous (flat runs: every tensor of the operand's shape)"
                                : "contiguous (every operand at unit stride)";
-        if (p.stream_stores) // planning::choose_stream_stores
-            s += "; streaming stores (each 4 KiB block computed into a buffer, then stored past "
-                 "the caches: no read of the destination's lines)";
+        if (p.stream_block) // planning::choose_stream_stores
+            s += "; streaming stores (each " + std::to_string(p.stream_block / 1024)
+                 + " KiB block computed into a buffer, then stored past the caches: no read of "
+                   "the destination's lines)";
     } else if (p.kernel == inner_kernel::broadcast) {
         std::string still;
         for (std::size_t k : moving_operands(p))

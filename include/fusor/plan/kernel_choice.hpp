@@ -448,31 +448,33 @@ FUSOR_DECL bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, b
 inline thread_local bool small_gemm_enabled = true;
 
 /// The fewest bytes of destination from which an element-wise loop's stores stream past the
-/// caches (loop_plan::stream_stores). A destination this large does not stay in the caches for
+/// caches (loop_plan::stream_block). A destination this large does not stay in the caches for
 /// whatever reads it next, so an ordinary store's read of each line before it is written (the
 /// read for ownership) is traffic for nothing: `c = a * b + d` over 2^22 float32 into an
 /// existing `c` took 3.0 ms with ordinary stores and 2.4 with streaming ones, 2^23 10.0 and
 /// 5.9 (hand loops, this project's Sapphire Rapids host, docs/performance.md).
 inline constexpr index_t stream_stores_min_bytes = index_t{16} << 20;
 
-/// Test hook: when false, the planner never chooses loop_plan::stream_stores, so tests can
-/// compare streaming stores' results with ordinary stores'. Not for production use.
+/// Test hook: when false, the planner never chooses streaming stores (loop_plan::stream_block),
+/// so tests can compare streaming stores' results with ordinary stores'. Not for production
+/// use.
 inline thread_local bool stream_stores_enabled = true;
 
-/// Whether element-wise loop `p` (planned: kernel, vector functions and aliasing decided),
-/// writing `elements` of `itemsize` bytes in all, stores with non-temporal (streaming) stores:
-/// on x86-64, for the contiguous kernel without vector math functions (their loops are bound by
-/// the arithmetic, not the stores), not an aliasing copy, from stream_stores_min_bytes on, with
-/// rows (innermost loops) of at least one streamed block (stream_block_bytes, 4 KiB),
-/// into a destination that existed before the evaluation (`fresh_destination` false). A fresh
-/// result's pages are first touched by the loop itself: the kernel zeroes each page as the
-/// loop first writes it, and streaming stores to those just-zeroed lines were slower than
-/// ordinary ones (a fresh 64 MiB result: 17-22 ms ordinary, 22-26 ms streaming). Not a
-/// template.
-FUSOR_DECL bool choose_stream_stores(const loop_plan& p,
-                                     index_t elements,
-                                     index_t itemsize,
-                                     bool fresh_destination);
+/// The bytes of each block element-wise loop `p` (planned: kernel, vector functions and
+/// aliasing decided), writing `elements` of `itemsize` bytes in all, stores with non-temporal
+/// (streaming) stores, or 0 for ordinary stores (loop_plan::stream_block). Streamed: on x86-64,
+/// the contiguous kernel without vector math functions (their loops are bound by the
+/// arithmetic, not the stores), not an aliasing copy, from stream_stores_min_bytes on, into a
+/// destination that existed before the evaluation (`fresh_destination` false), with rows
+/// (innermost loops) of at least one block: stream_block_bytes_one_operand (4 KiB) for a loop of
+/// two operands (a copy), stream_block_bytes (1 KiB) for more. A fresh result's pages are first
+/// touched by the loop itself: the kernel zeroes each page as the loop first writes it, and
+/// streaming stores to those just-zeroed lines were slower than ordinary ones (a fresh 64 MiB
+/// result: 17-22 ms ordinary, 22-26 ms streaming). Not a template.
+FUSOR_DECL index_t choose_stream_stores(const loop_plan& p,
+                                        index_t elements,
+                                        index_t itemsize,
+                                        bool fresh_destination);
 
 /// The fewest elements a loop computes for its stride-2 operands to be read in registers
 /// (loop_plan::stride2_in_registers): below, the source fits the first-level cache and the

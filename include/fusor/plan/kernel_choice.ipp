@@ -146,18 +146,22 @@ FUSOR_DEF bool choose_rows_in_registers(const flat_plan& f, index_t itemsize, bo
 #endif
 }
 
-FUSOR_DEF bool choose_stream_stores(const loop_plan& p,
-                                    index_t elements,
-                                    index_t itemsize,
-                                    bool fresh_destination) {
+FUSOR_DEF index_t choose_stream_stores(const loop_plan& p,
+                                       index_t elements,
+                                       index_t itemsize,
+                                       bool fresh_destination) {
 #if defined(__x86_64__) && defined(__SSE2__)
-    return stream_stores_enabled && !fresh_destination && p.reducer.empty() && !p.alias_copy
-           && !p.empty && !p.extents.empty() && p.kernel == inner_kernel::contiguous
-           && p.vector_functions.empty() && elements * itemsize >= stream_stores_min_bytes
-           && p.extents.back() * itemsize >= stream_block_bytes;
+    const index_t block =
+        p.operand_count <= 2 ? stream_block_bytes_one_operand : stream_block_bytes;
+    const bool streamed = stream_stores_enabled && !fresh_destination && p.reducer.empty()
+                          && !p.alias_copy && !p.empty && !p.extents.empty()
+                          && p.kernel == inner_kernel::contiguous && p.vector_functions.empty()
+                          && elements * itemsize >= stream_stores_min_bytes
+                          && p.extents.back() * itemsize >= block;
+    return streamed ? block : 0;
 #else
     (void)p, (void)elements, (void)itemsize, (void)fresh_destination;
-    return false;
+    return 0;
 #endif
 }
 

@@ -339,11 +339,19 @@ inline constexpr index_t tile_cols = 64;
 /// float32 `transpose(a) + b` ran in 494-531 ns tiled against 730-950 strided.
 inline constexpr index_t tile_min_cols = 32;
 
-/// Bytes of a block of a loop with streaming stores (loop_plan::stream_stores): each block of a
-/// row is computed into a buffer of this size (on the stack, 64-byte aligned; 4 KiB stays in the
-/// first-level cache beside the operands' lines), then stored past the caches
-/// (exec/stream_stores.hpp). The planner streams only rows of at least one block.
-inline constexpr index_t stream_block_bytes = 4096;
+/// Bytes of a block of a loop with streaming stores (loop_plan::stream_block) that reads two
+/// operands or more: each block of a row is computed into a buffer of this size (on the stack,
+/// 64-byte aligned, in the first-level cache beside the operands' lines), then stored past the
+/// caches (exec/stream_stores.hpp). The planner streams only rows of at least one block. Small
+/// blocks keep the loads and the streaming stores interleaved: `c = a * b + d` over 2^24
+/// float32 on an AMD EPYC (Zen 4) took 0.86-0.91 of the ordinary stores' time in blocks of 1 KiB
+/// and 1.31-1.35 in blocks of 4 KiB (docs/performance.md, "Streaming stores in 1 KiB blocks").
+inline constexpr index_t stream_block_bytes = 1024;
+
+/// Bytes of a streamed block of a loop of two operands, the destination and one more (a copy):
+/// on the same host a copy took 0.62-0.63 of the ordinary stores' time in blocks of 4 KiB and
+/// 1.04-1.06 in blocks of 1 KiB.
+inline constexpr index_t stream_block_bytes_one_operand = 4096;
 
 /// Bytes of one register of the GCC/Clang vector types (`vector_size`) that hold the lanes of
 /// the max/min/argmax/argmin kernel: the target's register, at least 16 bytes. A vector wider
@@ -597,12 +605,14 @@ struct loop_plan {
     /// are read a register at a time from two registers of their elements (a permute) instead
     /// of being copied into a buffer per block first (planning::choose_math_in_registers).
     bool stride2_in_registers = false;
-    /// Element-wise, contiguous kernel: the destination is written with non-temporal
-    /// (streaming) stores, each block of the row computed into a small buffer that stays in
-    /// the first-level cache and then stored past the caches, so no line of the destination is
-    /// read before it is written (planning::choose_stream_stores: 16 MiB or more into a
-    /// destination that existed before the evaluation; exec::detail::streamed_inner_loop).
-    bool stream_stores = false;
+    /// Element-wise, contiguous kernel: bytes of each block of a row the destination is
+    /// written in with non-temporal (streaming) stores, the block computed into a small buffer
+    /// that stays in the first-level cache and then stored past the caches, so no line of the
+    /// destination is read before it is written (planning::choose_stream_stores: 16 MiB or
+    /// more into a destination that existed before the evaluation; stream_block_bytes, or
+    /// stream_block_bytes_one_operand for a loop of two operands;
+    /// exec::detail::streamed_inner_loop). 0: ordinary stores.
+    index_t stream_block = 0;
     /// Flat rows (`flat_rows`): flat_plan::rows_in_registers, the decision the evaluator's
     /// flat plan holds, copied for explain (`"runs": "row_registers"`, or `"registers"` with
     /// math functions; `vectors:` says "each row a register at a time") before the walk, so
@@ -664,7 +674,7 @@ inline bool operator==(const loop_plan& a, const loop_plan& b) {
            && a.flat_runs == b.flat_runs && a.flat_product == b.flat_product
            && a.held_operand == b.held_operand && a.vector_functions == b.vector_functions
            && a.math_in_registers == b.math_in_registers
-           && a.stride2_in_registers == b.stride2_in_registers && a.stream_stores == b.stream_stores
+           && a.stride2_in_registers == b.stride2_in_registers && a.stream_block == b.stream_block
            && a.rows_in_registers == b.rows_in_registers && a.reduction == b.reduction
            && a.gemm == b.gemm;
 }

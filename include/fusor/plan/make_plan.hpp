@@ -1170,7 +1170,7 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     choose_elementwise_kernel(p, elementwise_facts_of<E>, &e);
     choose_math_in_registers(p, elementwise_facts_of<E>, d.dtype, 1);
     p.flat = true;
-    p.stream_stores = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
+    p.stream_block = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
 }
 
 template <class E>
@@ -1224,7 +1224,7 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
 template <class E>
 void plan_root(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
     plan_root_loops(p, e, d, notes);
-    p.stream_stores = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
+    p.stream_block = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
 }
 
 } // namespace planning
