@@ -3,7 +3,8 @@
 // 16 MiB or more into a destination that existed before the evaluation, rows of at least one
 // block: 1 KiB, 4 KiB for a copy), that explain names them and the block and that they are what
 // runs, and that every element is the one ordinary stores give (heads and tails off a 64-byte
-// boundary, a two-level nest, float64, two threads). Without them (not x86-64) every case reports a skip.
+// boundary, a two-level nest, float64, two threads). Without them (not x86-64) every case
+// reports a skip.
 // clang-format off: the trace hooks must be defined before fusor is included
 #include "../explain/trace.hpp"
 // clang-format on
