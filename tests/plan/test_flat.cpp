@@ -3,9 +3,12 @@
 // general walk. Its results equal the general walk's bit for bit (planning::flat_plans_enabled
 // off forces the walk), everything else is planned by the walk, explain marks it, and planning
 // or evaluating an element-wise assignment into an existing tensor allocates nothing.
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -480,22 +483,119 @@ TEST_CASE("eval of a full reduction allocates nothing" * doctest::skip(FUSOR_CHE
 }
 
 // A row softmax at a size below the row blocks' threshold runs the ordinary plan: each of its two
-// reductions (the max, computed once and read twice, and the sum) allocates the shared owner the
-// evaluator reads its result through (the (8, 1) float32 result itself, 32 bytes, lives inside
-// its tensor), and the list of them lives in place (exec::temporary_cache). Checked mode adds a
-// storage token per tensor: skipped there.
-TEST_CASE("a row softmax allocates its two reductions' owners and no list of them"
-          * doctest::skip(FUSOR_CHECKED != 0)) {
+// reductions (the max, computed once and read twice, and the sum) is a temporary the evaluator
+// reads through a shared owner. The first evaluation allocates the two owners (the (8, 1)
+// float32 results themselves, 32 bytes, live inside their tensors); evaluated again, it takes
+// them from this thread's pool (exec/temporary_pool.hpp), and the list of them lives in place
+// (exec::temporary_cache): nothing is allocated. Checked mode adds a storage token per tensor:
+// skipped there.
+TEST_CASE("a row softmax evaluated again allocates nothing" * doctest::skip(FUSOR_CHECKED != 0)) {
     const auto x = counting<float>({8, 16}, 10);
     fusor::tensor<float> out(shape_t{8, 16});
     const auto softmax = [&] {
         out = fusor::exp(x - fusor::max(x, 1, fusor::keepdims))
               / fusor::sum(fusor::exp(x - fusor::max(x, 1, fusor::keepdims)), 1, fusor::keepdims);
     };
-    softmax(); // plans and caches
+    softmax(); // plans, caches the plan and pools the temporaries
+    const fusor::tensor<float> first = out;
     const long before = allocations.load();
     softmax();
-    CHECK(allocations.load() - before == 2);
+    CHECK(allocations.load() - before == 0);
+    CHECK(same_bits(out, first));
+}
+
+// Every temporary this thread's pool keeps, its elements overwritten with NaN: an evaluation
+// that took one and read an element before writing it would show it.
+template <class T>
+void poison_pooled_temporaries() {
+    for (auto& kept : fusor::exec::detail::thread_temporary_pool<T>().kept)
+        if (kept)
+            std::fill(
+                kept->data(), kept->data() + kept->size(), std::numeric_limits<T>::quiet_NaN());
+}
+
+// Softmax of `x` (rows, cols) along `axis`, in double, one element at `(i, j)`.
+double softmax_at(const fusor::tensor<float>& x, int axis, index_t i, index_t j) {
+    const index_t n = x.shape()[static_cast<std::size_t>(axis)];
+    const auto at = [&](index_t k) {
+        return static_cast<double>(axis == 1 ? x(i, k) : x(k, j));
+    };
+    double m = at(0), s = 0;
+    for (index_t k = 1; k < n; ++k)
+        m = std::max(m, at(k));
+    for (index_t k = 0; k < n; ++k)
+        s += std::exp(at(k) - m);
+    return std::exp(static_cast<double>(x(i, j)) - m) / s;
+}
+// Every element of `got` within 1e-6 (float32 exp, a sum of 16, a division: a few float32 ulps
+// of values in (0, 1]) of softmax_at.
+void check_softmax(const fusor::tensor<float>& got, const fusor::tensor<float>& x, int axis) {
+    for (index_t i = 0; i < x.shape()[0]; ++i)
+        for (index_t j = 0; j < x.shape()[1]; ++j)
+            CHECK(std::abs(static_cast<double>(got(i, j)) - softmax_at(x, axis, i, j)) < 1e-6);
+}
+
+// Pooled temporaries change no result: two softmaxes whose temporaries have as many elements in
+// other shapes ((8, 1) and (1, 8)), evaluated in turn, each taking the other's, are right and
+// give the first evaluations' bits, the pool poisoned before each; so is a tree with more small
+// temporaries than the pool keeps.
+TEST_CASE("pooled temporaries give the bits of fresh ones") {
+    const auto x = counting<float>({8, 16}, 10), y = counting<float>({16, 8}, 11);
+    fusor::tensor<float> ox(shape_t{8, 16}), oy(shape_t{16, 8});
+    const auto by_rows = [&] {
+        ox = fusor::exp(x - fusor::max(x, 1, fusor::keepdims))
+             / fusor::sum(fusor::exp(x - fusor::max(x, 1, fusor::keepdims)), 1, fusor::keepdims);
+    };
+    const auto by_columns = [&] {
+        oy = fusor::exp(y - fusor::max(y, 0, fusor::keepdims))
+             / fusor::sum(fusor::exp(y - fusor::max(y, 0, fusor::keepdims)), 0, fusor::keepdims);
+    };
+    by_rows();
+    by_columns();
+    check_softmax(ox, x, 1);
+    check_softmax(oy, y, 0);
+    const fusor::tensor<float> fx = ox, fy = oy;
+    for (int k = 0; k < 3; ++k) {
+        ox = 0.0f;
+        oy = 0.0f;
+        poison_pooled_temporaries<float>();
+        by_columns();
+        poison_pooled_temporaries<float>();
+        by_rows();
+        CHECK(same_bits(ox, fx));
+        CHECK(same_bits(oy, fy));
+    }
+    // Ten reductions of four elements each: ten small temporaries in one evaluation.
+    const auto z = counting<double>({4, 10}, 12);
+    fusor::tensor<double> sums(shape_t{4});
+    const auto many = [&] {
+        sums = fusor::sum(z, 1) + fusor::max(z, 1) + fusor::min(z, 1) + fusor::mean(z, 1)
+               + fusor::prod(z, 1) + fusor::sum(z * 2.0, 1) + fusor::max(z * 3.0, 1)
+               + fusor::min(z - 1.0, 1) + fusor::mean(z + 1.0, 1) + fusor::sum(z * z, 1);
+    };
+    many();
+    for (index_t i = 0; i < 4; ++i) { // integers but the means: exact, or within 1e-12
+        double sum = 0, top = z(i, 0), bottom = z(i, 0), prod = 1, sum_sq = 0, top3 = 3 * z(i, 0);
+        for (index_t j = 0; j < 10; ++j) {
+            const double v = z(i, j);
+            sum += v;
+            top = std::max(top, v);
+            bottom = std::min(bottom, v);
+            prod *= v;
+            sum_sq += v * v;
+            top3 = std::max(top3, 3 * v);
+        }
+        const double want = sum + top + bottom + sum / 10 + prod + 2 * sum + top3 + (bottom - 1)
+                            + (sum / 10 + 1) + sum_sq;
+        CHECK(std::abs(sums(i) - want) <= 1e-12 * std::abs(want));
+    }
+    const fusor::tensor<double> first = sums;
+    for (int k = 0; k < 2; ++k) {
+        sums = 0.0;
+        poison_pooled_temporaries<double>();
+        many();
+        CHECK(same_bits(sums, first));
+    }
 }
 
 TEST_CASE("an element-wise assignment into an existing tensor allocates nothing, up to rank 6") {

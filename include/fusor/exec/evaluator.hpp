@@ -17,6 +17,7 @@
 #include <fusor/core/child_slots.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/scratch.hpp>
+#include <fusor/exec/temporary_pool.hpp>
 #include <fusor/exec/vector_math.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
@@ -687,15 +688,16 @@ void evaluate_elementwise(const E& e,
                           tensor<typename E::value_type>& t,
                           temporary_cache& cache);
 
-// boundary_result's part that does not depend on the node: a fresh tensor of `shape`, made in
-// its shared owner (computed there: a tensor computed first and moved in moved its shape and
-// strides, ~120 instructions a boundary) and listed in `cache` as temporary number `temporary`.
+// boundary_result's part that does not depend on the node: a tensor of `shape`, made in its
+// shared owner (computed there: a tensor computed first and moved in moved its shape and
+// strides, ~120 instructions a boundary) or, when small, taken from this thread's pool
+// (exec/temporary_pool.hpp), and listed in `cache` as temporary number `temporary`.
 // A template of the element type only, so its code (the shared owner, the list's growth) is
 // compiled once per element type, not once per node type.
 template <class T>
 std::shared_ptr<tensor<T>>
 new_temporary(const shape_t& shape, int temporary, temporary_cache& cache) {
-    auto t = std::make_shared<tensor<T>>(shape, uninitialized);
+    auto t = pooled_temporary<T>(shape); // a small one from the last evaluation on this thread
     cache.entries.emplace_back(temporary, t);
     return t;
 }

@@ -16,6 +16,7 @@
 #include <fusor/core/shape.hpp>
 #include <fusor/core/traverse.hpp>
 #include <fusor/exec/rebuild.hpp>
+#include <fusor/exec/temporary_pool.hpp>
 #include <fusor/expr/elementwise.hpp>
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/remap.hpp>
@@ -180,7 +181,9 @@ struct segment_filler : child_rebuilder<segment_filler> {
         if (for_explain)
             return leaf<T, true>{
                 {}, nullptr, n.shape(), row_major_strides(n.shape()), nullptr, false, nullptr};
-        auto t = std::make_shared<tensor<T>>(n.shape(), uninitialized);
+        // Small ones from this thread's pool (the evaluation before's, at the same address:
+        // its plan is then found in the plan cache too); filled whole.
+        auto t = exec::pooled_temporary<T>(n.shape());
         fill_segments_into(*n.list, t->data(), true);
         const T* data = t->data();
         return leaf<T, true>{{}, data, t->shape(), t->strides(), std::move(t), false, nullptr};
