@@ -1294,6 +1294,29 @@ TEST_CASE("view(x, mask) and view(x, idx): overloads, read-only forms, when valu
     CHECK(eval(view(x, tensor<bool>(shape_t{}))).shape() == shape_t{0, 2, 3});
 }
 
+// NumPy reads a 0-d index array as an integer and checks it whatever the result's size; an index
+// array of rank 1 or more is checked only when the result has elements (NumPy 1.24: a
+// DeprecationWarning otherwise). Expected errors from NumPy 1.24: np.zeros((4, 0, 2))[np.array(-5)]
+// "index -5 is out of bounds for axis 0 with size 4", [:, np.array(0)] "index 0 is out of bounds
+// for axis 1 with size 0", np.zeros((0, 0, 5, 1)).T[np.array(3)] = 1 "... axis 0 with size 1".
+TEST_CASE("a 0-d index array is checked as an integer is, even when the result is empty") {
+    const tensor<double> x = zeros<double>({4, 0, 2});
+    const auto zero_d = [](std::int64_t i) {
+        return full(shape_t{}, i);
+    };
+    CHECK_THROWS_WITH_AS(
+        view(x, zero_d(-5)), "index -5 is out of bounds for axis 0 with size 4", index_error);
+    CHECK_THROWS_WITH_AS(
+        view(x, all, zero_d(0)), "index 0 is out of bounds for axis 1 with size 0", index_error);
+    CHECK(view(x, zero_d(-4)).shape() == shape_t{0, 2});
+    // Rank 1: unchecked when nothing is selected, as NumPy 1.24.
+    CHECK(view(x, tensor<std::int64_t>{7}).shape() == shape_t{1, 0, 2});
+    tensor<double> y = zeros<double>({0, 0, 5, 1});
+    CHECK_THROWS_WITH_AS(view(transpose(y), zero_d(3)) = 1.0,
+                         "index 3 is out of bounds for axis 0 with size 1",
+                         index_error);
+}
+
 // take and view(x, idx) ask for each element's (or row's first) cache line some indices ahead
 // when the source is gather_prefetch_min_bytes (1 MiB) or more (core/prefetch.hpp: 64 elements
 // ahead, or about 4 KiB of rows). Sources either side of that, index counts either side of the

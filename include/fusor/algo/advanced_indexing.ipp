@@ -174,6 +174,10 @@ FUSOR_DEF selection select(const shape_t& shape,
             whole(shape.size() - consumed);
             break;
         case K::array:
+            // A 0-d index array is an integer to NumPy (`x[np.array(-5)]`): checked whatever
+            // the result, as the integers above.
+            if (a.shape.empty())
+                (void)checked_index(a.array_values()[0], shape[axis], static_cast<index_t>(axis));
             entries.push_back(
                 {slice(none, none), true, a.array_values(), a.shape, static_cast<index_t>(axis)});
             ++axis;
@@ -247,7 +251,7 @@ FUSOR_DEF selection select(const shape_t& shape,
     set_inner(s, std::move(inner_shape), std::move(inner_strides));
     s.whole_mask = items.size() == 1 && items[0].k == K::mask && shape.empty();
     // NumPy 1.24 checks index arrays only when the result has elements (a DeprecationWarning
-    // otherwise); integers were checked above whatever the result.
+    // otherwise); integers and 0-d index arrays were checked above whatever the result.
     if (shape_size(s.shape) == 0)
         return s;
     const index_t rows = shape_size(b);
