@@ -11,6 +11,7 @@
 
 #include <fusor/core/shape.hpp>
 #include <fusor/core/tail_slack.hpp>
+#include <fusor/exec/scratch.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/loop_plan.hpp>
 #include <fusor/plan/row_blocks.hpp>
@@ -33,7 +34,7 @@ void evaluate_row_blocks(
     check.walk(n, b.root_axis, false); // finds the stored sub-expression (planning checked it)
     const S& stored = *check.first;
     const index_t buffer_size = shape_size(b.stored_shape);
-    auto run = [&](detail::aligned_buffer<T>& buffer, index_t first, index_t last) {
+    auto run = [&](T* buffer, index_t first, index_t last) {
         for (index_t k = first; k < last; ++k) {
             const index_t r0 = k * b.block_rows;
             const index_t len = std::min(b.block_rows, b.rows - r0);
@@ -41,27 +42,33 @@ void evaluate_row_blocks(
             const auto s = planning::lower_stored<N>(stored, b.stored_axis, r0, len);
             const shape_t& buffer_shape = s.shape();
             run_plan(tail ? b.store_tail : b.store,
-                     buffer.get(),
+                     buffer,
                      buffer_shape,
                      row_major_strides(buffer_shape),
                      s);
-            const auto m = planning::lower_rows(n, b.root_axis, r0, len, buffer.get());
+            const auto m = planning::lower_rows(n, b.root_axis, r0, len, buffer);
             shape_t rows_shape = shape;
             rows_shape[0] = len;
             run_plan(tail ? b.block_tail : b.block, data + r0 * strides[0], rows_shape, strides, m);
         }
     };
-    auto make_buffer = [buffer_size] {
-        // The block's stored rows are written and read by register loops: the slack after them
-        // keeps a masked last register on a present page (core/tail_slack.hpp).
-        return detail::allocate_with_tail_slack<T>(static_cast<std::size_t>(buffer_size));
-    };
+    // The block's stored rows are written and read by register loops: the slack after them
+    // keeps a masked last register on a present page (core/tail_slack.hpp; scratch buffers have
+    // it too).
     if (b.threads > 1) {
-        exec::parallel_chunks(b.threads, b.blocks, 1, make_buffer, run);
+        auto make_buffer = [buffer_size] {
+            return detail::allocate_with_tail_slack<T>(static_cast<std::size_t>(buffer_size));
+        };
+        exec::parallel_chunks(
+            b.threads, b.blocks, 1, make_buffer, [&](auto& buffer, index_t first, index_t last) {
+                run(buffer.get(), first, last);
+            });
         return;
     }
-    auto buffer = make_buffer();
-    run(buffer, 0, b.blocks);
+    // On the calling thread, from its scratch pool: a softmax evaluated again in a loop
+    // allocates no buffer (the plans' own scratch lives in stack order inside this one's).
+    exec::scratch pool;
+    run(pool.make<T>(static_cast<std::size_t>(buffer_size)), 0, b.blocks);
 }
 
 } // namespace fusor::detail
