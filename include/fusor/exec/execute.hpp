@@ -24,9 +24,11 @@
 #include <fusor/exec/minmax_kernel.hpp>
 #include <fusor/exec/register_sums.hpp>
 #include <fusor/exec/rescaled_blocks.hpp>
+#include <fusor/exec/scratch.hpp>
 #include <fusor/exec/single_element.hpp>
 #include <fusor/exec/small_gemm.hpp>
 #include <fusor/exec/stream_stores.hpp>
+#include <fusor/exec/temporary_pool.hpp>
 #include <fusor/exec/threads.hpp>
 #include <fusor/plan/kernel_choice.hpp>
 #include <fusor/plan/loop_plan.hpp>
@@ -2166,16 +2168,24 @@ void execute_reduction(const reduction<R, C>& r,
         }
     }
     // Accumulators: up to `inline_accumulators` on the stack (a small result allocates
-    // nothing), more on the heap. Not std::vector: all/any accumulate bool, and vector<bool>
-    // has no data().
+    // nothing), up to pooled_temporary_bytes of them from this thread's scratch pool (a
+    // reduction evaluated again allocates nothing: bench_small's softmax of (256, 4)), more on
+    // the heap (the pool keeps what it hands out). Not std::vector: all/any accumulate bool,
+    // and vector<bool> has no data().
     static_assert(std::is_trivially_destructible_v<acc_t>);
+    static_assert(alignof(acc_t) <= scratch_alignment);
     constexpr index_t inline_accumulators = 64;
     alignas(acc_t) unsigned char inline_acc[inline_accumulators * sizeof(acc_t)];
     std::unique_ptr<acc_t[]> heap_acc;
-    if (r.size() > inline_accumulators)
-        heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
-    acc_t* const a0 = heap_acc ? heap_acc.get() : reinterpret_cast<acc_t*>(inline_acc);
     scratch buffers;
+    const index_t acc_bytes = r.size() * static_cast<index_t>(sizeof(acc_t));
+    acc_t* a0 = reinterpret_cast<acc_t*>(inline_acc);
+    if (r.size() > inline_accumulators && acc_bytes <= pooled_temporary_bytes) {
+        a0 = buffers.make<acc_t>(static_cast<std::size_t>(r.size()));
+    } else if (r.size() > inline_accumulators) {
+        heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
+        a0 = heap_acc.get();
+    }
     // Each kernel is traced once its evaluator is built: building it computes the temporaries
     // the loop reads, whose loops run (and are traced) first. The jammed-rows and arg-rows
     // kernels trace the count they run.
