@@ -2180,11 +2180,13 @@ void execute_reduction(const reduction<R, C>& r,
     scratch buffers;
     const index_t acc_bytes = r.size() * static_cast<index_t>(sizeof(acc_t));
     acc_t* a0 = reinterpret_cast<acc_t*>(inline_acc);
-    if (r.size() > inline_accumulators && acc_bytes <= pooled_temporary_bytes) {
-        a0 = buffers.make<acc_t>(static_cast<std::size_t>(r.size()));
-    } else if (r.size() > inline_accumulators) {
-        heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
-        a0 = heap_acc.get();
+    if (r.size() > inline_accumulators) {
+        if (acc_bytes <= pooled_temporary_bytes) {
+            a0 = buffers.make<acc_t>(static_cast<std::size_t>(r.size()));
+        } else {
+            heap_acc = std::make_unique_for_overwrite<acc_t[]>(static_cast<std::size_t>(r.size()));
+            a0 = heap_acc.get();
+        }
     }
     // Each kernel is traced once its evaluator is built: building it computes the temporaries
     // the loop reads, whose loops run (and are traced) first. The jammed-rows and arg-rows
