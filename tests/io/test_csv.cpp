@@ -169,6 +169,31 @@ TEST_CASE("load_csv: blank and whitespace-only lines, tabs, other delimiters") {
     CHECK(fusor::load_csv<float>(p.string(), {.skip_header = 10}).shape() == shape_t{0, 1});
 }
 
+TEST_CASE("load_csv: a lone \\r ends a line, as Python's universal newlines (numpy.loadtxt)") {
+    const fs::path p = scratch("cr.csv");
+    // Old Mac line ends. Each line was once one cell "2\r3" (an error without usecols) and, with
+    // usecols, rows were lost without an error. Expected values: numpy.loadtxt on these bytes.
+    write_text(p, "1,2\r3,4\r");
+    check_equal(
+        fusor::load_csv<double>(p.string()), fusor::tensor<double>{{1, 2}, {3, 4}}, "lone \\r");
+    check_equal(fusor::load_csv<double>(p.string(), {.usecols = {0}}),
+                fusor::tensor<double>{{1}, {3}},
+                "lone \\r, usecols=0");
+    // The three line ends mixed: "\r\r" is an empty line between two; skip_header counts lines.
+    write_text(p, "h,h\r1,2\r\n3,4\n5,6\r\r7,8");
+    check_equal(fusor::load_csv<int>(p.string(), {.skip_header = 1}),
+                fusor::tensor<int>{{1, 2}, {3, 4}, {5, 6}, {7, 8}},
+                "mixed line ends");
+    check_equal(fusor::load_csv<int>(p.string(), {.skip_header = 2, .usecols = {-1, 0}}),
+                fusor::tensor<int>{{4, 3}, {6, 5}, {8, 7}},
+                "mixed line ends, skip_header=2, usecols=(-1, 0)");
+    // Line numbers in errors count every line end.
+    write_text(p, "1,2\r3,x\r");
+    CHECK_THROWS_WITH_AS(fusor::load_csv<int>(p.string()),
+                         (p.string() + ":2:2: not an integer: \"x\"").c_str(),
+                         fusor::io_error);
+}
+
 TEST_CASE("load_csv_column reads a text column as numpy.loadtxt(dtype=str, usecols=c)") {
     const fs::path p = scratch("labels.csv");
     write_text(p, "a,b,label\n1,2, Iris-setosa \n# comment\n3,4,Iris-virginica\r\n");

@@ -4,8 +4,10 @@
 //
 // What a file may hold, as loadtxt reads it: one row per line, cells separated by one
 // delimiter character; spaces and tabs around a cell are ignored; '#' starts a comment that runs
-// to the end of the line; lines that are empty once the comment is removed are skipped; "\r\n"
-// line ends are accepted. No quoting (loadtxt's default `quotechar=None`).
+// to the end of the line; lines that are empty once the comment is removed are skipped; lines end
+// at
+// "\n", "\r\n" or a lone "\r" (Python's universal newlines, as loadtxt reads a file). No quoting
+// (loadtxt's default `quotechar=None`).
 #pragma once
 
 #include <algorithm>
@@ -246,9 +248,9 @@ void append_element(std::string& out, T v) {
 ///   ("+5", "-3"); "1.0" or "1e3" is an error (NumPy 1.23+ deprecates reading them, later NumPy
 ///   refuses). For `bool` an integer, non-zero is true (as loadtxt; "True" is an error).
 /// - **Lines**: spaces and tabs around a cell are ignored, `#` starts a comment, blank lines (also
-///   whitespace-only ones, which loadtxt would read as a row) are skipped, "\r\n" is accepted.
-///   Every row must have as many cells as the first one, also with `usecols` (loadtxt only needs
-///   the columns it reads).
+///   whitespace-only ones, which loadtxt would read as a row) are skipped; a line ends at "\n",
+///   "\r\n" or a lone "\r". Every row must have as many cells as the first one, also with `usecols`
+///   (loadtxt only needs the columns it reads).
 ///
 /// Throws `io_error` naming the file, the 1-based line and the 1-based cell:
 /// `data.csv:17:3: not a number: "abc"`, `data.csv:5:2: not an integer: "1.5"`,

@@ -34,9 +34,15 @@ FUSOR_DEF std::vector<data_line> data_lines(std::string_view text, index_t skip)
     std::vector<data_line> out;
     index_t number = 0;
     while (!text.empty()) {
-        const std::size_t end = text.find('\n');
+        // A line ends at "\n", "\r\n" or a lone "\r", as in Python's universal newlines
+        // (numpy.loadtxt): a file with old Mac line ends is rows, not one row.
+        const std::size_t end = text.find_first_of("\r\n");
         std::string_view line = text.substr(0, end);
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        std::size_t next = text.size();
+        if (end != std::string_view::npos)
+            next =
+                end + (text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n' ? 2 : 1);
+        text.remove_prefix(next);
         if (++number <= skip)
             continue;
         line = line.substr(0, line.find('#'));
