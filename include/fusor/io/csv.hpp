@@ -4,10 +4,9 @@
 //
 // What a file may hold, as loadtxt reads it: one row per line, cells separated by one
 // delimiter character; spaces and tabs around a cell are ignored; '#' starts a comment that runs
-// to the end of the line; lines that are empty once the comment is removed are skipped; lines end
-// at
-// "\n", "\r\n" or a lone "\r" (Python's universal newlines, as loadtxt reads a file). No quoting
-// (loadtxt's default `quotechar=None`).
+// to the end of the line; lines that are empty once the comment is removed are skipped; a line
+// ends at "\n", "\r\n" or a lone "\r" (Python's universal newlines, as loadtxt reads a file).
+// No quoting (loadtxt's default `quotechar=None`).
 #pragma once
 
 #include <algorithm>
