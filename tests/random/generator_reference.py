@@ -175,10 +175,60 @@ def session(sid, seed):
             sid, seed, m, dt, args, fmt_shape(np.shape(v)), fmt_values(v), fmt_state(bg)))
 
 
+def edge_session(sid, seed):
+    """Calls at the edges a random session seldom reaches, each line as session() writes them:
+    a 64-bit range of exactly 2**32 values (a whole 32-bit draw, where Lemire's method would
+    wrap), choice from 2**32, empty shapes (no draws, no bounds check), shuffles and
+    permutations of empty arrays, NaN and signed-zero parameters."""
+    rng = np.random.default_rng(seed)
+    bg = rng.bit_generator
+    nan_bits = np.float64(np.nan).view(np.uint64)
+    calls = [
+        ("integers", "int64", (0, 2**32, 0), (3,)),
+        ("integers", "uint64", (7, 2**32 + 6, 1), (3,)),
+        ("integers", "int64", (-1, 2**32 - 1, 0), ()),
+        ("integers", "int64", (10, 10 + 2**32 - 1, 1), (2, 2)),
+        ("integers", "uint64", (2**63, 2**63 + 2**32, 0), (5,)),
+        ("integers", "int64", (5, 5, 0), (0,)),  # empty: NumPy checks no bounds
+        ("integers", "uint8", (0, 300, 0), (2, 0)),
+        ("choice", "int64", (2**32, 1, 0), (3,)),
+        ("choice", "int64", (2**32, 0, 0), (1,)),  # Floyd's draw of [0, 2**32 - 1]
+        ("choice", "int64", (0, 1, 0), (0,)),
+        ("choice", "int64", (0, 0, 0), (2, 0)),
+        ("shuffle", "float64", ("empty", 0), (3, 0)),  # no draws
+        ("permutation_empty", "int64", (0,), (3, 0)),  # draws for the axis' 3
+        ("normal", "float64", (0, nan_bits), (2,)),
+        ("exponential", "float64", (nan_bits,), (2,)),
+        ("uniform", "float64", (np.float64(-0.0).view(np.uint64), 0), (2,)),
+    ]
+    for m, dt, a, s in calls:
+        if m == "integers":
+            lo, hi, endpoint = a
+            v = rng.integers(lo, hi, s, dtype=dt, endpoint=bool(endpoint))
+        elif m == "choice":
+            v = rng.choice(a[0], s, replace=bool(a[1]))
+        elif m == "shuffle":
+            v = np.zeros(s)
+            rng.shuffle(v, axis=a[1])
+        elif m == "permutation_empty":
+            v = rng.permutation(np.zeros(s, dtype=np.int64), axis=a[0])
+        elif m == "normal":
+            v = rng.normal(0.0, np.nan, s)
+        elif m == "exponential":
+            v = rng.exponential(np.nan, s)
+        else:
+            v = rng.uniform(-0.0, 0.0, s)
+        args = " ".join(str(x) for x in a)
+        lines.append("call %d %d %s %s %s ; %s ; %s ; %s" % (
+            sid, seed, m, dt, args, fmt_shape(np.shape(v)), fmt_values(v), fmt_state(bg)))
+
+
 seeds = [0, 1, 2, 3, 7, 42, 123, 2**31 - 1, 2**32, 2**32 + 5, 2**63, 2**64 - 1]
 seeds += [int(x) for x in rs.randint(0, 2**62, size=14, dtype=np.int64)]
 for sid, seed in enumerate(seeds):
     session(sid, seed)
+for k, seed in enumerate([0, 1, 2**63]):
+    edge_session(len(seeds) + k, seed)
 
 # SeedSequence words and spawned children; PCG64 advance and jumped.
 for entropy in [0, 1, 42, 2**32 - 1, 2**40 + 3, 2**64 - 1]:

@@ -1,6 +1,7 @@
 // fusor::random against NumPy, bit for bit: sessions of calls on default_rng(seed) whose values
 // and bit-generator states after each call NumPy wrote (random/generator_reference.py), plus
 // SeedSequence words, PCG64 advance and jumped, thread-count independence and the errors.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -200,7 +201,15 @@ call_result run_call(rnd::generator& g,
         for (index_t i = 0; i < 30; ++i)
             a.data()[i] = i;
         r = result_of(g.permutation(a, std::stoll(args[0])));
+    } else if (method == "permutation_empty") { // the edge session's: `shape` has no elements
+        r = result_of(g.permutation(fusor::zeros<std::int64_t>(shape), std::stoll(args[0])));
     } else if (method == "shuffle") {
+        if (args[0] == "empty") { // the edge session's: no draws
+            fusor::tensor<double> a = fusor::zeros<double>(shape);
+            g.shuffle(a, std::stoll(args[1]));
+            r = result_of(a);
+            return r;
+        }
         fusor::tensor<double> a(args[0] == "1d" ? shape_t{12} : shape_t{4, 3});
         for (index_t i = 0; i < 12; ++i)
             a.data()[i] = static_cast<double>(i);
@@ -271,8 +280,9 @@ TEST_CASE("generator: every call of every session gives NumPy's values and state
                      + expected_state[3]);
         ++calls;
     }
-    CHECK(calls >= 26 * 24); // every method and dtype in each of the 26 sessions
-    CHECK(sessions.size() >= 20);
+    CHECK(calls >= 26 * 24 + 3 * 16); // every method and dtype in each of the 26 sessions, and
+                                      // the 3 edge sessions' 16 calls
+    CHECK(sessions.size() >= 29);
 }
 
 TEST_CASE("seed_sequence, advance and jumped give NumPy's words and draws") {
@@ -363,6 +373,12 @@ TEST_CASE("errors: NumPy's messages, typed") {
     auto g = rnd::default_rng(1);
     CHECK_THROWS_WITH_AS(g.integers(5, 5, shape_t{2}), "low >= high", fusor::value_error);
     CHECK_THROWS_WITH_AS(g.integers(5, 4, shape_t{2}, true), "low > high", fusor::value_error);
+    // NumPy's words when low is 0 (the one-argument form's); an empty shape checks nothing.
+    CHECK_THROWS_WITH_AS(g.integers(0, 0, shape_t{2}), "high <= 0", fusor::value_error);
+    CHECK_THROWS_WITH_AS(g.integers(0, -1, shape_t{2}, true), "high < 0", fusor::value_error);
+    CHECK_THROWS_WITH_AS(g.integers(0, 0), "high <= 0", fusor::value_error);
+    CHECK(g.integers(5, 5, shape_t{0}).shape() == shape_t{0});
+    CHECK(g.choice(0, shape_t{0}).shape() == shape_t{0});
     CHECK_THROWS_WITH_AS(g.integers<std::uint8_t>(-1, 5, shape_t{2}),
                          "low is out of bounds for uint8",
                          fusor::value_error);
@@ -373,6 +389,11 @@ TEST_CASE("errors: NumPy's messages, typed") {
     CHECK_THROWS_AS(g.uniform(-1e308, 1e308, shape_t{2}), std::overflow_error);
     CHECK_THROWS_WITH_AS(g.normal(0.0, -1.0, shape_t{2}), "scale < 0", fusor::value_error);
     CHECK_THROWS_WITH_AS(g.exponential(-1.0, shape_t{2}), "scale < 0", fusor::value_error);
+    // NumPy tests the sign bit: -0.0 is refused, NaN passes (NaN values: the edge sessions).
+    CHECK_THROWS_WITH_AS(g.normal(1.0, -0.0, shape_t{2}), "scale < 0", fusor::value_error);
+    CHECK_THROWS_WITH_AS(g.exponential(-0.0), "scale < 0", fusor::value_error);
+    CHECK_THROWS_WITH_AS(g.uniform(0.0, -0.0, shape_t{2}), "high - low < 0", fusor::value_error);
+    CHECK_THROWS_AS(g.uniform(0.0, std::nan(""), shape_t{2}), std::overflow_error);
     CHECK_THROWS_WITH_AS(g.choice(5, shape_t{6}, false),
                          "Cannot take a larger sample than population when replace is False",
                          fusor::value_error);

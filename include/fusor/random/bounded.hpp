@@ -80,7 +80,10 @@ void bounded_fill(pcg64& g, U off, U rng, U* out, std::int64_t n) {
         for (std::int64_t i = 0; i < n; ++i)
             out[i] = off;
     } else if constexpr (sizeof(U) == 8) {
-        if (rng <= 0xFFFFFFFFu) {
+        if (rng == 0xFFFFFFFFu) { // a whole 32-bit draw: Lemire's rng + 1 would wrap to 0
+            for (std::int64_t i = 0; i < n; ++i)
+                out[i] = off + g.next_uint32();
+        } else if (rng < 0xFFFFFFFFu) {
             const auto r32 = static_cast<std::uint32_t>(rng);
             for (std::int64_t i = 0; i < n; ++i)
                 out[i] = off + bounded_lemire<std::uint32_t>(g, r32, buffer);

@@ -51,7 +51,9 @@ FUSOR_DEF std::uint64_t bounded_uint64(pcg64& g, std::uint64_t max) {
     small_draw_buffer unused;
     if (max == 0)
         return 0;
-    if (max <= 0xFFFFFFFFu)
+    if (max == 0xFFFFFFFFu) // a whole 32-bit draw: Lemire's max + 1 would wrap to 0
+        return g.next_uint32();
+    if (max < 0xFFFFFFFFu)
         return bounded_lemire<std::uint32_t>(g, static_cast<std::uint32_t>(max), unused);
     if (max == std::numeric_limits<std::uint64_t>::max())
         return g.next_uint64();

@@ -131,7 +131,8 @@ public:
 
     /// `uniform(low, high, shape)` (numpy's Generator.uniform): `low + (high - low) * u` for
     /// NumPy's doubles u in [0, 1); float64, shape `shape`. Throws `value_error` when
-    /// high - low < 0 ("high - low < 0") and `std::overflow_error` when it is not finite.
+    /// high - low < 0 or is -0.0 ("high - low < 0", NumPy's sign-bit test) and
+    /// `std::overflow_error` when it is not finite (NaN included).
     FUSOR_LAZY tensor<double> uniform(double low, double high, const shape_t& shape) {
         const double range = checked_range(low, high);
         tensor<double> out(shape, uninitialized);
@@ -152,13 +153,15 @@ public:
     /// [low, high] with `endpoint`, by NumPy's bounded-integer method (Lemire's, with 8- and
     /// 16-bit values cut from shared 32-bit draws). Throws `value_error` as NumPy: "low is out
     /// of bounds for int8", "high is out of bounds for ...", "low >= high" (or "low > high"
-    /// with `endpoint`).
+    /// with `endpoint`; "high <= 0" and "high < 0" when low is 0). An empty `shape` gives an
+    /// empty tensor without checking the bounds or drawing, as NumPy.
     template <class T = std::int64_t>
     tensor<T>
     integers(integer_bound low, integer_bound high, const shape_t& shape, bool endpoint = false) {
         static_assert(std::is_integral_v<T>, "fusor: integers<T> needs an integer type or bool");
         tensor<T> out(shape, uninitialized);
-        fill_integers<T>(low, high, endpoint, out.data(), out.size());
+        if (out.size() != 0) // NumPy returns an empty array before it checks the bounds
+            fill_integers<T>(low, high, endpoint, out.data(), out.size());
         return out;
     }
     /// One value of `integers<T>(low, high)` (exclusive `high`).
@@ -187,7 +190,8 @@ public:
     }
 
     /// `normal(loc, scale, shape)` (numpy's Generator.normal): `loc + scale * z` for NumPy's
-    /// standard normal z; float64. Throws `value_error` for scale < 0 ("scale < 0").
+    /// standard normal z; float64. Throws `value_error` for scale < 0 or -0.0 ("scale < 0", as
+    /// NumPy's sign-bit test); a NaN scale gives NaN values, as NumPy.
     FUSOR_LAZY tensor<double> normal(double loc, double scale, const shape_t& shape) {
         check_scale(scale);
         return filled<double>(
@@ -214,7 +218,8 @@ public:
     }
 
     /// `exponential(scale, shape)` (numpy's Generator.exponential): `scale * e` for NumPy's
-    /// standard exponential e; float64. Throws `value_error` for scale < 0 ("scale < 0").
+    /// standard exponential e; float64. Throws `value_error` for scale < 0 or -0.0 ("scale < 0",
+    /// as NumPy's sign-bit test); a NaN scale gives NaN values, as NumPy.
     FUSOR_LAZY tensor<double> exponential(double scale, const shape_t& shape) {
         check_scale(scale);
         return filled<double>(shape, [&] { return scale * detail::standard_exponential(g_); });
@@ -289,16 +294,28 @@ public:
     template <class T>
     tensor<T> permutation(const tensor<T>& a, index_t axis = 0) {
         tensor<T> out = a;
-        shuffle(out, axis);
+        // NumPy shuffles an index array of the axis' length, so an empty `a` (shape (3, 0))
+        // still takes the draws, where shuffle takes none.
+        fisher_yates(out, normalize_axis(axis, out.shape().rank()));
         return out;
     }
 
     /// `shuffle(t, axis = 0)` (numpy's Generator.shuffle): reorders `t`'s sub-arrays along
     /// `axis` in place by NumPy's Fisher-Yates pass (from the last position down, a masked
-    /// rejection draw for each). Throws `axis_error` for a bad axis.
+    /// rejection draw for each). An empty `t` is left as it is and takes no draws (NumPy:
+    /// "shuffling is a no-op"). Throws `axis_error` for a bad axis.
     template <class T>
     void shuffle(tensor<T>& t, index_t axis = 0) {
         const index_t a = normalize_axis(axis, t.shape().rank());
+        if (t.size() != 0)
+            fisher_yates(t, a);
+    }
+
+private:
+    // NumPy's Fisher-Yates pass over axis `a` of `t` (from the last position down, a masked
+    // rejection draw for each), swapping sub-arrays when there are elements.
+    template <class T>
+    void fisher_yates(tensor<T>& t, index_t a) {
         const auto& s = t.shape();
         const index_t n = s[static_cast<std::size_t>(a)];
         index_t outer = 1, inner = 1;
@@ -319,7 +336,6 @@ public:
         }
     }
 
-private:
     // A tensor of `shape` whose elements, in row-major order, are successive `draw()`s: the
     // serial fill of every method whose values take a variable number of draws.
     template <class T, class Draw>
@@ -335,13 +351,15 @@ private:
         const double range = high - low;
         if (!std::isfinite(range))
             throw std::overflow_error("high - low range exceeds valid bounds");
-        if (range < 0)
+        if (std::signbit(range)) // NumPy's CONS_NON_NEGATIVE: -0.0 too (uniform(0.0, -0.0))
             throw value_error("high - low < 0");
         return range;
     }
 
+    // NumPy's CONS_NON_NEGATIVE: the sign bit, so -0.0 is refused and NaN passes (its values
+    // are NaN).
     FUSOR_LAZY static void check_scale(double scale) {
-        if (scale < 0 || std::isnan(scale))
+        if (std::signbit(scale) && !std::isnan(scale))
             throw value_error("scale < 0");
     }
 
@@ -356,8 +374,9 @@ private:
             throw value_error("low is out of bounds for " + detail::dtype_name<T>());
         if (high > highbnd)
             throw value_error("high is out of bounds for " + detail::dtype_name<T>());
-        if (low > high)
-            throw value_error(endpoint ? "low > high" : "low >= high");
+        if (low > high) // NumPy's format_bounds_error: low 0 is the one-argument form's
+            throw value_error(low == 0 ? (endpoint ? "high < 0" : "high <= 0")
+                                       : (endpoint ? "low > high" : "low >= high"));
         if constexpr (std::is_same_v<T, bool>) {
             detail::bounded_fill_bool(g_, low != 0, high != low, out, n);
         } else {
