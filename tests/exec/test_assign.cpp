@@ -114,6 +114,43 @@ TEST_CASE("writing through views: slices, diagonal, transposes") {
     CHECK(a(0, 0) == 1);
 }
 
+// A reduction writes exactly its own shape: into a view it must broadcast to, it is computed
+// into a temporary and copied (its loops once wrote part of the view and left the rest, and at
+// (400, 400) read past their result). Expected values: NumPy's `w[...] = e`.
+TEST_CASE("a reduction or product that broadcasts into a view fills all of it") {
+    using namespace fusor;
+    const tensor<double> a = {{0, 1}, {2, 3}};
+    tensor<double> w = full<double>({2, 2}, -1.0);
+    view(w, all) = sum(a); // w[...] = a.sum()
+    CHECK(values(w) == std::vector<double>{6, 6, 6, 6});
+    view(w, slice(none, none, -1)) = sum(a, 1, keepdims); // w[::-1] = a.sum(1, keepdims=True)
+    CHECK(values(w) == std::vector<double>{5, 5, 1, 1});
+    tensor<double> z = full<double>({2, 2, 2}, -1.0);
+    view(z, all) = matmul(a, a); // z[...] = a @ a
+    CHECK(values(z) == std::vector<double>{2, 3, 6, 11, 2, 3, 6, 11});
+    tensor<std::int64_t> zi = full<std::int64_t>({3, 2}, -1);
+    view(zi, all) = einsum("ij->j", tensor<std::int64_t>{{1, 2}, {3, 4}}); // zi[...] = [4, 6]
+    CHECK(values(zi) == std::vector<std::int64_t>{4, 6, 4, 6, 4, 6});
+    // c.T[...] = c.max(0, keepdims=True): reads what it writes.
+    tensor<double> c = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+    transpose(c) = max(c, 0, keepdims);
+    CHECK(values(c) == std::vector<double>{6, 6, 6, 7, 7, 7, 8, 8, 8});
+    // Large enough for threads, reading what it writes: big[...] = big.sum(0), big = arange
+    // over (400, 400), so column j sums to 400 * 79,800 + 400 j (exact in float64).
+    tensor<double> big = arange<double>(160000);
+    big.reshape({400, 400});
+    view(big, all) = sum(big, 0);
+    index_t wrong = 0;
+    for (index_t i = 0; i < 400; ++i)
+        for (index_t j = 0; j < 400; ++j)
+            wrong += big(i, j) != 31'920'000.0 + 400.0 * static_cast<double>(j);
+    CHECK(wrong == 0);
+    // explain names the two steps the evaluation takes.
+    const std::string text = explain_text::one_line(explain(view(w, all), sum(a)).text());
+    CHECK(text.find("reduction result, broadcast into out") != std::string::npos);
+    CHECK(explain(view(w, all), sum(a)).plan.alias_copy);
+}
+
 TEST_CASE("overlap: the result is as if the right side were evaluated first") {
     // b = np.arange(9.).reshape(3,3); b += b.T -> [[0,4,8],[4,8,12],[8,12,16]]
     fusor::tensor<double> b = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};

@@ -44,6 +44,7 @@ struct operands {
     fusor::tensor<double> square = shaped(fusor::arange<double>(9), {3, 3});
     fusor::tensor<double> empty = fusor::zeros<double>({2, 0});
     fusor::tensor<double> zx = shaped(fusor::arange<double>(24), {6, 4});
+    fusor::tensor<double> d46 = fusor::zeros<double>({4, 6});
     fusor::tensor<float> x40k = shaped(fusor::linspace<float>(-3.0, 5.0, 40000), {40, 1000});
     fusor::tensor<float> out348, out48, out4, out44, outd, out8, out40k;
     fusor::tensor<int64_t> outi;
@@ -165,6 +166,12 @@ inline std::vector<explain_case> all_cases() {
             o.out40k = exp(o.x40k - max(o.x40k, 1, keepdims))
                        / sum(exp(o.x40k - max(o.x40k, 1, keepdims)), 1, keepdims);
         });
+    // A reduction whose result broadcasts into a view of another shape: computed into a
+    // temporary, then copied (its loops write exactly its own shape).
+    add(
+        "reduction_into_view",
+        [&] { return explain(view(o.d46, all), sum(o.sq64, 1)); },
+        [&] { view(o.d46, all) = sum(o.sq64, 1); });
     return v;
 }
 

@@ -38,7 +38,13 @@ void run_plan(
     if (plan_observer)
         plan_observer(p);
     if constexpr (tag_of<N> == node_tag::reduction) {
-        exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
+        // A reduction whose result broadcasts into the destination (a view of another shape):
+        // computed into the plan's only boundary, then copied. Any other aliasing copy of a
+        // reduction's plan is its operand's, which execute_reduction runs.
+        if (p.alias_copy && p.boundaries.front().why == boundary_plan::reason::broadcast_result)
+            exec::execute_alias_copy(p, data, n);
+        else
+            exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
     } else if (p.alias_copy) {
         // The destination overlaps what the expression reads: the plan computes it into a
         // temporary (its only boundary) and copies that.

@@ -46,6 +46,8 @@ FUSOR_DEF std::string why_text(const boundary_plan& b, const plan_notes& sub) {
         return "factor of a BLAS product";
     case boundary_plan::reason::reshape_copy:
         return "reshape copy of " + to_string(b.shape) + " into " + to_string(b.read_shape);
+    case boundary_plan::reason::broadcast_result:
+        return "reduction result, broadcast into out";
     case boundary_plan::reason::alias_copy: {
         std::string names;
         for (const int k : b.overlapping)

@@ -52,14 +52,16 @@ struct loop_plan;
 /// side when it overlaps the destination (aliasing copy).
 struct boundary_plan {
     enum class reason : std::uint8_t {
-        reduction,     ///< a reduction's result, read by the loop around it
-        reshape_copy,  ///< a reshape that merges axes of an expression: copied in the old shape
-        alias_copy,    ///< the right side overlaps the destination (NumPy's overlap rule)
-        hoisted,       ///< element-wise work over reductions and scalars only, computed once per
-                       ///< result element instead of once per element of the loop reading it
-                       ///< (plan/hoisting.hpp)
-        product_factor ///< an element-wise factor of a matrix product, computed first so that
-                       ///< the BLAS runs the product (planning::factor_gemm_candidate)
+        reduction,       ///< a reduction's result, read by the loop around it
+        reshape_copy,    ///< a reshape that merges axes of an expression: copied in the old shape
+        alias_copy,      ///< the right side overlaps the destination (NumPy's overlap rule)
+        hoisted,         ///< element-wise work over reductions and scalars only, computed once per
+                         ///< result element instead of once per element of the loop reading it
+                         ///< (plan/hoisting.hpp)
+        product_factor,  ///< an element-wise factor of a matrix product, computed first so that
+                         ///< the BLAS runs the product (planning::factor_gemm_candidate)
+        broadcast_result ///< a reduction's result that broadcasts into a larger destination (a
+                         ///< view: `view(w, all) = sum(a)`), copied by the loop after it
     };
     reason why = reason::reduction;
     int temporary = 0; ///< the temporary's number in this evaluation (explain: `tmp<N>`)
@@ -561,9 +563,11 @@ struct loop_plan {
     /// SLEEF runs vectorised; explain says how to turn SLEEF on.
     bool scalar_math = false;
     bool empty = false;      ///< some extent is 0: the loop body never runs
-    bool alias_copy = false; ///< the destination overlaps an operand: the right side is the
-                             ///< last boundary (a temporary) and this loop copies it into the
-                             ///< destination (NumPy's overlap rule)
+    bool alias_copy = false; ///< the right side is the last boundary (a temporary) and this
+                             ///< loop copies it into the destination: the destination overlaps
+                             ///< an operand (NumPy's overlap rule), or the right side is a
+                             ///< reduction whose result broadcasts into it (its boundary's
+                             ///< reason says which)
     /// Flat: every tensor operand has the destination's shape and row-major layout, so the loop
     /// is one contiguous level of `extents[0]` elements with every operand at unit stride from
     /// offset 0 (MNN BinaryOp's same-shape case). The planner decides it from the expression

@@ -597,7 +597,9 @@ void plan_subexpression_erased(const void* e,
 // found `overlapping`): plan `p` again, from the same state (the same names and numbers, no
 // false reuse), as the right side computed into the contiguous temporary `temp` (planned by
 // `right`) and a loop copying it into `d` through `t`. `right_line`: the right side's tree
-// line (read only with notes). Not a template: compiled once, not once per expression type.
+// line (read only with notes). `why`: the boundary's reason (also broadcast_result: a reduction
+// whose result broadcasts into `d`, plan_broadcast_result). Not a template: compiled once, not
+// once per expression type.
 FUSOR_DECL void plan_alias_copy(loop_plan& p,
                                 const destination_layout& d,
                                 const index_transform& t,
@@ -607,7 +609,8 @@ FUSOR_DECL void plan_alias_copy(loop_plan& p,
                                 boost::container::small_vector<int, 4> overlapping,
                                 const destination_layout& temp,
                                 tree_line right_line,
-                                subplanner right);
+                                subplanner right,
+                                boundary_plan::reason why = boundary_plan::reason::alias_copy);
 
 // plan_elementwise before the walk: the loop's iteration space and destination operand. Not a
 // template, as what follows the walk.
@@ -1173,6 +1176,36 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
     p.stream_block = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
 }
 
+// A reduction (or contraction) at the root whose result broadcasts into a destination of another
+// shape (a view: `view(w, all) = sum(a)`, `view(z, all) = matmul(a, b)`): its loops write
+// exactly its own shape, so it is computed into a contiguous temporary, and a loop copies that
+// into `d`, broadcast (plan_alias_copy's two steps, the boundary's reason broadcast_result).
+template <class E>
+void plan_broadcast_result(loop_plan& p,
+                           const E& e,
+                           const destination_layout& d,
+                           evaluation_state& state,
+                           plan_notes* notes) {
+    using T = typename E::value_type;
+    const walk_start start = begin_elementwise(p, &node_type_id<E>, d, state, notes);
+    const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
+    constexpr auto dtype = dtype_name<T>();
+    constexpr auto itemsize = static_cast<index_t>(sizeof(T));
+    plan_alias_copy(p,
+                    d,
+                    t,
+                    state,
+                    notes,
+                    start,
+                    {},
+                    contiguous_destination(dtype, itemsize, e.shape()),
+                    notes ? tree_walker::make_line(dtype, itemsize, e.shape(), 0) : tree_line{},
+                    subplanner{&e, &plan_subexpression_erased<E>},
+                    boundary_plan::reason::broadcast_result);
+    order_and_coalesce(p); // a copy: no element-wise kernel choice (choose_elementwise_kernel
+                           // leaves alias_copy plans as they are)
+}
+
 template <class E>
 void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_notes* notes) {
     evaluation_state state;
@@ -1202,6 +1235,10 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
             }
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
+        if (d.shape != e.shape()) { // broadcast into a larger destination
+            plan_broadcast_result(p, e, d.layout(), state, notes);
+            return;
+        }
         if (flat_reduction_applies(e, d, p.flat_runs)) {
             p.flat_reduction = true; // read by collapsible_runs: runs one at a time
             plan_subexpression(p, e, d.layout(), state, notes);

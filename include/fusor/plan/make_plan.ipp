@@ -175,7 +175,8 @@ FUSOR_DEF void plan_alias_copy(loop_plan& p,
                                boost::container::small_vector<int, 4> overlapping,
                                const destination_layout& temp,
                                tree_line right_line,
-                               subplanner right) {
+                               subplanner right,
+                               boundary_plan::reason why) {
     if (state.names)
         state.names->tensors.resize(start.tensors);
     state.materialised.resize(start.materialised);
@@ -191,8 +192,7 @@ FUSOR_DEF void plan_alias_copy(loop_plan& p,
     plan_notes sub_notes;
     auto sub = std::make_shared<loop_plan>();
     right.run(right.expression, *sub, temp, state, notes ? &sub_notes : nullptr);
-    const std::size_t b = w.add_boundary(
-        std::move(sub), temp, boundary_plan::reason::alias_copy, std::move(sub_notes));
+    const std::size_t b = w.add_boundary(std::move(sub), temp, why, std::move(sub_notes));
     copy.boundaries[b].overlapping = std::move(overlapping);
     w.push_temporary_operand(
         temp.dtype, temp.itemsize, std::move(right_line), temp.shape, t, b, "right side");
