@@ -88,8 +88,10 @@ tensor<double> interp(const X& x,
             v = detail::floored_mod(v, p);
         std::vector<std::size_t> order(xs.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
+        // NaN last, as NumPy's argsort (a NaN in xp, or an infinite one that the modulo made
+        // NaN, then gives NaN results as NumPy's do); `<` alone is no strict weak order there.
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return xs[a] < xs[b];
+            return xs[a] < xs[b] || (!std::isnan(xs[a]) && std::isnan(xs[b]));
         });
         std::vector<double> sx, sf;
         if (!xs.empty()) {
