@@ -233,6 +233,40 @@ TEST_CASE("bad files throw io_error naming the path and the reason") {
                          with_dict("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': "
                                    "(1,), }")),
                     fusor::io_error);
+
+    // The dict is a Python literal, read as NumPy reads it (ast.literal_eval, then its checks;
+    // each case's outcome checked with numpy.load): (6) is the integer 6, not a shape; Python
+    // has no leading zeros; `_` stands only between digits; True/False are whole words.
+    for (const char* shape :
+         {"(6)", "(06,)", "(0_6,)", "(6_,)", "(1__2,)", "(6,,)", "(,)", "[6]"}) {
+        CAPTURE(shape);
+        CHECK_THROWS_AS(load("shape.npy",
+                             with_dict(std::string("{'descr': '<f8', 'fortran_order': False, "
+                                                   "'shape': ")
+                                       + shape + "}")),
+                        fusor::io_error);
+    }
+    CHECK_THROWS_AS(
+        load("word.npy", with_dict("{'descr': '<f8', 'fortran_order': Falsey, 'shape': (2,)}")),
+        fusor::io_error);
+    // What NumPy accepts that no writer of ours makes: u and r string prefixes, comments,
+    // \r and \f between tokens, 00 and `_` between digits, and a repeated key (the last holds).
+    const std::string data(48, '\0'); // six doubles, all 0
+    for (const char* dict : {"{u'descr': u'<f8', 'fortran_order': False, 'shape': (6,)}",
+                             "{'descr': r\"<f8\", 'fortran_order': False, 'shape': (6,),}",
+                             "{'descr': '<f8', # the type\n'fortran_order': False, 'shape': "
+                             "(6,)} # done",
+                             "{'descr': '<f8',\r'fortran_order': False,\f'shape': (6,)}",
+                             "{'shape': (2, 3), 'descr': '<f8', 'fortran_order': False, "
+                             "'shape': (6,)}"}) {
+        CAPTURE(dict);
+        const fusor::tensor<double> t = load("literal.npy", with_dict(dict) + data);
+        CHECK(t.shape() == fusor::shape_t{6});
+    }
+    CHECK(load("zeros.npy",
+               with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (00, 0_0, 1_0)}"))
+              .shape()
+          == fusor::shape_t{0, 0, 10});
 }
 
 TEST_CASE("a failed save leaves no file behind, and an existing file untouched") {

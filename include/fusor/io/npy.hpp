@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -62,8 +63,12 @@ namespace detail {
     throw io_error(path + ": " + why);
 }
 
-// A recursive-descent reader of the header's dict literal: string keys; values are strings,
-// True/False, or tuples of non-negative integers. Anything else is an error naming the offset.
+// A recursive-descent reader of the header's dict literal, accepting what NumPy's reader
+// (`ast.literal_eval`, then its key and value checks) accepts of the three keys' values:
+// strings (with an optional u or r prefix), True/False, and tuples of non-negative Python
+// integers (`()`, `(6,)`, `(2, 3)`; `(6)` is the integer 6, not a tuple; no leading zeros;
+// `_` between digits). Python's whitespace and `#` comments may stand between tokens; a repeated
+// key keeps its last value, as a dict literal does. Anything else is an error naming the offset.
 class dict_parser {
 public:
     dict_parser(std::string_view text, const std::string& path) : s_(text), path_(path) {}
@@ -83,13 +88,13 @@ public:
             expect(':');
             skip_space();
             if (key == "descr") {
-                once(have_descr, key);
+                have_descr = true;
                 h.descr = string_literal();
             } else if (key == "fortran_order") {
-                once(have_order, key);
+                have_order = true;
                 h.fortran_order = boolean();
             } else if (key == "shape") {
-                once(have_shape, key);
+                have_shape = true;
                 h.shape = tuple();
             } else {
                 bad("unexpected key '" + key + "'");
@@ -120,10 +125,22 @@ private:
              "malformed header: " + why + " at offset " + std::to_string(i_) + " of "
                  + std::string(s_));
     }
-    char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+    char peek(std::size_t ahead = 0) const {
+        return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0';
+    }
+    static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+    // Python's whitespace between tokens inside brackets, and comments to the end of a line.
     void skip_space() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n'))
-            ++i_;
+        while (i_ < s_.size()) {
+            const char c = s_[i_];
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')
+                ++i_;
+            else if (c == '#')
+                while (i_ < s_.size() && s_[i_] != '\n' && s_[i_] != '\r')
+                    ++i_;
+            else
+                break;
+        }
     }
     void expect(char c) {
         skip_space();
@@ -131,12 +148,9 @@ private:
             bad(std::string("expected '") + c + "'");
         ++i_;
     }
-    void once(bool& seen, const std::string& key) const {
-        if (seen)
-            bad("repeated key '" + key + "'");
-        seen = true;
-    }
     std::string string_literal() {
+        if (peek() == 'u' || peek() == 'U' || peek() == 'r' || peek() == 'R')
+            ++i_; // u'<f8' is the same str in Python 3; no descr holds a backslash
         const char q = peek();
         if (q != '\'' && q != '"')
             bad("expected a string");
@@ -147,16 +161,46 @@ private:
         i_ = end + 1;
         return out;
     }
-    bool boolean() {
-        if (s_.substr(i_, 4) == "True") {
-            i_ += 4;
-            return true;
-        }
-        if (s_.substr(i_, 5) == "False") {
-            i_ += 5;
+    bool word(std::string_view w) {
+        const char after = peek(w.size());
+        if (s_.substr(i_, w.size()) != w || after == '_'
+            || std::isalnum(static_cast<unsigned char>(after)))
             return false;
-        }
+        i_ += w.size();
+        return true;
+    }
+    bool boolean() {
+        if (word("True"))
+            return true;
+        if (word("False"))
+            return false;
         bad("expected True or False");
+    }
+    // A Python decimal integer: no leading zeros but for 0 itself, `_` only between digits
+    // (and Python 2's `L` suffix, in files written long ago).
+    index_t integer() {
+        if (!is_digit(peek()))
+            bad("expected a non-negative integer");
+        const bool zero = peek() == '0';
+        index_t v = 0;
+        while (true) {
+            const index_t d = peek() - '0';
+            if (zero && d != 0)
+                bad("leading zeros in an integer");
+            if (v > (std::numeric_limits<index_t>::max() - d) / 10)
+                bad("extent too large");
+            v = v * 10 + d;
+            ++i_;
+            if (peek() == '_' && is_digit(peek(1)))
+                ++i_;
+            else if (!is_digit(peek()))
+                break;
+        }
+        if (peek() == 'L')
+            ++i_;
+        if (peek() == '_' || std::isalpha(static_cast<unsigned char>(peek())))
+            bad("expected a non-negative integer");
+        return v;
     }
     shape_t tuple() {
         shape_t out;
@@ -167,24 +211,14 @@ private:
                 ++i_;
                 return out;
             }
-            if (peek() < '0' || peek() > '9')
-                bad("expected a non-negative integer");
-            index_t v = 0;
-            while (peek() >= '0' && peek() <= '9') {
-                const index_t d = peek() - '0';
-                if (v > (std::numeric_limits<index_t>::max() - d) / 10)
-                    bad("extent too large");
-                v = v * 10 + d;
-                ++i_;
-            }
-            if (peek() == 'L') // Python 2's long suffix, in files written long ago
-                ++i_;
-            out.push_back(v);
+            out.push_back(integer());
             skip_space();
             if (peek() == ',')
                 ++i_;
             else if (peek() != ')')
                 bad("expected ',' or ')' in the shape");
+            else if (out.size() == 1)
+                bad("the shape is not a tuple (a one-element tuple needs a trailing comma)");
         }
     }
 };
