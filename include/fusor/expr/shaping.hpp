@@ -107,7 +107,9 @@ auto atleast_3d(E&& e) {
 /// `ravel(e)` as numpy.ravel: the elements in row-major order as one axis, (2, 3) → (6,),
 /// `()` → (1,). It is `reshape(e, {-1})`, so: a view of a tensor (writable), a view of a view
 /// whose layout allows it, otherwise a view owning a copy (NumPy copies then too); an rvalue
-/// tensor reshaped in place; a lazy `reshaped` node on an expression. Never throws.
+/// tensor reshaped in place; a lazy `reshaped` node on an expression. Never throws. Unlike
+/// numpy.ravel, which copies whatever is not C-contiguous, a stepped or reversed view that one
+/// stride walks stays a view (API.md: views stay views), so writes through it reach `e`.
 template <class E>
     requires expression<E>
 auto ravel(E&& e) {
