@@ -58,9 +58,12 @@ void run_plan(
 // plan observer or the trace wants it; else null (nothing planned). The planning out of line,
 // so that the test that nothing observes costs the evaluation a load and a branch, not a call
 // (eval(sum(a * b)) over 4 elements: 644 -> 615 instructions).
+// Planned in place (plan_root into the new plan): make_unique of make_plan's result compiled
+// loop_plan's move and a destructor into this function, ~1.5 KB per expression type at -O3.
 template <class N>
 [[gnu::noinline]] std::unique_ptr<loop_plan> observed_plan(const N& n, const destination_ref& d) {
-    auto shown = std::make_unique<loop_plan>(make_plan(n, d));
+    auto shown = std::make_unique<loop_plan>();
+    planning::plan_root(*shown, n, d, nullptr);
     if (plan_observer)
         plan_observer(*shown);
     return shown;
@@ -119,7 +122,7 @@ void evaluate_into(
                             if (flat)
                                 planning::fill_flat_plan(*shown, n, d);
                             else
-                                *shown = make_plan(n, d);
+                                planning::plan_root(*shown, n, d, nullptr);
                             if (plan_observer)
                                 plan_observer(*shown);
                         }

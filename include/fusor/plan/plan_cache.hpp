@@ -352,6 +352,14 @@ std::unique_ptr<plan_cache_entry>& plan_cache_slot() {
 // the only field that differs from what make_plan would build now.
 FUSOR_DECL void retarget(loop_plan& p, const void* address);
 
+// A cache miss's two steps around the planning, out of line so that no expression type compiles
+// loop_plan's reset, move or destruction or plan_key's move (cached_plan was ~2 KB of code per
+// expression type at -O3): the slot's plan emptied to be planned into and its key dropped (the
+// slot made on first use), then the new key kept. A plan that throws between them leaves an
+// entry that holds no key, so the next evaluation plans again.
+FUSOR_DECL loop_plan& plan_to_fill(std::unique_ptr<plan_cache_entry>& slot);
+FUSOR_DECL void keep_key(plan_cache_entry& entry, plan_key& key);
+
 /// The plan for evaluating `e` into `d`: this thread's last plan for `E` when it was made for
 /// the same key (`hit` true; the key compared as it is made, key_match), else a new one, which
 /// replaces it.
@@ -363,10 +371,8 @@ const loop_plan& cached_plan(const E& e, const destination_ref& d, bool& hit) {
         retarget(slot->plan, d.address);
     } else {
         plan_key key = key_of(e, d);
-        if (!slot)
-            slot = std::make_unique<plan_cache_entry>();
-        slot->plan = make_plan(e, d);
-        slot->key = std::move(key); // after the plan: a throwing make_plan leaves the old pair
+        plan_root(plan_to_fill(slot), e, d, nullptr);
+        keep_key(*slot, key); // after the plan: a throwing planner leaves no key
     }
     return slot->plan;
 }

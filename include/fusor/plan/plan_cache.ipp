@@ -23,6 +23,19 @@ FUSOR_DEF void add_destination(plan_key& k, const destination_ref& d, bool overl
     k.overlapped = overlaps;
 }
 
+FUSOR_DEF loop_plan& plan_to_fill(std::unique_ptr<plan_cache_entry>& slot) {
+    if (!slot)
+        slot = std::make_unique<plan_cache_entry>();
+    slot->key.count = 0; // holds no key until keep_key
+    slot->key.spill.clear();
+    slot->plan = loop_plan{};
+    return slot->plan;
+}
+
+FUSOR_DEF void keep_key(plan_cache_entry& entry, plan_key& key) {
+    entry.key = std::move(key);
+}
+
 FUSOR_DEF void retarget(loop_plan& p, const void* address) {
     p.operands[0].address = address;
     p.operands[0].base = address;
