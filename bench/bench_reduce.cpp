@@ -15,6 +15,9 @@
 //   W26 logsumexp(x, 1) of (4096, 1024) float32 against the hand loop (maximum once, exp once
 //       per element) and the two-statement form without logsumexp; NumPy's three passes in the
 //       report; W26_logsumexp_axis0 the same over axis 0 (columns)
+//   W29 every element of a (4096, 1024) float32 view set to its row's norm, `view(out, all) =
+//       sqrt(sum(x * x, 1, keepdims))` (the root hoisted: the root once per row), against the
+//       hand loop and the two-statement form
 //   F64 sum of 2^24 float64 (compensated) against a plain 8-accumulator loop: the price of
 //       exactness
 // The hand loops keep 8 independent accumulators along a contiguous axis (the form a compiler
@@ -25,6 +28,7 @@
 //
 //   build/release/bench/bench_reduce --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only=true
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -435,6 +439,55 @@ void add_w26() {
     w0.submit();
 }
 
+// W29: every element of a (4096, 1024) float32 destination set to its row's norm,
+// `view(out, all) = sqrt(sum(x * x, 1, keepdims))`: work over a reduction only, broadcast into a
+// larger destination, so the planner hoists the root (plan/hoisting.hpp: the square root once
+// per row, not once per element). The hand loop: each row's sum of squares in double, its root
+// once, the row filled; two statements: the (4096, 1) norms, then the assignment.
+void row_norm_broadcast_hand(const float* x, fusor::index_t rows, fusor::index_t cols, float* out) {
+    for (fusor::index_t i = 0; i < rows; ++i) {
+        const float* r = x + i * cols;
+        double acc[8] = {};
+        for (fusor::index_t j = 0; j < cols; j += 8)
+            for (int k = 0; k < 8; ++k)
+                acc[k] += static_cast<double>(r[j + k]) * r[j + k];
+        const float norm = std::sqrt(static_cast<float>(((acc[0] + acc[1]) + (acc[2] + acc[3]))
+                                                        + ((acc[4] + acc[5]) + (acc[6] + acc[7]))));
+        std::fill(out + i * cols, out + (i + 1) * cols, norm);
+    }
+}
+void add_w29() {
+    const auto& x = X();
+    const fusor::index_t rows = x.shape()[0], cols = x.shape()[1];
+    struct data {
+        fusor::tensor<float> out, norms;
+    };
+    auto r = std::make_shared<data>(
+        data{fusor::zeros<float>({rows, cols}), fusor::tensor<float>(fusor::shape_t{rows, 1})});
+    bench::workload<float> w("W29_row_norm_broadcast", 2 * rows * cols * 4, rows * cols, 1e-5);
+    auto into_out = [r] {
+        return r->out.data();
+    };
+    w.add(
+        "hand",
+        [r, &x, rows, cols] { row_norm_broadcast_hand(x.data(), rows, cols, r->out.data()); },
+        into_out);
+    w.add(
+        "fused",
+        [r, &x] {
+            fusor::view(r->out, fusor::all) = fusor::sqrt(fusor::sum(x * x, 1, fusor::keepdims));
+        },
+        into_out);
+    w.add(
+        "two_statements",
+        [r, &x] {
+            r->norms = fusor::sqrt(fusor::sum(x * x, 1, fusor::keepdims));
+            fusor::view(r->out, fusor::all) = r->norms;
+        },
+        into_out);
+    w.submit();
+}
+
 // W12: the README's z-score over (rows, cols) float64; W12_zscore_32 the same 800,000 values as
 // rows of 32 (column statistics of more features: the column sums in four registers on AVX-512).
 void add_w12(const char* name, fusor::index_t rows, fusor::index_t cols) {
@@ -534,6 +587,7 @@ int main(int argc, char** argv) {
         add_w12("W12_zscore", 100000, 8);
         add_w12("W12_zscore_32", 25000, 32);
         add_w26();
+        add_w29();
         add_f64();
     });
 }

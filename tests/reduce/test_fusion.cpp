@@ -260,7 +260,8 @@ TEST_CASE("z-score computes std's sqrt(var / n) once per column, with eager's bi
     CHECK(fusor::array_equal(z, fusor::eval_eager(e)));
 }
 
-TEST_CASE("only the outermost reduction-only subexpression is hoisted, and never a loop's root") {
+TEST_CASE(
+    "only the outermost reduction-only subexpression is hoisted, a root only when broadcast") {
     fusor::tensor<double> x(fusor::shape_t{4, 5});
     for (fusor::index_t i = 0; i < x.size(); ++i)
         x.data()[i] = static_cast<double>(i % 7) - 2.5;
@@ -278,4 +279,65 @@ TEST_CASE("only the outermost reduction-only subexpression is hoisted, and never
     CHECK(ex.plan.boundaries[0].plan->boundaries.size() == 1);
     const fusor::tensor<double> fused = e;
     CHECK(fusor::array_equal(fused, fusor::eval_eager(e)));
+}
+
+TEST_CASE("a reduction-only root broadcast into a larger destination is computed once per result") {
+    fusor::tensor<double> x(fusor::shape_t{4, 5});
+    for (fusor::index_t i = 0; i < x.size(); ++i)
+        x.data()[i] = static_cast<double>(i % 7) - 2.5;
+    const auto e = fusor::sqrt(fusor::sum(fusor::square(x), 1, fusor::keepdims) + 1.0);
+    const fusor::tensor<double> want = fusor::eval_eager(e); // (4, 1)
+    fusor::tensor<double> out = fusor::zeros<double>({64, 4, 5});
+    // sqrt(... + 1) over (4, 1) into a temporary (hoisted, the sum its own boundary below it),
+    // then a copy into the (64, 4, 5) destination: 4 square roots, not 1,280.
+    const fusor::explanation ex = fusor::explain(fusor::view(out, fusor::all), e);
+    CHECK(ex.plan.alias_copy);
+    REQUIRE(ex.plan.boundaries.size() == 1);
+    const fusor::boundary_plan& b = ex.plan.boundaries[0];
+    CHECK(b.why == fusor::boundary_plan::reason::hoisted);
+    CHECK(b.shape == fusor::shape_t{4, 1});
+    CHECK(b.plan->iter_shape == fusor::shape_t{4, 1});
+    REQUIRE(b.plan->boundaries.size() == 1);
+    CHECK(b.plan->boundaries[0].why == fusor::boundary_plan::reason::reduction);
+    const std::string text = explain_text::one_line(ex.text());
+    CHECK(text.find("tmp1 = sqrt") != std::string::npos);
+    CHECK(text.find("*out = *tmp1") != std::string::npos);
+    fusor::view(out, fusor::all) = e;
+    for (fusor::index_t k = 0; k < 64; ++k)
+        for (fusor::index_t i = 0; i < 4; ++i)
+            for (fusor::index_t j = 0; j < 5; ++j)
+                CHECK(out(k, i, j) == want(i, 0));
+    // A destination of the root's own size, or with fewer than hoisted_root_min_repeats more
+    // elements, keeps the root in the loop (nothing to repeat, or too little to pay a loop).
+    static_assert(fusor::planning::hoisted_root_min_repeats == 1024);
+    for (const fusor::shape_t& shape :
+         {fusor::shape_t{1, 4, 1}, fusor::shape_t{3, 4, 5}, fusor::shape_t{1, 4, 256}}) {
+        fusor::tensor<double> small = fusor::zeros<double>(shape);
+        const fusor::explanation kept = fusor::explain(fusor::view(small, fusor::all), e);
+        CHECK_FALSE(kept.plan.alias_copy);
+        REQUIRE(kept.plan.boundaries.size() == 1);
+        CHECK(kept.plan.boundaries[0].why == fusor::boundary_plan::reason::reduction);
+        fusor::view(small, fusor::all) = e;
+        CHECK(small(0, 1, 0) == want(1, 0));
+    }
+    // 1,024 more: hoisted.
+    fusor::tensor<double> edge = fusor::zeros<double>({1, 4, 257});
+    CHECK(fusor::explain(fusor::view(edge, fusor::all), e).plan.alias_copy);
+    // Into the operand it reads (4 x 5: not hoisted) and into one 257 times its size (hoisted):
+    // each temporary is complete before the copy writes the operand.
+    fusor::tensor<double> wide = fusor::zeros<double>({4, 1285});
+    for (fusor::index_t i = 0; i < 4; ++i)
+        for (fusor::index_t j = 0; j < 5; ++j)
+            wide(i, j) = x(i, j);
+    fusor::tensor_view<double> left = fusor::view(wide, fusor::all, fusor::slice(0, 5));
+    const auto f = fusor::sqrt(fusor::sum(fusor::square(left), 1, fusor::keepdims) + 1.0);
+    CHECK(fusor::explain(fusor::view(wide, fusor::all), f).plan.alias_copy);
+    fusor::view(wide, fusor::all) = f;
+    fusor::view(x, fusor::all) = e;
+    for (fusor::index_t i = 0; i < 4; ++i) {
+        for (fusor::index_t j = 0; j < 5; ++j)
+            CHECK(x(i, j) == want(i, 0));
+        for (fusor::index_t j = 0; j < 1285; ++j)
+            CHECK(wide(i, j) == want(i, 0));
+    }
 }

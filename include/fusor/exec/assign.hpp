@@ -46,8 +46,9 @@ void run_plan(
         else
             exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
     } else if (p.alias_copy) {
-        // The destination overlaps what the expression reads: the plan computes it into a
-        // temporary (its only boundary) and copies that.
+        // The destination overlaps what the expression reads, or a hoisted root broadcasts into
+        // it: the plan computes the expression into a temporary (its only boundary) and copies
+        // that.
         exec::execute_alias_copy(p, data, n);
     } else {
         exec::execute_elementwise(p, data, n);

@@ -91,6 +91,13 @@ eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffi
     const bool root_computes = tree[0].kind == node_kind::operation
                                || tree[0].kind == node_kind::reduction
                                || tree[0].kind == node_kind::temporary;
+    // The destination's bytes, which NumPy's `out[...] = ...` writes: more than the root's when
+    // the root's result broadcasts into it (a copy after the root's own loop).
+    const index_t root_bytes = line_bytes(tree[0]);
+    index_t dest_bytes = root_bytes;
+    if (!as_temporary && !p.empty && !p.operands.empty())
+        dest_bytes = elements_touched(p.operands[0], p.iter_shape) * p.operands[0].itemsize;
+    const bool broadcast_root = dest_bytes > root_bytes && tree[0].kind != node_kind::scalar;
     for (std::size_t i = 0; i < tree.size(); ++i) {
         const tree_line& l = tree[i];
         const bool copy_root = i == 0 && !root_computes;
@@ -98,14 +105,20 @@ eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffi
             && !(i == 0 && (l.kind == node_kind::temporary || copy_root)))
             continue;
         t.loops += 1;
-        t.bytes_written += line_bytes(l);
-        if ((i != 0 || as_temporary) && !copy_root) {
+        const bool copy = l.kind == node_kind::temporary || copy_root;
+        t.bytes_written += i == 0 && copy ? dest_bytes : line_bytes(l);
+        if ((i != 0 || as_temporary || (broadcast_root && !copy)) && !copy_root) {
             t.temporaries += 1;
             t.temporary_bytes += line_bytes(l);
         }
-        if (l.kind == node_kind::temporary || copy_root) { // a copy: reads an array as large
+        if (copy) { // a copy: reads an array as large as the line
             t.bytes_read += l.kind == node_kind::scalar ? 0 : line_bytes(l);
             continue;
+        }
+        if (i == 0 && broadcast_root) { // then copied into the destination, broadcast
+            t.loops += 1;
+            t.bytes_read += root_bytes;
+            t.bytes_written += dest_bytes;
         }
         // Its work: an operation once per element of its own shape, a reduction once per
         // element of its operand (the line below it).

@@ -1180,12 +1180,16 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
 // shape (a view: `view(w, all) = sum(a)`, `view(z, all) = matmul(a, b)`): its loops write
 // exactly its own shape, so it is computed into a contiguous temporary, and a loop copies that
 // into `d`, broadcast (plan_alias_copy's two steps, the boundary's reason broadcast_result).
+// Also a hoistable root (plan/hoisting.hpp) smaller than `d` (`out = exp(sum(x, 1, keepdims))`
+// with `out` of shape (n, m)): computed once per element of its own shape, the boundary's
+// reason `hoisted`, instead of once per element of `d`.
 template <class E>
 void plan_broadcast_result(loop_plan& p,
                            const E& e,
                            const destination_layout& d,
                            evaluation_state& state,
-                           plan_notes* notes) {
+                           plan_notes* notes,
+                           boundary_plan::reason why = boundary_plan::reason::broadcast_result) {
     using T = typename E::value_type;
     const walk_start start = begin_elementwise(p, &node_type_id<E>, d, state, notes);
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
@@ -1201,7 +1205,7 @@ void plan_broadcast_result(loop_plan& p,
                     contiguous_destination(dtype, itemsize, e.shape()),
                     notes ? tree_walker::make_line(dtype, itemsize, e.shape(), 0) : tree_line{},
                     subplanner{&e, &plan_subexpression_erased<E>},
-                    boundary_plan::reason::broadcast_result);
+                    why);
     order_and_coalesce(p); // a copy: no element-wise kernel choice (choose_elementwise_kernel
                            // leaves alias_copy plans as they are)
 }
@@ -1233,6 +1237,14 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
                 plan_subexpression(p, e, d.layout(), state, notes);
                 return;
             }
+        }
+    } else if constexpr (hoistable<E>) {
+        // Work over reductions and scalars only, broadcast into a destination with enough more
+        // elements: once per element of its own shape (a root is otherwise never hoisted:
+        // nothing repeats it).
+        if (shape_size(d.shape) - shape_size(e.shape()) >= hoisted_root_min_repeats) {
+            plan_broadcast_result(p, e, d.layout(), state, notes, boundary_plan::reason::hoisted);
+            return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
         if (d.shape != e.shape()) { // broadcast into a larger destination
