@@ -14,6 +14,7 @@
 //
 // Below the NumPy cases: laziness and views (writes through, later changes followed, no
 // allocation of the operand's size until evaluated), and destinations untouched on errors.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -998,6 +999,43 @@ TEST_CASE("take, take_along_axis, put, put_along_axis, putmask, place, choose, a
 
 TEST_CASE("interp, as numpy.interp (bit for bit)") {
     CHECK(run_all({"interp"}) >= 30);
+}
+
+// xp holding a NaN, or not ascending (NumPy checks neither): the answers depend on the order of
+// NumPy's comparisons and on the guess each x leaves for the next (values from NumPy 1.24's
+// numpy.interp; a plain upper_bound gave NaN, not -2.5, for the first).
+TEST_CASE("interp searches a NaN or unsorted xp with NumPy's comparisons") {
+    using fusor::tensor;
+    auto of = [](std::vector<double> v) {
+        tensor<double> t = fusor::zeros<double>({static_cast<fusor::index_t>(v.size())});
+        std::copy(v.begin(), v.end(), t.data());
+        return t;
+    };
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // period: xp becomes [nan, 4, nan, 17], searched by a scan (4 samples).
+    const tensor<std::uint64_t> x30 = fusor::full<std::uint64_t>({1, 1}, 30);
+    const tensor<double> p =
+        fusor::interp(x30, of({4, nan}), of({-2.5, 7.5}), std::nullopt, std::nullopt, -13.0);
+    CHECK(p(0, 0) == -2.5);
+    // Seven samples, a NaN among them: the guess decides.
+    const tensor<double> g = fusor::interp(of({0.5, 2.5, 1.5, 7, 3.2, 0.2}),
+                                           of({0, 1, 2, 3, nan, 5, 6}),
+                                           of({0, 10, 20, 30, 40, 50, 60}));
+    CHECK(g(0) == 5.0);
+    CHECK(g(1) == 25.0);
+    CHECK(g(2) == 15.0);
+    CHECK(g(3) == 60.0);
+    CHECK(std::isnan(g(4)));
+    CHECK(std::isnan(g(5)));
+    // Ten samples, not ascending.
+    const tensor<double> u = fusor::interp(of({2.5, 0.5, 4.5, 5.5, 1.5}),
+                                           of({0, 1, 5, 2, 3, 4, 6, 7, 8, 9}),
+                                           of({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+    CHECK(u(0) == 1.375);
+    CHECK(u(1) == 0.5);
+    CHECK(u(2) == 1.875);
+    CHECK(u(3) == 5.75);
+    CHECK(u(4) == 1.125);
 }
 
 TEST_CASE("concatenate, stack, hstack, vstack, dstack, column_stack, as NumPy's") {

@@ -23,21 +23,27 @@ namespace fusor {
 
 namespace detail {
 
-// The last j with xp[j] <= x (-1 when x < xp[0]; n when x > xp[n - 1]; n - 1 when x equals
-// it), as NumPy's binary_search_with_guess for ascending xp.
-FUSOR_DECL index_t interp_interval(double x, const std::vector<double>& xp);
+// The interval of `x` in `xp` by NumPy's comparisons (arr_interp's binary_search_with_guess):
+// n when x > xp[n - 1], -1 when x < xp[0] (in that order), else a scan from xp[1] when n <= 4,
+// else the intervals around `guess` (the previous element's answer), then a window of 8 beside
+// them, then bisection. For ascending xp that is the last j with xp[j] <= x, whatever the
+// search; with a NaN in xp, or xp not ascending (neither is checked, as NumPy), only the same
+// comparisons in the same order give NumPy's answers.
+FUSOR_DECL index_t interp_interval(double x, const std::vector<double>& xp, index_t guess);
 
 // numpy.mod of floats: the remainder with the divisor's sign (here p > 0), +0.0 for none.
 FUSOR_DECL double floored_mod(double a, double p);
 
 // One value, as arr_interp's loop: NaN stays NaN, outside the samples `left`/`right`, on the
 // last sample or exactly on a sample that sample's value, else `slope * (x - xp[j]) + fp[j]`
-// (retried from the right end when it is NaN, as NumPy does for infinite samples).
+// (retried from the right end when it is NaN, as NumPy does for infinite samples). `guess`:
+// the interval the previous value found (0 for the first), updated as NumPy's loop does.
 FUSOR_DECL double interp_one(double x,
                              const std::vector<double>& xp,
                              const std::vector<double>& fp,
                              double left,
-                             double right);
+                             double right,
+                             index_t& guess);
 
 template <class E>
 std::vector<double> doubles_of(const E& e, const char* what) {
@@ -53,11 +59,13 @@ std::vector<double> doubles_of(const E& e, const char* what) {
 /// `interp(x, xp, fp, left, right, period)` as numpy.interp: the piecewise-linear interpolant
 /// through the points `(xp[i], fp[i])` at each `x`, a `tensor<double>` of `x`'s shape (float64
 /// whatever the inputs' types, as NumPy; a C++ number `x` gives a `double`). `xp` must be
-/// increasing (not checked, as NumPy). Below `xp[0]` the result is `left` (default `fp[0]`),
-/// above `xp[-1]` it is `right` (default `fp[-1]`); NaN stays NaN. With `period`, `x` and `xp`
-/// are taken modulo `|period|`, `xp` sorted (stable) and wrapped one sample each way, and
-/// `left`/`right` are ignored. Throws `value_error` for `xp` or `fp` not 1-d ("Data points must
-/// be 1-D sequences"), lengths that differ ("fp and xp are not of the same length"), empty `xp`
+/// increasing (not checked, as NumPy; for an `xp` that is not, or holds a NaN, the results are
+/// still NumPy's: the same comparisons in the same order, element after element). Below `xp[0]` the
+/// result is `left` (default `fp[0]`), above `xp[-1]` it is `right` (default `fp[-1]`); NaN stays
+/// NaN. With `period`, `x` and `xp` are taken modulo `|period|`, `xp` sorted (stable) and wrapped
+/// one sample each way, and `left`/`right` are ignored. Throws `value_error` for `xp` or `fp` not
+/// 1-d ("Data points must be 1-D sequences"), lengths that differ ("fp and xp are not of the same
+/// length"), empty `xp`
 /// ("array of sample points is empty"), or `period` 0 ("period must be a non-zero value").
 template <class X, class XP, class FP>
     requires(expression<X>&& expression<XP>&& expression<FP>)
@@ -112,8 +120,9 @@ tensor<double> interp(const X& x,
     if (xs.empty())
         throw value_error("interp: array of sample points is empty");
     const double lo = left.value_or(fs.front()), hi = right.value_or(fs.back());
+    index_t guess = 0; // carried from element to element in order, as NumPy's loop does
     for (double& v : out)
-        v = detail::interp_one(v, xs, fs, lo, hi);
+        v = detail::interp_one(v, xs, fs, lo, hi, guess);
     return out;
 }
 template <class X, class XP, class FP>
