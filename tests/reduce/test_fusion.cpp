@@ -292,6 +292,9 @@ TEST_CASE("a reduction-only root broadcast into a larger destination is computed
     // then a copy into the (64, 4, 5) destination: 4 square roots, not 1,280.
     const fusor::explanation ex = fusor::explain(fusor::view(out, fusor::all), e);
     CHECK(ex.plan.alias_copy);
+    // The copy holds the temporary, still along the inner axis, in a register (no splat).
+    CHECK(ex.plan.kernel == fusor::inner_kernel::broadcast);
+    CHECK(ex.plan.held_operand == 1);
     REQUIRE(ex.plan.boundaries.size() == 1);
     const fusor::boundary_plan& b = ex.plan.boundaries[0];
     CHECK(b.why == fusor::boundary_plan::reason::hoisted);
@@ -302,6 +305,7 @@ TEST_CASE("a reduction-only root broadcast into a larger destination is computed
     const std::string text = explain_text::one_line(ex.text());
     CHECK(text.find("tmp1 = sqrt") != std::string::npos);
     CHECK(text.find("*out = *tmp1") != std::string::npos);
+    CHECK(text.find("tmp1 held in a register") != std::string::npos);
     fusor::view(out, fusor::all) = e;
     for (fusor::index_t k = 0; k < 64; ++k)
         for (fusor::index_t i = 0; i < 4; ++i)

@@ -405,6 +405,14 @@ FUSOR_DECL int tensor_ordinal(const loop_plan& p, int k);
 } // namespace detail
 
 namespace detail {
+/// How many held kernels a loop over `E` compiles (run_elementwise_kernel's `Held`): the
+/// planner's held_candidates of a node, one for a copy loop's temporary (`computed`,
+/// planning::choose_copy_kernel).
+template <class E>
+inline constexpr int held_kernels = planning::held_candidates<E>;
+template <class T>
+inline constexpr int held_kernels<computed<T>> = 1;
+
 /// The kernels over a built evaluator `ev`, switched on the plan's kernel. A template of the
 /// evaluator's type only (not the expression's): the copy loop of an aliased assignment
 /// (`computed`, whose evaluator reads a temporary) is compiled once per pair of element
@@ -532,7 +540,7 @@ void execute_elementwise(const loop_plan& p, D* dest_base, const E& e, temporary
     } else {
         scratch buffers;
         auto ev = evaluator_builder<false>{&p, cache, buffers}.build(e);
-        detail::run_elementwise_kernel<planning::held_candidates<E>>(p, out0, ev);
+        detail::run_elementwise_kernel<detail::held_kernels<E>>(p, out0, ev);
     }
 }
 

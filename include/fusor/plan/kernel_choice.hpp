@@ -410,6 +410,14 @@ inline constexpr elementwise_facts elementwise_facts_of = {
 FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 
+/// The kernel of a copy loop (`p.alias_copy`: an aliasing copy, a hoisted root or a reduction
+/// broadcast into a larger destination, planning::plan_alias_copy), which reads one temporary:
+/// held in a register when it stands still in the inner loop under the broadcast kernel (a
+/// (4096, 1) result copied into (4096, 1024): the broadcast kernel splatted it into a buffer
+/// per row, then copied the buffer, 0.78 ms against 0.29 held, one thread), as the held
+/// operand of choose_elementwise_kernel.
+FUSOR_DECL void choose_copy_kernel(loop_plan& p);
+
 /// Test hook: when false, the planner never chooses math_in_registers, rows_in_registers nor
 /// reduce_kernel::pairwise_simd nor pairwise_rows_simd, so tests can compare the register forms'
 /// results with the blocked form's and the plain loops', bit for bit. Not for production use.

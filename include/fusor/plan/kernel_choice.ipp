@@ -72,6 +72,15 @@ choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const vo
     }
 }
 
+FUSOR_DEF void choose_copy_kernel(loop_plan& p) {
+    if (!p.alias_copy || p.empty || p.extents.empty() || p.kernel != inner_kernel::broadcast
+        || p.operands.size() != 2)
+        return;
+    if (p.operands[1].kind == operand_plan::role::temporary
+        && p.stride(1, p.extents.size() - 1) == 0)
+        p.held_operand = 1;
+}
+
 FUSOR_DEF void choose_math_in_registers(loop_plan& p,
                                         const elementwise_facts& facts,
                                         std::string_view destination_dtype,

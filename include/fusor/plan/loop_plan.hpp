@@ -595,8 +595,9 @@ struct loop_plan {
     /// general walk's (its kernel is small_gemm), for explain.
     bool flat_product = false;
     /// Element-wise, broadcast kernel: this operand (a tensor standing still in the inner loop,
-    /// the only one) is held in a register and the rest run the plain contiguous loop (MNN's
-    /// single-element operand); -1 when none is.
+    /// the only one, or the temporary of a copy loop: planning::choose_copy_kernel) is held in a
+    /// register and the rest run the plain contiguous loop (MNN's single-element operand); -1
+    /// when none is.
     int held_operand = -1;
     /// Element-wise, contiguous or broadcast kernel: the math functions this loop runs through
     /// SLEEF over blocks of `broadcast_block` elements (numpy names); empty when none does.

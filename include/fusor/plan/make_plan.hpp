@@ -1206,8 +1206,8 @@ void plan_broadcast_result(loop_plan& p,
                     notes ? tree_walker::make_line(dtype, itemsize, e.shape(), 0) : tree_line{},
                     subplanner{&e, &plan_subexpression_erased<E>},
                     why);
-    order_and_coalesce(p); // a copy: no element-wise kernel choice (choose_elementwise_kernel
-                           // leaves alias_copy plans as they are)
+    order_and_coalesce(p);
+    choose_copy_kernel(p); // a copy: no element-wise kernel choice beyond the held temporary
 }
 
 template <class E>

@@ -243,6 +243,7 @@ FUSOR_DEF void finish_elementwise(loop_plan& p,
                         right);
     }
     order_and_coalesce(p);
+    choose_copy_kernel(p);
     choose_elementwise_kernel(p, facts, right.expression);
     choose_math_in_registers(
         p, facts, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
