@@ -60,13 +60,13 @@ std::vector<double> doubles_of(const E& e, const char* what) {
 /// through the points `(xp[i], fp[i])` at each `x`, a `tensor<double>` of `x`'s shape (float64
 /// whatever the inputs' types, as NumPy; a C++ number `x` gives a `double`). `xp` must be
 /// increasing (not checked, as NumPy; for an `xp` that is not, or holds a NaN, the results are
-/// still NumPy's: the same comparisons in the same order, element after element). Below `xp[0]` the
-/// result is `left` (default `fp[0]`), above `xp[-1]` it is `right` (default `fp[-1]`); NaN stays
-/// NaN. With `period`, `x` and `xp` are taken modulo `|period|`, `xp` sorted (stable) and wrapped
-/// one sample each way, and `left`/`right` are ignored. Throws `value_error` for `xp` or `fp` not
-/// 1-d ("Data points must be 1-D sequences"), lengths that differ ("fp and xp are not of the same
-/// length"), empty `xp`
-/// ("array of sample points is empty"), or `period` 0 ("period must be a non-zero value").
+/// still NumPy's: the same comparisons in the same order, element after element). Below `xp[0]`
+/// the result is `left` (default `fp[0]`), above `xp[-1]` it is `right` (default `fp[-1]`); NaN
+/// stays NaN. With `period`, `x` and `xp` are taken modulo `|period|`, `xp` sorted (stable) and
+/// wrapped one sample each way, and `left`/`right` are ignored. Throws `value_error` for `xp` or
+/// `fp` not 1-d ("Data points must be 1-D sequences"), lengths that differ ("fp and xp are not
+/// of the same length"), empty `xp` ("array of sample points is empty"), or `period` 0 ("period
+/// must be a non-zero value").
 template <class X, class XP, class FP>
     requires(expression<X>&& expression<XP>&& expression<FP>)
 tensor<double> interp(const X& x,

@@ -92,7 +92,8 @@ eager_traffic(const loop_plan& p, const plan_notes& n, bool as_temporary, traffi
                                || tree[0].kind == node_kind::reduction
                                || tree[0].kind == node_kind::temporary;
     // The destination's bytes, which NumPy's `out[...] = ...` writes: more than the root's when
-    // the root's result broadcasts into it (a copy after the root's own loop).
+    // the root's result broadcasts into it or widens into it (the root computed into an array of
+    // its own, then copied: one loop more).
     const index_t root_bytes = line_bytes(tree[0]);
     index_t dest_bytes = root_bytes;
     if (!as_temporary && !p.empty && !p.operands.empty())
