@@ -48,10 +48,11 @@ inline constexpr bool hoisted = hoistable<C> && !hoistable<N>;
 /// A hoistable root whose result broadcasts into a larger destination is hoisted when the
 /// destination has at least this many elements more than the root (the repeated work): below,
 /// the extra loop and temporary cost about what the repeats save. Measured on the AVX-512 EPYC,
-/// float32, `view(out, all) = f(sum(x, 1, keepdims))` with f `* 2`, `exp`, `sqrt(+ 1)`: into
-/// (8, 8) hoisting took 230-370 ns against 150-190; into (8, 64) and (32, 32) the two were
-/// within the runs' spread; into (64, 64) `exp` 0.9-1.3 us against 1.5, into (256, 256) every
-/// f 4.4-4.6 us against 6.3-14.4.
+/// float32, `view(out, all) = f(sum(x, 1, keepdims))` with f `* 2`, `exp`, `sqrt(+ 1)`, the root
+/// hoisted at every size: into (8, 8) 230-370 ns against 150-190 in the loop; into (8, 64) and
+/// (32, 32) the two within the runs' spread; into (64, 64) `exp` 0.9-1.3 us against 1.5, into
+/// (256, 256) every f 4.4-4.6 us against 6.3-14.4 (docs/performance.md, "A root computed once
+/// per result").
 inline constexpr index_t hoisted_root_min_repeats = 1024;
 
 } // namespace fusor::planning
