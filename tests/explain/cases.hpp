@@ -47,6 +47,7 @@ struct operands {
     fusor::tensor<double> d46 = fusor::zeros<double>({4, 6});
     fusor::tensor<float> x40k = shaped(fusor::linspace<float>(-3.0, 5.0, 40000), {40, 1000});
     fusor::tensor<float> d40k = fusor::zeros<float>({40, 1000});
+    fusor::tensor<float> col40 = shaped(fusor::arange<float>(40), {40, 1});
     fusor::tensor<float> out348, out48, out4, out44, outd, out8, out40k;
     fusor::tensor<int64_t> outi;
     fusor::tensor<double> outsq;
@@ -173,12 +174,17 @@ inline std::vector<explain_case> all_cases() {
         "reduction_into_view",
         [&] { return explain(view(o.d46, all), sum(o.sq64, 1)); },
         [&] { view(o.d46, all) = sum(o.sq64, 1); });
-    // Work over a reduction only, broadcast into a larger destination: hoisted at the root,
-    // computed once per element of its own shape (40, 1), then copied.
+    // Work over a reduction only, broadcast into a larger destination: the root computed once
+    // per element of its own shape (40, 1), then copied.
     add(
         "hoisted_into_view",
         [&] { return explain(view(o.d40k, all), exp(max(o.x40k, 1, keepdims) - 1.0f)); },
         [&] { view(o.d40k, all) = exp(max(o.x40k, 1, keepdims) - 1.0f); });
+    // The same of a (40, 1) tensor: exp over 40 elements, then the copy (its temporary held).
+    add(
+        "column_root_into_view",
+        [&] { return explain(view(o.d40k, all), exp(o.col40 * 0.1f)); },
+        [&] { view(o.d40k, all) = exp(o.col40 * 0.1f); });
     return v;
 }
 

@@ -288,8 +288,8 @@ TEST_CASE("a reduction-only root broadcast into a larger destination is computed
     const auto e = fusor::sqrt(fusor::sum(fusor::square(x), 1, fusor::keepdims) + 1.0);
     const fusor::tensor<double> want = fusor::eval_eager(e); // (4, 1)
     fusor::tensor<double> out = fusor::zeros<double>({64, 4, 5});
-    // sqrt(... + 1) over (4, 1) into a temporary (hoisted, the sum its own boundary below it),
-    // then a copy into the (64, 4, 5) destination: 4 square roots, not 1,280.
+    // sqrt(... + 1) over (4, 1) into a temporary (the sum its own boundary below it), then a
+    // copy into the (64, 4, 5) destination: 4 square roots, not 1,280.
     const fusor::explanation ex = fusor::explain(fusor::view(out, fusor::all), e);
     CHECK(ex.plan.alias_copy);
     // The copy holds the temporary, still along the inner axis, in a register (no splat).
@@ -297,7 +297,7 @@ TEST_CASE("a reduction-only root broadcast into a larger destination is computed
     CHECK(ex.plan.held_operand == 1);
     REQUIRE(ex.plan.boundaries.size() == 1);
     const fusor::boundary_plan& b = ex.plan.boundaries[0];
-    CHECK(b.why == fusor::boundary_plan::reason::hoisted);
+    CHECK(b.why == fusor::boundary_plan::reason::broadcast_result);
     CHECK(b.shape == fusor::shape_t{4, 1});
     CHECK(b.plan->iter_shape == fusor::shape_t{4, 1});
     REQUIRE(b.plan->boundaries.size() == 1);
@@ -344,4 +344,46 @@ TEST_CASE("a reduction-only root broadcast into a larger destination is computed
         for (fusor::index_t j = 0; j < 1285; ++j)
             CHECK(wide(i, j) == want(i, 0));
     }
+}
+
+TEST_CASE("an element-wise root of tensors broadcast into a larger destination, once per element") {
+    // exp(col * 0.5) over (40, 1), then copied into (40, 1000): 40 exponentials, not 40,000;
+    // NumPy's `out[...] = np.exp(col * 0.5)` computes 40 too.
+    fusor::tensor<float> col(fusor::shape_t{40, 1});
+    for (fusor::index_t i = 0; i < 40; ++i)
+        col.data()[i] = static_cast<float>(i) * 0.25f - 3.0f;
+    const auto e = fusor::exp(col * 0.5f);
+    const fusor::tensor<float> want = fusor::eval_eager(e);
+    fusor::tensor<float> out = fusor::zeros<float>({40, 1000});
+    const fusor::explanation ex = fusor::explain(fusor::view(out, fusor::all), e);
+    CHECK(ex.plan.alias_copy);
+    CHECK(ex.plan.held_operand == 1);
+    REQUIRE(ex.plan.boundaries.size() == 1);
+    CHECK(ex.plan.boundaries[0].why == fusor::boundary_plan::reason::broadcast_result);
+    CHECK(ex.plan.boundaries[0].plan->iter_shape == fusor::shape_t{40, 1});
+    const std::string text = explain_text::one_line(ex.text());
+    CHECK(text.find("tmp0 = exp") != std::string::npos);
+    CHECK(text.find("computed over its own shape, broadcast into out") != std::string::npos);
+    fusor::view(out, fusor::all) = e;
+    for (fusor::index_t i = 0; i < 40; ++i)
+        for (fusor::index_t j = 0; j < 1000; ++j)
+            REQUIRE(out(i, j) == want(i, 0));
+    // A row: (1, 1000) into (40, 1000).
+    fusor::tensor<float> row(fusor::shape_t{1, 1000});
+    for (fusor::index_t j = 0; j < 1000; ++j)
+        row.data()[j] = static_cast<float>(j % 17) * 0.125f;
+    const auto r = fusor::sqrt(row + 1.0f);
+    CHECK(fusor::explain(fusor::view(out, fusor::all), r).plan.alias_copy);
+    fusor::view(out, fusor::all) = r;
+    const fusor::tensor<float> want_row = fusor::eval_eager(r);
+    for (fusor::index_t i = 0; i < 40; ++i)
+        for (fusor::index_t j = 0; j < 1000; ++j)
+            REQUIRE(out(i, j) == want_row(0, j));
+    // Into a destination less than 1,024 elements larger: the one loop, as before.
+    fusor::tensor<float> small = fusor::zeros<float>({40, 26});
+    const fusor::explanation kept = fusor::explain(fusor::view(small, fusor::all), e);
+    CHECK_FALSE(kept.plan.alias_copy);
+    CHECK(kept.plan.boundaries.empty());
+    fusor::view(small, fusor::all) = e;
+    CHECK(small(39, 25) == want(39, 0));
 }

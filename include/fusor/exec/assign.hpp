@@ -107,13 +107,20 @@ void evaluate_into(
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);
                 const bool flat = planning::is_flat_case<DestIsExpressionShape>(n, d, size);
+                // A root with far fewer elements than the destination (`view(out, all) =
+                // exp(col)`) is computed over its own shape, then copied: the general plan
+                // (planning::broadcast_root_pays), not the inline loops.
+                bool root_broadcast = false;
+                if constexpr (tag_of<N> == node_tag::elementwise)
+                    root_broadcast = !flat && planning::broadcast_root_pays(n.shape(), size);
                 // Only an inline_loop_candidate compiles the inline loop and the row-broadcast
                 // check (for any other, plan_flat's `inline_loop` is false).
                 if constexpr (planning::inline_loop_candidate<N>) {
                     flat_plan f;
                     if (flat)
                         f = planning::plan_flat(n, size);
-                    if ((flat || planning::is_flat_rows_case(n, d, size, f)) && f.inline_loop) {
+                    if (!root_broadcast && (flat || planning::is_flat_rows_case(n, d, size, f))
+                        && f.inline_loop) {
                         // Observed or traced: the same loop, beside the plan explain shows for
                         // it. One call of the (always inlined) loop either way: one copy of it
                         // per expression type. The plan on the heap: a std::optional of it was
@@ -150,7 +157,8 @@ void evaluate_into(
                         // And a register per row in the row-broadcast case (`exp(x - m)`, m a
                         // column), as the expanded plan marks it (plan_root, `flat_rows`).
                         flat_plan f;
-                        if (planning::is_flat_rows_case(n, d, size, f) && f.inline_loop) {
+                        if (!root_broadcast && planning::is_flat_rows_case(n, d, size, f)
+                            && f.inline_loop) {
                             exec::execute_flat(f, data, n, shown_plan(n, d).get());
                             return;
                         }
@@ -184,7 +192,10 @@ void evaluate_into(
             // A sub-expression read inside a reduction and outside it (softmax's `exp`): stored
             // once per block of rows when the rows allow it (plan/row_blocks.hpp). The decision
             // and its plans come from this thread's row-block cache, under the plan cache's key.
-            if (planning::row_blocks_fit(n.shape(), shape)) {
+            bool root_broadcast = false;
+            if constexpr (tag_of<N> == node_tag::elementwise)
+                root_broadcast = planning::broadcast_root_pays(n.shape(), shape_size(shape));
+            if (!root_broadcast && planning::row_blocks_fit(n.shape(), shape)) {
                 const row_blocks& b = planning::cached_row_blocks(n, d, hit);
                 if (b.applies) {
                     evaluate_row_blocks(data, shape, strides, n, b);

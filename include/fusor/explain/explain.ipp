@@ -47,7 +47,8 @@ FUSOR_DEF std::string why_text(const boundary_plan& b, const plan_notes& sub) {
     case boundary_plan::reason::reshape_copy:
         return "reshape copy of " + to_string(b.shape) + " into " + to_string(b.read_shape);
     case boundary_plan::reason::broadcast_result:
-        return "reduction result, broadcast into out";
+        return b.plan->reducer.empty() ? "computed over its own shape, broadcast into out"
+                                       : "reduction result, broadcast into out";
     case boundary_plan::reason::alias_copy: {
         std::string names;
         for (const int k : b.overlapping)
@@ -60,7 +61,8 @@ FUSOR_DEF std::string why_text(const boundary_plan& b, const plan_notes& sub) {
 
 FUSOR_DEF bool names_its_root(const boundary_plan& b) {
     return !b.plan->reducer.empty() || b.why == boundary_plan::reason::hoisted
-           || b.why == boundary_plan::reason::product_factor;
+           || b.why == boundary_plan::reason::product_factor
+           || b.why == boundary_plan::reason::broadcast_result;
 }
 
 FUSOR_DEF void tree_rows(const loop_plan& p,

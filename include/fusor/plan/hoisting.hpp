@@ -12,11 +12,12 @@
 //
 // The decision depends only on node types, so the planner (plan/make_plan.hpp) and the
 // evaluator builder (exec/evaluator.hpp) both ask `planning::hoisted<Parent, Child>` and agree
-// by construction. The root of a loop is hoisted only when its result broadcasts into a larger
-// destination (`view(out, all) = exp(sum(x, 1, keepdims))`, out (n, m), with at least
-// hoisted_root_min_repeats elements more than the root's), which only the
-// destination's shape tells: the planner then makes it a boundary of its own and the loop a
-// copy (planning::plan_root_loops, plan_broadcast_result), which exec runs as any aliasing copy.
+// by construction. The root of a loop is not hoisted; but any element-wise root whose result
+// broadcasts into a destination with at least hoisted_root_min_repeats elements more
+// (`view(out, all) = exp(sum(x, 1, keepdims))`, or `= exp(col)`), which only the destination's
+// shape tells, is computed over its own shape into a boundary (`broadcast_result`) and the loop
+// is a copy (planning::plan_root_loops, plan_broadcast_result), which exec runs as any aliasing
+// copy.
 #pragma once
 
 #include <fusor/core/expression.hpp>
@@ -45,14 +46,24 @@ inline constexpr bool hoistable = tag_of<N> == node_tag::elementwise&& invariant
 template <class N, class C>
 inline constexpr bool hoisted = hoistable<C> && !hoistable<N>;
 
-/// A hoistable root whose result broadcasts into a larger destination is hoisted when the
-/// destination has at least this many elements more than the root (the repeated work): below,
-/// the extra loop and temporary cost about what the repeats save. Measured on the AVX-512 EPYC,
+/// An element-wise root whose result broadcasts into a larger destination is computed over its
+/// own shape first, then copied (broadcast_root_pays), when the destination has at least this
+/// many elements more than the root (the repeated work): below, the extra loop and temporary
+/// cost about what the repeats save. Measured on the AVX-512 EPYC,
 /// float32, `view(out, all) = f(sum(x, 1, keepdims))` with f `* 2`, `exp`, `sqrt(+ 1)`, the root
 /// hoisted at every size: into (8, 8) 230-370 ns against 150-190 in the loop; into (8, 64) and
 /// (32, 32) the two within the runs' spread; into (64, 64) `exp` 0.9-1.3 us against 1.5, into
 /// (256, 256) every f 4.4-4.6 us against 6.3-14.4 (docs/performance.md, "A root computed once
 /// per result").
 inline constexpr index_t hoisted_root_min_repeats = 1024;
+
+/// Whether an element-wise root of shape `root` assigned to a destination of `dest_size`
+/// elements is computed over its own shape and then copied: `view(out, all) =
+/// exp(sum(x, 1, keepdims))` or `= exp(col)`, col (n, 1), out (n, m), m large (NumPy's
+/// `out[...] = np.exp(col)` computes n values, the loop over `out` n * m). The planner
+/// (plan_root_loops) and the evaluation's inline paths (exec/assign.hpp) ask it alike.
+inline bool broadcast_root_pays(const shape_t& root, index_t dest_size) {
+    return shape_size(root) <= dest_size - hoisted_root_min_repeats;
+}
 
 } // namespace fusor::planning

@@ -60,8 +60,9 @@ struct boundary_plan {
                          ///< (plan/hoisting.hpp)
         product_factor,  ///< an element-wise factor of a matrix product, computed first so that
                          ///< the BLAS runs the product (planning::factor_gemm_candidate)
-        broadcast_result ///< a reduction's result that broadcasts into a larger destination (a
-                         ///< view: `view(w, all) = sum(a)`), copied by the loop after it
+        broadcast_result ///< the root's result that broadcasts into a larger destination (a
+                         ///< view: `view(w, all) = sum(a)`; an element-wise root with far fewer
+                         ///< elements, planning::broadcast_root_pays), copied by the loop after it
     };
     reason why = reason::reduction;
     int temporary = 0; ///< the temporary's number in this evaluation (explain: `tmp<N>`)

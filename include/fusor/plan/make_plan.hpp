@@ -1180,16 +1180,15 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
 // shape (a view: `view(w, all) = sum(a)`, `view(z, all) = matmul(a, b)`): its loops write
 // exactly its own shape, so it is computed into a contiguous temporary, and a loop copies that
 // into `d`, broadcast (plan_alias_copy's two steps, the boundary's reason broadcast_result).
-// Also a hoistable root (plan/hoisting.hpp) smaller than `d` (`out = exp(sum(x, 1, keepdims))`
-// with `out` of shape (n, m)): computed once per element of its own shape, the boundary's
-// reason `hoisted`, instead of once per element of `d`.
+// Also an element-wise root with far fewer elements than `d` (broadcast_root_pays:
+// `view(out, all) = exp(col)`, out (n, m)): computed once per element of its own shape instead
+// of once per element of `d`.
 template <class E>
 void plan_broadcast_result(loop_plan& p,
                            const E& e,
                            const destination_layout& d,
                            evaluation_state& state,
-                           plan_notes* notes,
-                           boundary_plan::reason why = boundary_plan::reason::broadcast_result) {
+                           plan_notes* notes) {
     using T = typename E::value_type;
     const walk_start start = begin_elementwise(p, &node_type_id<E>, d, state, notes);
     const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
@@ -1205,7 +1204,7 @@ void plan_broadcast_result(loop_plan& p,
                     contiguous_destination(dtype, itemsize, e.shape()),
                     notes ? tree_walker::make_line(dtype, itemsize, e.shape(), 0) : tree_line{},
                     subplanner{&e, &plan_subexpression_erased<E>},
-                    why);
+                    boundary_plan::reason::broadcast_result);
     order_and_coalesce(p);
     choose_copy_kernel(p); // a copy: no element-wise kernel choice beyond the held temporary
 }
@@ -1229,6 +1228,12 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
             p.flat = true;
             return;
         }
+        if constexpr (tag_of<E> == node_tag::elementwise) {
+            if (broadcast_root_pays(e.shape(), size)) {
+                plan_broadcast_result(p, e, d.layout(), state, notes);
+                return;
+            }
+        }
         if constexpr (inline_loop_candidate<E> || rows_math_register_form<E>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
@@ -1238,12 +1243,11 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
                 return;
             }
         }
-    } else if constexpr (hoistable<E>) {
-        // Work over reductions and scalars only, broadcast into a destination with enough more
-        // elements: once per element of its own shape (a root is otherwise never hoisted:
-        // nothing repeats it).
-        if (shape_size(d.shape) - shape_size(e.shape()) >= hoisted_root_min_repeats) {
-            plan_broadcast_result(p, e, d.layout(), state, notes, boundary_plan::reason::hoisted);
+    } else if constexpr (tag_of<E> == node_tag::elementwise) {
+        // Broadcast into a destination with enough more elements: once per element of its own
+        // shape (plan/hoisting.hpp).
+        if (broadcast_root_pays(e.shape(), shape_size(d.shape))) {
+            plan_broadcast_result(p, e, d.layout(), state, notes);
             return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {

@@ -192,9 +192,10 @@ FUSOR_DEF void plan_alias_copy(loop_plan& p,
     plan_notes sub_notes;
     auto sub = std::make_shared<loop_plan>();
     right.run(right.expression, *sub, temp, state, notes ? &sub_notes : nullptr);
-    // A hoisted root is named by its operation (`tmp1 = exp`), as a hoisted child is.
+    // A root computed over its own shape is named by its operation or reduction (`tmp1 = exp`),
+    // as a hoisted child is.
     std::string label = "right side";
-    if (why == boundary_plan::reason::hoisted && !sub_notes.tree.empty())
+    if (why == boundary_plan::reason::broadcast_result && !sub_notes.tree.empty())
         label = sub_notes.tree[0].what;
     const std::size_t b = w.add_boundary(std::move(sub), temp, why, std::move(sub_notes));
     copy.boundaries[b].overlapping = std::move(overlapping);
