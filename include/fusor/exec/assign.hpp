@@ -46,9 +46,9 @@ void run_plan(
         else
             exec::execute_reduction(n, p, tensor_view<D>(data, shape, strides));
     } else if (p.alias_copy) {
-        // The destination overlaps what the expression reads, or a hoisted root broadcasts into
-        // it: the plan computes the expression into a temporary (its only boundary) and copies
-        // that.
+        // The destination overlaps what the expression reads, or the expression has far fewer
+        // elements than it (planning::broadcast_root_pays): the plan computes the expression
+        // into a temporary (its only boundary) and copies that.
         exec::execute_alias_copy(p, data, n);
     } else {
         exec::execute_elementwise(p, data, n);
@@ -103,18 +103,18 @@ void evaluate_into(
         // over (8, 16): one rank-2 compare less per such leaf).
         const shape_t& dest_shape = DestIsExpressionShape ? n.shape() : shape;
         const destination_ref d{dest_shape, strides, data, dtype_name<V>(), sizeof(V), fresh};
+        // A root with far fewer elements than the destination (`view(out, all) = exp(col)`) is
+        // computed over its own shape, then copied: the general plan (plan_root_loops,
+        // planning::broadcast_root_pays), not the inline loops or row blocks. Only a view can be
+        // that destination (a tensor takes the expression's shape), so a tensor's evaluation
+        // does not ask (asked there, it added 76 instructions to `(x - m) / s`'s evaluation).
+        [[maybe_unused]] bool root_broadcast = false;
+        if constexpr (tag_of<N> == node_tag::elementwise && !DestIsExpressionShape)
+            root_broadcast = planning::broadcast_root_pays(n.shape(), shape_size(shape));
         if constexpr (planning::flat_tree<N>) {
             if (planning::flat_plans_enabled) {
                 const index_t size = shape_size(shape);
                 const bool flat = planning::is_flat_case<DestIsExpressionShape>(n, d, size);
-                // A root with far fewer elements than the destination (`view(out, all) =
-                // exp(col)`) is computed over its own shape, then copied: the general plan
-                // (planning::broadcast_root_pays), not the inline loops. Only a view can be
-                // that destination (a tensor takes the expression's shape): the check costs
-                // `c = a * row + 1` nothing (asked there, 3 ns of its 30 at 9 elements).
-                bool root_broadcast = false;
-                if constexpr (tag_of<N> == node_tag::elementwise && !DestIsExpressionShape)
-                    root_broadcast = !flat && planning::broadcast_root_pays(n.shape(), size);
                 // Only an inline_loop_candidate compiles the inline loop and the row-broadcast
                 // check (for any other, plan_flat's `inline_loop` is false).
                 if constexpr (planning::inline_loop_candidate<N>) {
@@ -194,9 +194,6 @@ void evaluate_into(
             // A sub-expression read inside a reduction and outside it (softmax's `exp`): stored
             // once per block of rows when the rows allow it (plan/row_blocks.hpp). The decision
             // and its plans come from this thread's row-block cache, under the plan cache's key.
-            bool root_broadcast = false;
-            if constexpr (tag_of<N> == node_tag::elementwise && !DestIsExpressionShape)
-                root_broadcast = planning::broadcast_root_pays(n.shape(), shape_size(shape));
             if (!root_broadcast && planning::row_blocks_fit(n.shape(), shape)) {
                 const row_blocks& b = planning::cached_row_blocks(n, d, hit);
                 if (b.applies) {

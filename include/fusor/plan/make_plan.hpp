@@ -1215,6 +1215,14 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
     naming names;
     if (notes)
         state.names = &names;
+    if constexpr (tag_of<E> == node_tag::elementwise) {
+        // Broadcast into a destination with enough more elements (never the flat case, whose
+        // shapes are equal): once per element of its own shape (plan/hoisting.hpp).
+        if (broadcast_root_pays(e.shape(), shape_size(d.shape))) {
+            plan_broadcast_result(p, e, d.layout(), state, notes);
+            return;
+        }
+    }
     if constexpr (flat_tree<E>) {
         const index_t size = shape_size(d.shape);
         if (flat_plans_enabled && is_flat_case(e, d, size)) {
@@ -1228,12 +1236,6 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
             p.flat = true;
             return;
         }
-        if constexpr (tag_of<E> == node_tag::elementwise) {
-            if (broadcast_root_pays(e.shape(), size)) {
-                plan_broadcast_result(p, e, d.layout(), state, notes);
-                return;
-            }
-        }
         if constexpr (inline_loop_candidate<E> || rows_math_register_form<E>) {
             flat_plan f;
             if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
@@ -1242,13 +1244,6 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
                 plan_subexpression(p, e, d.layout(), state, notes);
                 return;
             }
-        }
-    } else if constexpr (tag_of<E> == node_tag::elementwise) {
-        // Broadcast into a destination with enough more elements: once per element of its own
-        // shape (plan/hoisting.hpp).
-        if (broadcast_root_pays(e.shape(), shape_size(d.shape))) {
-            plan_broadcast_result(p, e, d.layout(), state, notes);
-            return;
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
         if (d.shape != e.shape()) { // broadcast into a larger destination
