@@ -632,6 +632,19 @@ FUSOR_DECL void finish_elementwise(loop_plan& p,
                                    const elementwise_facts& facts,
                                    subplanner right);
 
+// plan_broadcast_result's work: the root (node type `expression`, elements of `dtype` and
+// `itemsize` bytes, of `shape`, planned by `root`) computed into a contiguous temporary of its
+// own shape, and a loop copying that into `d`, broadcast.
+FUSOR_DECL void plan_broadcast_root(loop_plan& p,
+                                    const char* expression,
+                                    std::string_view dtype,
+                                    index_t itemsize,
+                                    const shape_t& shape,
+                                    subplanner root,
+                                    const destination_layout& d,
+                                    evaluation_state& state,
+                                    plan_notes* notes);
+
 // An element-wise loop over `d.shape` with `e` broadcast into it. When the destination
 // overlaps what `e` reads (NumPy's overlap rule), `e` becomes a boundary of its own, computed
 // into a contiguous temporary, and this loop copies the temporary into the destination
@@ -1182,7 +1195,9 @@ void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
 // into `d`, broadcast (plan_alias_copy's two steps, the boundary's reason broadcast_result).
 // Also an element-wise root with far fewer elements than `d` (broadcast_root_pays:
 // `view(out, all) = exp(col)`, out (n, m)): computed once per element of its own shape instead
-// of once per element of `d`.
+// of once per element of `d`. Only the root's type, dtype and shape depend on `E`: the rest is
+// plan_broadcast_root, compiled once (inlined here, it was ~1.2-1.8 KB of code per expression
+// type).
 template <class E>
 void plan_broadcast_result(loop_plan& p,
                            const E& e,
@@ -1190,23 +1205,15 @@ void plan_broadcast_result(loop_plan& p,
                            evaluation_state& state,
                            plan_notes* notes) {
     using T = typename E::value_type;
-    const walk_start start = begin_elementwise(p, &node_type_id<E>, d, state, notes);
-    const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, e.shape());
-    constexpr auto dtype = dtype_name<T>();
-    constexpr auto itemsize = static_cast<index_t>(sizeof(T));
-    plan_alias_copy(p,
-                    d,
-                    t,
-                    state,
-                    notes,
-                    start,
-                    {},
-                    contiguous_destination(dtype, itemsize, e.shape()),
-                    notes ? tree_walker::make_line(dtype, itemsize, e.shape(), 0) : tree_line{},
-                    subplanner{&e, &plan_subexpression_erased<E>},
-                    boundary_plan::reason::broadcast_result);
-    order_and_coalesce(p);
-    choose_copy_kernel(p); // a copy: no element-wise kernel choice beyond the held temporary
+    plan_broadcast_root(p,
+                        &node_type_id<E>,
+                        dtype_name<T>(),
+                        static_cast<index_t>(sizeof(T)),
+                        e.shape(),
+                        subplanner{&e, &plan_subexpression_erased<E>},
+                        d,
+                        state,
+                        notes);
 }
 
 template <class E>
@@ -1215,11 +1222,14 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
     naming names;
     if (notes)
         state.names = &names;
+    // One copy of the destination's layout for every case below (a copy per call compiled a
+    // shape and strides copy and destruction per case into each expression type's planner).
+    const destination_layout layout = d.layout();
     if constexpr (tag_of<E> == node_tag::elementwise) {
         // Broadcast into a destination with enough more elements (never the flat case, whose
         // shapes are equal): once per element of its own shape (plan/hoisting.hpp).
         if (broadcast_root_pays(e.shape(), shape_size(d.shape))) {
-            plan_broadcast_result(p, e, d.layout(), state, notes);
+            plan_broadcast_result(p, e, layout, state, notes);
             return;
         }
     }
@@ -1229,7 +1239,7 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
             if (notes) {
                 // For explain, the general walk: the same loop (one contiguous level, the same
                 // kernel and split) with every operand's data, the names and the tree lines.
-                plan_elementwise(p, e, d.layout(), state, notes);
+                plan_elementwise(p, e, layout, state, notes);
             } else {
                 fill_flat_plan(p, e, d);
             }
@@ -1241,30 +1251,30 @@ void plan_root_loops(loop_plan& p, const E& e, const destination_ref& d, plan_no
             if (flat_plans_enabled && is_flat_rows_case(e, d, size, f) && f.inline_loop) {
                 p.flat_rows = true; // read by choose_elementwise_kernel: columns are splatted
                 p.rows_in_registers = f.rows_in_registers; // read by collapsible_rows
-                plan_subexpression(p, e, d.layout(), state, notes);
+                plan_subexpression(p, e, layout, state, notes);
                 return;
             }
         }
     } else if constexpr (tag_of<E> == node_tag::reduction) {
         if (d.shape != e.shape()) { // broadcast into a larger destination
-            plan_broadcast_result(p, e, d.layout(), state, notes);
+            plan_broadcast_result(p, e, layout, state, notes);
             return;
         }
         if (flat_reduction_applies(e, d, p.flat_runs)) {
             p.flat_reduction = true; // read by collapsible_runs: runs one at a time
-            plan_subexpression(p, e, d.layout(), state, notes);
+            plan_subexpression(p, e, layout, state, notes);
             return;
         }
         if constexpr (flat_product_candidate<E>) {
             gemm_plan g;
             if (is_flat_product(e, d, g)) {
-                plan_subexpression(p, e, d.layout(), state, notes);
+                plan_subexpression(p, e, layout, state, notes);
                 p.flat_product = true;
                 return;
             }
         }
     }
-    plan_subexpression(p, e, d.layout(), state, notes);
+    plan_subexpression(p, e, layout, state, notes);
 }
 
 // The root loop's plan (plan_root_loops), then how it stores: an element-wise loop into a

@@ -250,6 +250,32 @@ FUSOR_DEF void finish_elementwise(loop_plan& p,
         p, facts, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
 }
 
+FUSOR_DEF void plan_broadcast_root(loop_plan& p,
+                                   const char* expression,
+                                   std::string_view dtype,
+                                   index_t itemsize,
+                                   const shape_t& shape,
+                                   subplanner root,
+                                   const destination_layout& d,
+                                   evaluation_state& state,
+                                   plan_notes* notes) {
+    const walk_start start = begin_elementwise(p, expression, d, state, notes);
+    const auto t = broadcast_into(index_transform::identity(d.shape.size()), d.shape, shape);
+    plan_alias_copy(p,
+                    d,
+                    t,
+                    state,
+                    notes,
+                    start,
+                    {},
+                    contiguous_destination(dtype, itemsize, shape),
+                    notes ? tree_walker::make_line(dtype, itemsize, shape, 0) : tree_line{},
+                    root,
+                    boundary_plan::reason::broadcast_result);
+    order_and_coalesce(p);
+    choose_copy_kernel(p); // a copy: no element-wise kernel choice beyond the held temporary
+}
+
 } // namespace planning
 } // namespace fusor
 
