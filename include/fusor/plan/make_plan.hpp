@@ -632,6 +632,14 @@ FUSOR_DECL void finish_elementwise(loop_plan& p,
                                    const elementwise_facts& facts,
                                    subplanner right);
 
+// fill_flat_plan's work for a flat tree of `operands` operands (the destination included) with
+// `facts`, at address `e`.
+FUSOR_DECL void fill_flat_plan_of(loop_plan& p,
+                                  const destination_ref& d,
+                                  index_t operands,
+                                  const elementwise_facts& facts,
+                                  const void* e);
+
 // plan_broadcast_result's work: the root (node type `expression`, elements of `dtype` and
 // `itemsize` bytes, of `shape`, planned by `root`) computed into a contiguous temporary of its
 // own shape, and a loop copying that into `d`, broadcast.
@@ -1175,18 +1183,11 @@ bool is_flat_product(const N& r, const destination_ref& d, gemm_plan& g) {
 /// The flat plan expanded into the `loop_plan` the evaluator runs when plan_flat's
 /// `inline_loop` is false, and that the trace and the plan observer see: only what the loop
 /// needs, one level of `size`, every operand at unit stride from its start.
+/// Only the operand count, the facts and the node's address depend on `E`: the rest is
+/// fill_flat_plan_of, compiled once (inlined here, it was ~1.4 KB of code per expression type).
 template <class E>
 void fill_flat_plan(loop_plan& p, const E& e, const destination_ref& d) {
-    p.iter_shape = d.shape;
-    p.extents.push_back(shape_size(d.shape));
-    p.operand_count = flat_operands<E> + 1;
-    p.kernel = inner_kernel::contiguous;
-    p.vector_bytes = compiled_simd_target().bytes;
-    split_for_threads(p);
-    choose_elementwise_kernel(p, elementwise_facts_of<E>, &e);
-    choose_math_in_registers(p, elementwise_facts_of<E>, d.dtype, 1);
-    p.flat = true;
-    p.stream_block = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
+    fill_flat_plan_of(p, d, flat_operands<E> + 1, elementwise_facts_of<E>, &e);
 }
 
 // A reduction (or contraction) at the root whose result broadcasts into a destination of another

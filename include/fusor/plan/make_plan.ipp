@@ -250,6 +250,23 @@ FUSOR_DEF void finish_elementwise(loop_plan& p,
         p, facts, p.operands[0].dtype, p.extents.empty() ? 0 : p.stride(0, p.extents.size() - 1));
 }
 
+FUSOR_DEF void fill_flat_plan_of(loop_plan& p,
+                                 const destination_ref& d,
+                                 index_t operands,
+                                 const elementwise_facts& facts,
+                                 const void* e) {
+    p.iter_shape = d.shape;
+    p.extents.push_back(shape_size(d.shape));
+    p.operand_count = operands;
+    p.kernel = inner_kernel::contiguous;
+    p.vector_bytes = compiled_simd_target().bytes;
+    split_for_threads(p);
+    choose_elementwise_kernel(p, facts, e);
+    choose_math_in_registers(p, facts, d.dtype, 1);
+    p.flat = true;
+    p.stream_block = choose_stream_stores(p, shape_size(d.shape), d.itemsize, d.fresh);
+}
+
 FUSOR_DEF void plan_broadcast_root(loop_plan& p,
                                    const char* expression,
                                    std::string_view dtype,
