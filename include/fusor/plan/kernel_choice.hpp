@@ -410,12 +410,12 @@ inline constexpr elementwise_facts elementwise_facts_of = {
 FUSOR_DECL void
 choose_elementwise_kernel(loop_plan& p, const elementwise_facts& facts, const void* e);
 
-/// The kernel of a copy loop (`p.alias_copy`: an aliasing copy, a hoisted root or a reduction
-/// broadcast into a larger destination, planning::plan_alias_copy), which reads one temporary:
-/// held in a register when it stands still in the inner loop under the broadcast kernel, as the
-/// held operand of choose_elementwise_kernel. The broadcast kernel splatted it into a buffer per
-/// row and then copied the buffer: `view(out, all) = sum(x * x, 1, keepdims)`, x and out
-/// (4096, 1024) float32, one thread, took 1.07-1.65 ms so and 0.78-0.80 held (the same in two
+/// The kernel of a copy loop (`p.alias_copy`: an aliasing copy, or a root computed over its own
+/// shape and broadcast into a larger destination, planning::plan_alias_copy), which reads one
+/// temporary: held in a register when it stands still in the inner loop under the broadcast
+/// kernel, as the held operand of choose_elementwise_kernel. The broadcast kernel splatted it into
+/// a buffer per row and then copied the buffer: `view(out, all) = sum(x * x, 1, keepdims)`, x and
+/// out (4096, 1024) float32, one thread, took 1.07-1.65 ms so and 0.78-0.80 held (the same in two
 /// statements, the sums into a tensor and then the copy: 0.78).
 FUSOR_DECL void choose_copy_kernel(loop_plan& p);
 

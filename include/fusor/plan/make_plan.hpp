@@ -597,8 +597,8 @@ void plan_subexpression_erased(const void* e,
 // found `overlapping`): plan `p` again, from the same state (the same names and numbers, no
 // false reuse), as the right side computed into the contiguous temporary `temp` (planned by
 // `right`) and a loop copying it into `d` through `t`. `right_line`: the right side's tree
-// line (read only with notes). `why`: the boundary's reason (also broadcast_result: a reduction
-// whose result broadcasts into `d`, plan_broadcast_result). Not a template: compiled once, not
+// line (read only with notes). `why`: the boundary's reason (also broadcast_result: a root whose
+// result broadcasts into a larger `d`, plan_broadcast_root). Not a template: compiled once, not
 // once per expression type.
 FUSOR_DECL void plan_alias_copy(loop_plan& p,
                                 const destination_layout& d,
