@@ -1332,6 +1332,49 @@ TEST_CASE("view(x, mask) and view(x, idx): overloads, read-only forms, when valu
     CHECK(eval(view(x, tensor<bool>(shape_t{}))).shape() == shape_t{0, 2, 3});
 }
 
+// An advanced view as an operand of any expression or function (`sum(x[m])`, `x[idx] * 2`,
+// `np.matmul(x[idx], x.T)` ...): its elements gathered when the expression is built, as NumPy's
+// x[mask] copies at once. Expected values from NumPy 1.24 (the expressions in the comments).
+TEST_CASE("view(x, mask) and view(x, idx) as operands: gathered when the expression is built") {
+    tensor<double> x = {{1, -2, 3}, {-4, 5, 6}};
+    const tensor<std::int64_t> rows = {1, 0, 1};
+    CHECK(sum(view(x, x > 0.0)).item() == 15.0); // np.sum(x[x > 0])
+    const tensor<double> twice = view(x, x > 0.0) * 2.0;
+    CHECK(array_equal(twice, tensor<double>{2, 6, 10, 12}));
+    CHECK(array_equal(eval(max(view(x, rows, all), 1)), tensor<double>{6, 3, 6}));
+    CHECK(mean(view(x, x > 0.0)).item() == 3.75);
+    CHECK(array_equal(eval(matmul(view(x, rows), transpose(x))),
+                      tensor<double>{{4, 77}, {14, 4}, {4, 77}})); // x[idx] @ x.T
+    const auto h = histogram(view(x, x > 0.0), 2);                 // np.histogram(x[x > 0], 2)
+    CHECK(array_equal(h.hist, tensor<std::int64_t>{2, 2}));
+    CHECK(array_equal(h.edges, tensor<double>{1.0, 3.5, 6.0}));
+    // Promotion as for any operand: int32 elements and a weak float scalar give float64.
+    const tensor<std::int32_t> i = {{1, 2}, {3, 4}};
+    const auto shifted = eval(view(i, tensor<std::int64_t>{1, 1, 0}) + 1.5);
+    static_assert(std::is_same_v<decltype(shifted), const tensor<double>>);
+    CHECK(array_equal(shifted, tensor<double>{{4.5, 5.5}, {4.5, 5.5}, {2.5, 3.5}}));
+    static_assert(std::is_same_v<value_type_t<decltype(view(i, i > 1) * 2)>, std::int32_t>);
+    // Printed as the copy prints.
+    std::ostringstream printed, copied;
+    printed << view(x, x > 0.0);
+    copied << eval(view(x, x > 0.0));
+    CHECK(printed.str() == copied.str());
+    // The copy is the expression's own: an expression built once keeps the values it gathered,
+    // as `s = np.sum(x[m])` does; building it again reads x as it is now.
+    const tensor<bool> m = x > 0.0;
+    const auto total = sum(view(x, m));
+    x(0, 0) = 100.0;
+    CHECK(total.item() == 15.0);
+    CHECK(sum(view(x, m)).item() == 114.0);
+    x(0, 0) = 1.0;
+    // Read before the destination is written: x += x[[1, 0]] adds the rows as they were.
+    x += view(x, tensor<std::int64_t>{1, 0});
+    CHECK(array_equal(x, tensor<double>{{-3, 3, 9}, {-3, 3, 9}}));
+    // Shapes that do not broadcast: the error at the call, as for any operand.
+    const tensor<double> two = {1, 2};
+    CHECK_THROWS_AS(view(x, x > 0.0) + two, broadcast_error);
+}
+
 // NumPy reads a 0-d index array as an integer and checks it whatever the result's size; an index
 // array of rank 1 or more is checked only when the result has elements (NumPy 1.24: a
 // DeprecationWarning otherwise). Expected errors from NumPy 1.24: np.zeros((4, 0, 2))[np.array(-5)]

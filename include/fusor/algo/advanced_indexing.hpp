@@ -5,7 +5,8 @@
 // The result is an `advanced_view`: where the selected elements sit in the operand, worked out
 // (and every index checked) at the call. Reading it copies them into a new tensor, as NumPy's
 // `x[mask]` copies; assigning to it scatters into the operand, as NumPy's `x[mask] = v`. It is
-// not an expression node: the planner composes affine index maps, and a gather is not one.
+// not an expression node (the planner composes affine index maps, and a gather is not one), but
+// it is an operand: an expression built over it owns a copy of its elements (expr/leaf.hpp).
 #pragma once
 
 #include <algorithm>
@@ -330,8 +331,12 @@ concept advanced_indices = (expression<I> || ...);
 ///
 /// - **Read**: `eval(v)`, `v.eval()` or a conversion to `tensor<T>` (`tensor<float> s =
 ///   view(x, x > 0);`) copy the selected elements into a new contiguous tensor of `shape()`,
-///   reading `x` then (NumPy's `x[mask]` copies too). It is not an expression: write
-///   `sum(eval(view(x, m)))`, not `sum(view(x, m))`.
+///   reading `x` then (NumPy's `x[mask]` copies too).
+/// - **Operand**: any expression or function takes it (`sum(view(x, m))`, `view(x, idx) * 2.0`,
+///   `matmul(view(x, idx), w)`, `std::cout << view(x, m)`): building the expression gathers the
+///   selected elements into a tensor the expression owns (as an rvalue tensor operand is owned),
+///   so the expression keeps the values read then, as `s = np.sum(x[m])` does; explain shows the
+///   copy as a tensor operand of `shape()`.
 /// - **Write** (`x` a non-const tensor or writable view): `v = e` stores `e` (a C++ scalar or
 ///   any expression or tensor, cast to `T` as assignment casts) into the selected elements;
 ///   `e` broadcasts to `shape()` (extra leading extent-1 axes allowed), except for NumPy's

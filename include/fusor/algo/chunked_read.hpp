@@ -72,12 +72,12 @@ constexpr bool chunkable_impl() {
     if constexpr (node<E>)
         return planning::flat_tree<std::remove_cvref_t<E>>;
     else
-        return true;
+        return !gathered_like<E>; // an advanced view is gathered whole (advanced_view::eval)
 }
 } // namespace detail
 
 /// True when an operand of type E is read in place or in chunks, false when it is evaluated
-/// whole first (it holds a reduction or a reshape copy).
+/// whole first (it holds a reduction or a reshape copy, or it is an advanced view).
 template <class E>
 inline constexpr bool chunkable = detail::chunkable_impl<E>();
 
@@ -92,12 +92,12 @@ read_plan plan_read(const E& e) {
     else if constexpr (view_like<E>) {
         if (detail::dense_row_major(e.shape(), e.strides()))
             return p;
-    } else if constexpr (tag_of<E> == node_tag::leaf) {
-        if (detail::dense_row_major(e.shape(), e.strides()))
-            return p;
     } else if constexpr (!chunkable<E>) {
         p.mode = read_mode::whole;
         return p;
+    } else if constexpr (tag_of<E> == node_tag::leaf) {
+        if (detail::dense_row_major(e.shape(), e.strides()))
+            return p;
     }
     p.mode = read_mode::chunks;
     return p;
@@ -173,8 +173,10 @@ public:
         if (plan.mode == read_mode::in_place) {
             if constexpr (tensor_like<E> || view_like<E>)
                 direct_ = e.data();
-            else if constexpr (tag_of<E> == node_tag::leaf)
-                direct_ = e.data;
+            else if constexpr (node<E>) {
+                if constexpr (tag_of<E> == node_tag::leaf) // (an advanced view: never in place)
+                    direct_ = e.data;
+            }
         } else if (plan.mode == read_mode::whole) {
             owned_ = std::make_unique<tensor<value_type>>(eval(e));
             direct_ = owned_->data();

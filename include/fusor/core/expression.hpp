@@ -13,6 +13,8 @@ template <class T>
 class tensor;
 template <class T>
 class tensor_view;
+template <class T>
+class advanced_view;
 
 /// Base of every lazy expression node (`a + b`, `exp(a)`, `sum(a, 1)`, lazy views ...).
 /// Nodes say *what* to compute: their children and parameters, their `value_type` and
@@ -69,6 +71,10 @@ template <class T>
 struct is_tensor_view : std::false_type {};
 template <class T>
 struct is_tensor_view<tensor_view<T>> : std::true_type {};
+template <class T>
+struct is_advanced_view : std::false_type {};
+template <class T>
+struct is_advanced_view<advanced_view<T>> : std::true_type {};
 } // namespace detail
 
 /// A lazy expression node (not a tensor).
@@ -83,9 +89,16 @@ concept tensor_like = detail::is_tensor<std::remove_cvref_t<E>>::value;
 template <class E>
 concept view_like = detail::is_tensor_view<std::remove_cvref_t<E>>::value;
 
-/// Anything that can stand as an operand: a tensor, a view or a node.
+/// The selection `view(x, mask)` or `view(x, index_array, ...)` (algo/advanced_indexing.hpp).
+/// As an operand it is its elements copied when the expression is built (`advanced_view::eval`),
+/// as NumPy's `x[mask]` copies: the expression owns the copy, as it owns an rvalue tensor.
 template <class E>
-concept expression = node<E> || tensor_like<E> || view_like<E>;
+concept gathered_like = detail::is_advanced_view<std::remove_cvref_t<E>>::value;
+
+/// Anything that can stand as an operand: a tensor, a view, a node, or an advanced view (read as
+/// the copy of its elements).
+template <class E>
+concept expression = node<E> || tensor_like<E> || view_like<E> || gathered_like<E>;
 
 /// An operand that may also be a C++ arithmetic scalar (weak, as a Python scalar in NumPy 2).
 template <class E>

@@ -160,7 +160,10 @@ template <class E>
 auto make_leaf(E&& e) {
     using U = std::remove_cvref_t<E>;
     using T = typename U::value_type;
-    if constexpr (view_like<E> && !std::is_lvalue_reference_v<E>) {
+    if constexpr (gathered_like<E>) {
+        // `view(x, mask)` as an operand: its elements gathered now, owned as an rvalue tensor is.
+        return make_leaf(e.eval());
+    } else if constexpr (view_like<E> && !std::is_lvalue_reference_v<E>) {
         if constexpr (std::is_const_v<std::remove_reference_t<E>>)
             return leaf<T, true>{
                 {}, e.data(), e.shape(), e.strides(), e.owner(), true, e.base(), e.lifetime()};
