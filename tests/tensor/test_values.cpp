@@ -26,6 +26,16 @@ TEST_CASE("item() and explicit conversion of one-element expressions") {
     CHECK_THROWS_AS((void)(a + 1.0f).item(), fusor::value_error);
     CHECK_THROWS_AS((void)static_cast<double>(a * 2.0f), fusor::value_error);
     CHECK_THROWS_AS((void)bool(a > 0.0f), fusor::value_error);
+    // `if (a > 0)` over several elements: NumPy's reason ("The truth value of an array with
+    // more than one element is ambiguous. Use a.any() or a.all()"); empty: NumPy 2's.
+    CHECK_THROWS_WITH_AS((void)bool(a > 0.0f),
+                         "the truth value of an array with more than one element is ambiguous "
+                         "(shape (3,)): use any(e) or all(e)",
+                         fusor::value_error);
+    CHECK_THROWS_WITH_AS((void)bool(fusor::view(a, fusor::slice(0, 0)) + 1.0f),
+                         "the truth value of an empty array is ambiguous (shape (0,)): test "
+                         "e.size() > 0",
+                         fusor::value_error);
 }
 
 TEST_CASE("tensors and views of one element convert explicitly, as expressions do") {
@@ -44,6 +54,14 @@ TEST_CASE("tensors and views of one element convert explicitly, as expressions d
     CHECK_THROWS_AS((void)bool(a), fusor::value_error);
     CHECK_THROWS_AS((void)static_cast<float>(fusor::view(a, fusor::slice(0, 2))),
                     fusor::value_error);
+    CHECK_THROWS_WITH_AS((void)bool(a),
+                         "the truth value of an array with more than one element is ambiguous "
+                         "(shape (3,)): use any(e) or all(e)",
+                         fusor::value_error);
+    CHECK_THROWS_WITH_AS((void)bool(fusor::view(a, fusor::slice(0, 0))),
+                         "the truth value of an empty array is ambiguous (shape (0,)): test "
+                         "e.size() > 0",
+                         fusor::value_error);
 }
 
 TEST_CASE("an expression prints as its evaluated tensor") {

@@ -1181,6 +1181,24 @@ TEST_CASE("roll, pad, concatenate and stack are lazy: operands read when evaluat
     static_assert(std::is_same_v<decltype(c), segmented<double>>);
 }
 
+// A braced list's parts as roll's operand: an rvalue tensor kept by the node, any other
+// expression of the list's element type evaluated when the list is made (as NumPy's
+// np.concatenate([np.sort(x), x]) and np.stack([x, x * 2], 1) evaluate their parts), tensors and
+// views read in place. Before, `auto c = concatenate({sort(x), x}, 0)` read a destroyed
+// temporary (checked mode: lifetime_error) and `{x, x * 2.0}` did not compile.
+TEST_CASE("concatenate and stack of temporaries and expressions: parts kept, not referred to") {
+    tensor<double> x = {3, 1, 2};
+    auto c = concatenate({sort(x), x}, 0);
+    auto s = stack({x, x * 2.0, view(x, slice(none, none, -1)), view(x, x > 0.0)}, 1);
+    x(0) = 30.0;
+    CHECK(array_equal(eval(c), tensor<double>{1, 2, 3, 30, 1, 2}));
+    CHECK(array_equal(eval(s), tensor<double>{{30, 6, 2, 3}, {1, 2, 1, 1}, {2, 4, 30, 2}}));
+    const tensor<double>& cx = x;
+    CHECK(array_equal(eval(hstack({cx.view(), x + 1.0})), tensor<double>{30, 1, 2, 31, 2, 3}));
+    CHECK(array_equal(eval(concatenate({x * 1.0, x}, none)), tensor<double>{30, 1, 2, 30, 1, 2}));
+    static_assert(std::is_same_v<decltype(c), segmented<double>>);
+}
+
 TEST_CASE("a lazy roll, pad or concatenate in an expression allocates no temporary") {
     const index_t n = 256;
     const tensor<float> x = random::uniform<float>({n, n}, -1.0f, 1.0f, 7);

@@ -8,6 +8,7 @@
 // different types and is eager: each part evaluated straight into its slab of a new tensor.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -167,24 +168,76 @@ auto join_tuple(join_kind kind, const std::tuple<Es...>& parts, std::optional<in
 template <class P>
 concept tensor_or_view = tensor_like<P> || view_like<P>;
 
-// The overloads of one element type T: a braced list of tensors and views of T, read in
-// place (each converts to a tensor_view<const T>; no part is copied before it is written).
+/// One element of a braced list of parts (`concatenate({a, b}, 0)`), of element type T, as the
+/// lazy result reads it (held_view): an lvalue tensor or a view in place; an rvalue tensor
+/// (`sort(x)`) moved into the result, and any other expression of element type T (`x * 2.0`,
+/// `view(x, mask)`) evaluated once, when the list is made, into a tensor the result owns. So a
+/// result held in an `auto` never refers to a temporary part.
+// (Unformatted: clang-format 14 breaks the constructors' requires-clauses apart.)
+// clang-format off
+template <class T>
+class join_part {
+public:
+    join_part(const tensor<T>& t) : view_(t.view()) {}
+    join_part(tensor<T>&& t) : view_(held_view(std::move(t))) {}
+    template <class U>
+        requires std::is_same_v<std::remove_const_t<U>, T>
+    join_part(const tensor_view<U>& v) : view_(held_view(v)) {}
+    template <class E>
+        requires(node<E> || gathered_like<E>) && std::is_same_v<value_type_t<E>, T>
+    join_part(const E& e) : view_(held_view(e)) {}
+
+    const tensor_view<const T>& view() const { return view_; }
+
+private:
+    tensor_view<const T> view_;
+};
+// clang-format on
+
+// The overloads of one element type T: a braced list of parts of T (join_part: tensors and
+// views read in place, no part copied before it is written), or a std::initializer_list of
+// views of T made beforehand (a template, so that a braced list is not ambiguous between the
+// two).
 template <join_kind K, class T>
 struct join_overload {
-    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts, index_t axis) const
+    segmented<T> operator()(std::initializer_list<join_part<T>> parts, index_t axis) const
         requires(K == join_kind::concatenate || K == join_kind::stack) {
-        return join_views<T>(
-            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
+        return join(parts, axis);
     }
-    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts) const {
-        std::optional<index_t> axis = index_t{0};
-        return join_views<T>(
-            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, axis);
+    segmented<T> operator()(std::initializer_list<join_part<T>> parts) const {
+        return join(parts, index_t{0});
     }
-    segmented<T> operator()(std::initializer_list<tensor_view<const T>> parts, none_t) const
+    segmented<T> operator()(std::initializer_list<join_part<T>> parts, none_t) const
         requires(K == join_kind::concatenate) {
+        return join(parts, std::nullopt);
+    }
+    template <std::same_as<std::initializer_list<tensor_view<const T>>> L>
+    segmented<T> operator()(const L& parts, index_t axis) const
+        requires(K == join_kind::concatenate || K == join_kind::stack) {
+        return join(parts, axis);
+    }
+    template <std::same_as<std::initializer_list<tensor_view<const T>>> L>
+    segmented<T> operator()(const L& parts) const {
+        return join(parts, index_t{0});
+    }
+    template <std::same_as<std::initializer_list<tensor_view<const T>>> L>
+    segmented<T> operator()(const L& parts, none_t) const requires(K == join_kind::concatenate) {
+        return join(parts, std::nullopt);
+    }
+
+private:
+    template <class P>
+    static segmented<T> join(std::initializer_list<P> parts, std::optional<index_t> axis) {
         return join_views<T>(
-            K, parts.size(), [&](std::size_t i) { return parts.begin()[i]; }, std::nullopt);
+            K,
+            parts.size(),
+            [&](std::size_t i) -> const tensor_view<const T>& {
+                if constexpr (std::is_same_v<P, join_part<T>>)
+                    return parts.begin()[i].view();
+                else
+                    return parts.begin()[i];
+            },
+            axis);
     }
 };
 
@@ -253,15 +306,19 @@ using join_fn_all_types = join_fn<K,
 
 /// `concatenate(parts, axis = 0)` as numpy.concatenate: the parts joined along an existing
 /// axis; every other extent must match: (2, 3) and (4, 3) on axis 0 → (6, 3). `parts` is a
-/// braced list or `std::vector` of tensors and views of one element type (read in place, the
-/// result has that type), or a `std::tuple` of any expressions (the result type promotes as
+/// braced list of expressions of one element type (the result has that type; lvalue tensors
+/// and views are read in place, an rvalue tensor such as `sort(x)` is moved into the result and
+/// any other expression, `x * 2.0`, evaluated into a tensor the result owns, when the list is
+/// made: detail::join_part), a `std::vector` of tensors or views of one element type (read in
+/// place), or a `std::tuple` of any expressions (the result type promotes as
 /// numpy.result_type: `concatenate(std::tuple{a + 1, b}, 0)`). `concatenate(parts, none)`
 /// joins the raveled parts (NumPy's `axis=None`), any shapes, 0-d included.
 /// The list and vector forms return a lazy `segmented` node (one segment per part, read in
-/// place when it is evaluated: the parts must outlive it), so `sum(concatenate({a, b}, 0), 1)`
-/// reads `a` and `b` where they are; evaluated alone it is one fused copy loop per part. The
-/// tuple form returns a new `tensor`, each part evaluated into its slab by one fused loop.
-/// Throws `value_error` for no parts ("need at least one array to concatenate"), a 0-d part
+/// place when it is evaluated: the tensors and views given must outlive it), so
+/// `sum(concatenate({a, b}, 0), 1)` reads `a` and `b` where they are; evaluated alone it is one
+/// fused copy loop per part. The tuple form returns a new `tensor`, each part evaluated into its
+/// slab by one fused loop. Throws `value_error` for no parts ("need at least one array to
+/// concatenate"), a 0-d part
 /// ("zero-dimensional arrays cannot be concatenated"), parts of different ranks, or an extent
 /// that differs off the axis (the message names both shapes, the axis and the dimension);
 /// `axis_error` for an axis out of range.

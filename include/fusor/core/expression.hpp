@@ -25,6 +25,10 @@ namespace detail {
 // Defined in exec/assign.hpp: the one element of a size-1 expression, evaluated.
 template <class E>
 auto item_of(const E& e);
+// Defined in expr/lifetime_check.hpp: `e.shape()`, after checked mode made sure every operand
+// of `e` is still as it was (reading the shape of a freed operand is itself the bug).
+template <class E>
+const shape_t& checked_shape_of(const E& e);
 } // namespace detail
 
 /// Base of the expression nodes a user holds (`a + b`, `sum(a)`, `transpose(a + b)`, ...): what
@@ -38,10 +42,15 @@ struct value_node : expr_node {
     auto item() const { return detail::item_of(static_cast<const Derived&>(*this)); }
     /// `static_cast<double>(sum(a))`, `if (all(a > 0))`: `item()` converted to `U` (any
     /// arithmetic type). Throws as `item()`; like NumPy, the truth value of a larger expression
-    /// is an error rather than a guess.
+    /// is an error rather than a guess, with NumPy's words (detail::check_truth_value: use `any`
+    /// or `all`).
     template <class U>
         requires std::is_arithmetic_v<U>
-    explicit operator U() const { return static_cast<U>(item()); }
+    explicit operator U() const {
+        if constexpr (std::is_same_v<U, bool>)
+            detail::check_truth_value(detail::checked_shape_of(static_cast<const Derived&>(*this)));
+        return static_cast<U>(item());
+    }
 };
 
 /// What a node is, as one tag per node type (`N::tag`): every tree walk (planning, evaluator
@@ -119,10 +128,6 @@ template <class Op, class T, class E>
 void compound_assign(const tensor_view<T>& dest, const E& e);
 template <class Op, class T, class E>
 void compound_assign(tensor<T>& dest, const E& e);
-// Defined in expr/lifetime_check.hpp: `e.shape()`, after checked mode made sure every operand
-// of `e` is still as it was (reading the shape of a freed operand is itself the bug).
-template <class E>
-const shape_t& checked_shape_of(const E& e);
 } // namespace detail
 
 } // namespace fusor

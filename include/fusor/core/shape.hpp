@@ -197,6 +197,14 @@ FUSOR_DECL std::string to_compact_string(const shape_t& s);
 /// Prints a shape (or strides) as a Python tuple: `(3, 4)`, `(2,)`, `()`.
 FUSOR_DECL std::ostream& operator<<(std::ostream& os, const shape_t& s);
 
+namespace detail {
+/// What `if (e)` and `static_cast<bool>(e)` check before reading the one element of `e`, of
+/// `shape`: throws `value_error` with NumPy's reason when there is not exactly one ("the truth
+/// value of an array with more than one element is ambiguous ... use any(e) or all(e)"; for an
+/// empty one, as NumPy 2: "the truth value of an empty array is ambiguous").
+FUSOR_DECL void check_truth_value(const shape_t& shape);
+} // namespace detail
+
 } // namespace fusor
 
 #ifndef FUSOR_SEPARATE_COMPILATION

@@ -3,6 +3,7 @@
 // (FUSOR_SEPARATE_COMPILATION: docs/api.md, "Separate compilation").
 #pragma once
 
+#include <fusor/core/error.hpp>
 #include <fusor/core/shape.hpp>
 
 namespace fusor {
@@ -42,6 +43,17 @@ FUSOR_DEF std::string to_compact_string(const shape_t& s) {
 
 FUSOR_DEF std::ostream& operator<<(std::ostream& os, const shape_t& s) {
     return os << to_string(s);
+}
+
+FUSOR_DEF void detail::check_truth_value(const shape_t& shape) {
+    const index_t n = shape_size(shape);
+    if (n > 1)
+        throw value_error("the truth value of an array with more than one element is ambiguous "
+                          "(shape "
+                          + to_string(shape) + "): use any(e) or all(e)");
+    if (n == 0)
+        throw value_error("the truth value of an empty array is ambiguous (shape "
+                          + to_string(shape) + "): test e.size() > 0");
 }
 
 } // namespace fusor

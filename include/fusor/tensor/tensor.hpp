@@ -382,10 +382,13 @@ public:
     }
     /// `static_cast<double>(t)`, `if (t)`: `item()` converted to `U` (any arithmetic type), as
     /// for expressions (`numpy.ndarray.__float__`, `__bool__`). Throws `value_error` unless the
-    /// tensor has one element (any shape of size 1).
+    /// tensor has one element (any shape of size 1); for `bool`, with NumPy's words ("the truth
+    /// value of an array with more than one element is ambiguous": use `any` or `all`).
     template <class U>
         requires std::is_arithmetic_v<U>
     explicit operator U() const {
+        if constexpr (std::is_same_v<U, bool>)
+            detail::check_truth_value(shape_);
         return static_cast<U>(item());
     }
 

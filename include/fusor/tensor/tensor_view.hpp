@@ -256,10 +256,17 @@ public:
         return *data_;
     }
     /// `static_cast<double>(v)`, `if (v)`: `item()` converted to `U` (any arithmetic type), as
-    /// for expressions. Throws `value_error` unless the view has one element.
+    /// for expressions. Throws `value_error` unless the view has one element (for `bool` with
+    /// NumPy's words: detail::check_truth_value).
     template <class U>
         requires std::is_arithmetic_v<U>
-    explicit operator U() const { return static_cast<U>(item()); }
+    explicit operator U() const {
+        if constexpr (std::is_same_v<U, bool>) {
+            detail::check_stamp(stamp_, 1, {}, "view");
+            detail::check_truth_value(shape_);
+        }
+        return static_cast<U>(item());
+    }
 
     /// The view of this view through an affine index map (used by every view function).
     tensor_view remap(const affine_map& m) const {
