@@ -151,6 +151,8 @@ TEST_CASE("reshape of a tensor is a writable view with -1 inferred") {
     CHECK(values(r) == iota24);
     r(3, 5) = 99; // a[1, 2, 3]
     CHECK(a(1, 2, 3) == 99);
+    CHECK(fusor::reshape(a, 24).shape() == shape_t{24}); // np.reshape(a, 24)
+    CHECK(fusor::reshape(a, -1).data() == a.data());
     fusor::reshape(a, {-1}) += 1; // compound assignment through the view
     CHECK(a(0, 0, 0) == 1);
     CHECK(a(1, 2, 3) == 100);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <initializer_list>
 #include <optional>
 #include <type_traits>
@@ -96,8 +97,13 @@ view_index to_view_index(const I& i) {
         return static_cast<index_t>(i);
     else if constexpr (std::is_same_v<I, all_t>)
         return slice(none, none);
-    else
+    else {
+        static_assert(std::is_convertible_v<const I&, view_index>,
+                      "fusor: view() takes integers, slice(...), all, newaxis, ellipsis, and index "
+                      "arrays or masks as tensors (view(x, tensor<std::int64_t>{0, 2}), a "
+                      "std::vector through adapt(v)), not a std::vector or a braced list");
         return i;
+    }
 }
 
 // An index that names one operand axis in order (an integer, a slice or `all`): a view from
@@ -378,6 +384,14 @@ auto reshape(E&& e, const shape_t& shape) {
         auto split = reshape_map(n.shape(), to);
         return reshaped<decltype(n)>{{}, std::move(n), std::move(to), std::move(split)};
     }
+}
+
+/// `reshape(e, n)`: `reshape(e, {n})`, as numpy.reshape(a, 6) takes an integer for a 1-d shape
+/// (`-1`: every element in one axis).
+template <class E, std::integral I>
+    requires expression<E>
+auto reshape(E&& e, I n) {
+    return reshape(std::forward<E>(e), shape_t{static_cast<index_t>(n)});
 }
 
 } // namespace fusor
