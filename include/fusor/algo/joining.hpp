@@ -318,10 +318,9 @@ using join_fn_all_types = join_fn<K,
 /// `sum(concatenate({a, b}, 0), 1)` reads `a` and `b` where they are; evaluated alone it is one
 /// fused copy loop per part. The tuple form returns a new `tensor`, each part evaluated into its
 /// slab by one fused loop. Throws `value_error` for no parts ("need at least one array to
-/// concatenate"), a 0-d part
-/// ("zero-dimensional arrays cannot be concatenated"), parts of different ranks, or an extent
-/// that differs off the axis (the message names both shapes, the axis and the dimension);
-/// `axis_error` for an axis out of range.
+/// concatenate"), a 0-d part ("zero-dimensional arrays cannot be concatenated"), parts of
+/// different ranks, or an extent that differs off the axis (the message names both shapes, the
+/// axis and the dimension); `axis_error` for an axis out of range.
 inline constexpr detail::join_fn_all_types<detail::join_kind::concatenate> concatenate{};
 
 /// `stack(parts, axis = 0)` as numpy.stack: the parts, which must all have one shape, joined
