@@ -108,6 +108,21 @@ TEST_CASE("sort and argsort: NaN last, stable, along any axis") {
     CHECK_THROWS_AS(fusor::sort(fusor::full<double>({}, 1.0)), fusor::axis_error);
     CHECK(fusor::argsort(fusor::full<double>({}, 1.0)).shape() == fusor::shape_t{1});
     CHECK_THROWS_AS(fusor::sort(x, 2), fusor::axis_error);
+    // axis=None: the raveled elements (row-major, views too), as NumPy 1.24's
+    // np.sort(y, axis=None) -> [-1, 0, 1, 2, 3, nan] and np.argsort(y, axis=None,
+    // kind='stable') -> [5, 3, 2, 4, 0, 1], y = [[3, nan, 1], [0, 2, -1]]; of y.T [5, 1, 4, 3, 0,
+    // 2].
+    const fusor::tensor<double> y{{3.0, NaN, 1.0}, {0.0, 2.0, -1.0}};
+    const auto flat = fusor::sort(y, fusor::none);
+    REQUIRE(flat.shape() == fusor::shape_t{6});
+    CHECK(fusor::array_equal(fusor::view(flat, fusor::slice(0, 5)),
+                             fusor::tensor<double>{-1, 0, 1, 2, 3}));
+    CHECK(std::isnan(flat(5)));
+    CHECK(fusor::array_equal(fusor::argsort(y, fusor::none),
+                             fusor::tensor<std::int64_t>{5, 3, 2, 4, 0, 1}));
+    CHECK(fusor::array_equal(fusor::argsort(fusor::transpose(y), fusor::none),
+                             fusor::tensor<std::int64_t>{5, 1, 4, 3, 0, 2}));
+    CHECK(fusor::sort(fusor::full<double>({}, 5.0), fusor::none).shape() == fusor::shape_t{1});
 }
 
 TEST_CASE("topk: largest first, ties to the lower index, NaN on top") {

@@ -11,7 +11,7 @@ writes, one case per block:
     case <func> <id>
     p dtype <name or none>
     p args <kind>...                 i (a Python int: C++ int64) or f (a float: C++ double)
-    p values <token>...              arange: start stop step; linspace: start stop num
+    p values <token>...              arange: start stop step; linspace: start stop num [endpoint]
     e 0 <dtype> 1 <n> <values>...    the result (floats as repr(), exact)
     x value_error                    the fusor exception expected instead
     end
@@ -86,7 +86,8 @@ def run(func, cid, dtype, args):
             if func == "arange":
                 r = np.arange(*args, dtype=dtype)
             else:
-                r = np.linspace(args[0], args[1], args[2], dtype=dtype)
+                endpoint = bool(args[3]) if len(args) > 3 else True
+                r = np.linspace(args[0], args[1], args[2], endpoint=endpoint, dtype=dtype)
         except (ValueError, ZeroDivisionError, TypeError) as e:
             if isinstance(e, TypeError) and "boolean" not in str(e):
                 return None
@@ -143,6 +144,10 @@ def main():
         (None, [0.0, 1.0, 5]), (None, [0.0, 1.0, 0]), (None, [2.5, 7.0, 1]), (None, [0.0, math.inf, 1]),
         (None, [0.0, 5e-324, 3]), (None, [1.0, 1.0, 4]), ("float32", [0.1, 0.7, 7]),
         ("bool", [0.0, 1.0, 3]), (None, [0, 10, -1]), ("int16", [-7.5, 7.5, 11]),
+        # endpoint=False: [start, stop) in n intervals
+        (None, [0.0, 1.0, 5, 0]), (None, [0.0, 1.0, 1, 0]), (None, [0.0, 1.0, 0, 0]),
+        ("int32", [-5, 5, 4, 0]), ("float32", [0.1, 0.7, 7, 0]), (None, [0.0, 5e-324, 3, 0]),
+        (None, [0, 10, -1, 0]),
     ]
     for dtype, args in fixed_linspace:
         cid += 1
@@ -161,7 +166,10 @@ def main():
             continue
         if not integer_safe([start, stop], dtype):
             continue
-        if run("linspace", cid, dtype, [float(start), float(stop), num]):
+        args = [float(start), float(stop), num]
+        if rng.random() < 0.3:
+            args.append(0)  # endpoint=False
+        if run("linspace", cid, dtype, args):
             drawn += 1
     os.makedirs(os.path.dirname(os.path.abspath(OUT)), exist_ok=True)
     with open(OUT, "w") as f:

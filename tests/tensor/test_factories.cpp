@@ -111,15 +111,16 @@ void run_arange(const test_case& c) {
 
 template <class T>
 void run_linspace(const test_case& c) {
-    REQUIRE(c.values.size() == 3);
+    REQUIRE((c.values.size() == 3 || c.values.size() == 4));
     const double start = std::strtod(c.values[0].c_str(), nullptr);
     const double stop = std::strtod(c.values[1].c_str(), nullptr);
     const fusor::index_t num = std::stoll(c.values[2]);
+    const bool endpoint = c.values.size() == 3 || c.values[3] != "0"; // NumPy's endpoint=
     check_call(c, [&] {
         if constexpr (std::is_void_v<T>)
-            return fusor::linspace(start, stop, num);
+            return fusor::linspace(start, stop, num, endpoint);
         else
-            return fusor::linspace<T>(start, stop, num);
+            return fusor::linspace<T>(start, stop, num, endpoint);
     });
 }
 

@@ -16,7 +16,9 @@
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
 #include <fusor/core/expression.hpp>
+#include <fusor/core/slice.hpp>
 #include <fusor/exec/assign.hpp>
+#include <fusor/expr/views.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/tensor/tensor.hpp>
 
@@ -130,6 +132,20 @@ template <class E>
                 lane[static_cast<index_t>(k) * lanes.inner] = order[k];
         });
         return out;
+    }
+
+/// `sort(e, none)` (numpy.sort(a, axis=None)): every element, raveled in row-major order, then
+/// sorted: shape `(size,)` (a 0-d operand gives `(1,)`), `e`'s type. Throws nothing of its own.
+template <class E>
+    requires expression<E> tensor<value_type_t<E>> sort(const E& e, none_t) {
+        return sort(reshape(e, -1), 0);
+    }
+
+/// `argsort(e, none)` (numpy.argsort(a, axis=None, kind='stable')): the int64 positions in the
+/// raveled `e` (row-major) that sort it: shape `(size,)`.
+template <class E>
+    requires expression<E> tensor<std::int64_t> argsort(const E& e, none_t) {
+        return argsort(reshape(e, -1), 0);
     }
 
 /// The result of `topk`: `values` (the operand's type) and `indices` (int64), both of the

@@ -176,15 +176,17 @@ inline double linspace_value(index_t i, index_t div, double start, double delta,
 /// step underflows to 0), the last element exactly `stop`, then converted to `T`; an integer
 /// `T` takes the floor first (numpy.linspace's `dtype=int`: `linspace<int>(-5, 5, 4)` is
 /// `[-5, -2, 1, 5]`). One sample is `0 * (stop - start) + start` (NaN for an infinite range,
-/// as NumPy). Shape `(n,)`; `n < 0` throws `value_error`.
+/// as NumPy). With `endpoint` false (numpy.linspace's `endpoint=False`) the `n` values divide
+/// `[start, stop)` into `n` intervals (`step = (stop - start) / n`) and `stop` is not among
+/// them. Shape `(n,)`; `n < 0` throws `value_error`.
 template <class T = double>
-tensor<T> linspace(double start, double stop, index_t n) {
+tensor<T> linspace(double start, double stop, index_t n, bool endpoint = true) {
     if (n < 0)
         throw value_error("linspace: number of samples must be non-negative, got "
                           + std::to_string(n));
     tensor<T> t(shape_t{n}, uninitialized);
     const double delta = stop - start;
-    const index_t div = n - 1;
+    const index_t div = endpoint ? n - 1 : n;
     const double step = div > 0 ? delta / static_cast<double>(div) : 0.0;
     const auto store = [&t](index_t i, double y) {
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
@@ -194,7 +196,7 @@ tensor<T> linspace(double start, double stop, index_t n) {
     };
     for (index_t i = 0; i < n; ++i)
         store(i, detail::linspace_value(i, div, start, delta, step));
-    if (n > 1)
+    if (endpoint && n > 1)
         store(n - 1, stop);
     return t;
 }
