@@ -246,6 +246,12 @@ TEST_CASE("bad files throw io_error naming the file, line and cell") {
         (d + "usecols.csv:1: column -4 does not exist: the row has 3 cells").c_str(),
         fusor::io_error);
     CHECK_THROWS_AS(load("ndmin.csv", "1\n", {.ndmin = 3}), fusor::value_error);
+    // numpy.loadtxt(f, skiprows=-1): ValueError "argument must be nonnegative".
+    CHECK_THROWS_WITH_AS(load("skip.csv", "1\n2\n", {.skip_header = -1}),
+                         "load_csv: skip_header must be non-negative, not -1",
+                         fusor::value_error);
+    CHECK_THROWS_AS(fusor::load_csv_column(d + "skip.csv", 0, {.skip_header = -2}),
+                    fusor::value_error);
 
     // Integers: a float text is an error naming the cell (NumPy 1.24 reads it with a
     // DeprecationWarning), and so is a value outside the type.

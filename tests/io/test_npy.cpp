@@ -197,6 +197,17 @@ TEST_CASE("bad files throw io_error naming the path and the reason") {
     CHECK_THROWS_AS(
         load("value.npy", with_dict("{'descr': '<f8', 'fortran_order': maybe, 'shape': (2,), }")),
         fusor::io_error);
+    // numpy.save(f, np.zeros(2, dtype=[('a', '<i4'), ('b', '<f8')])): a valid header whose dtype
+    // fusor does not read, said so (not "malformed").
+    CHECK_THROWS_WITH_AS(
+        load("record.npy",
+             with_dict("{'descr': [('a', '<i4'), ('b', '<f8')], 'fortran_order': False, "
+                       "'shape': (2,), }")),
+        (d
+         + "record.npy: holds a structured dtype (a list of fields), which fusor does not read: "
+           "save each field as an array of its own")
+            .c_str(),
+        fusor::io_error);
     CHECK_THROWS_AS(load("negative.npy",
                          with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (-2,), }")),
                     fusor::io_error);

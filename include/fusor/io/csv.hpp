@@ -39,7 +39,8 @@ namespace fusor {
 ///
 /// - `delimiter`: the character between cells (`','`; loadtxt's default is whitespace).
 /// - `skip_header`: how many lines at the top of the file to skip, whatever they hold (comments
-///   and blank lines count), as loadtxt's `skiprows` (genfromtxt calls it `skip_header`).
+///   and blank lines count), as loadtxt's `skiprows` (genfromtxt calls it `skip_header`); a
+///   negative count throws `value_error`, as loadtxt's ValueError.
 /// - `usecols`: which columns to read, in this order, 0-based; negative counts from the end of the
 ///   row; repeats allowed. Empty: every column.
 /// - `ndmin`: the minimum rank of the result, 0, 1 or 2. **2 by default** (loadtxt's default is

@@ -31,6 +31,9 @@ FUSOR_DEF std::string read_file(const std::string& path) {
 }
 
 FUSOR_DEF std::vector<data_line> data_lines(std::string_view text, index_t skip) {
+    if (skip < 0) // numpy.loadtxt's skiprows=-1: "argument must be nonnegative"
+        throw value_error("load_csv: skip_header must be non-negative, not "
+                          + std::to_string(skip));
     std::vector<data_line> out;
     index_t number = 0;
     while (!text.empty()) {

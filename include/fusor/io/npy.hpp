@@ -89,6 +89,10 @@ public:
             skip_space();
             if (key == "descr") {
                 have_descr = true;
+                if (peek() == '[') // numpy.save of a record array: a valid header, not a dtype here
+                    fail(path_,
+                         "holds a structured dtype (a list of fields), which fusor does not "
+                         "read: save each field as an array of its own");
                 h.descr = string_literal();
             } else if (key == "fortran_order") {
                 have_order = true;
@@ -305,7 +309,8 @@ void save_npy(const std::string& path, const E& e) {
 /// data is returned in fusor's row-major layout. As numpy.load for a single array.
 /// Throws `io_error` naming the path and the reason: the file cannot be opened, wrong magic
 /// string, unknown version, truncated header or data, malformed header dict, a shape whose
-/// size overflows, or another dtype (`holds <i4 (int32) data, not <f8 (float64)`). The file's
+/// size overflows, or another dtype (`holds <i4 (int32) data, not <f8 (float64)`; a structured
+/// dtype, a record array's list of fields, is not read either). The file's
 /// size is checked against the header before any allocation.
 template <class T>
 tensor<T> load_npy(const std::string& path);
