@@ -604,7 +604,7 @@ tensor_view<const value_type_t<E>> held_view(E&& e, bool row_major = false) {
             return owned(tensor<T>(e));
         return tensor_view<const T>(e);
     } else {
-        return owned(tensor<T>(e));
+        return owned(eval(e)); // eval: an advanced view is gathered once, not gathered and copied
     }
 }
 
@@ -626,7 +626,7 @@ public:
             if (row_major && !is_row_major(e.shape(), e.strides()) && e.size() > 1)
                 own(tensor<T>(e));
         } else {
-            own(tensor<T>(e));
+            own(eval(e)); // (eval: see held_view)
         }
     }
     source_view(const source_view&) = delete;
