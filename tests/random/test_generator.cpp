@@ -386,14 +386,15 @@ TEST_CASE("errors: NumPy's messages, typed") {
                          "high is out of bounds for uint8",
                          fusor::value_error);
     CHECK_THROWS_WITH_AS(g.uniform(1.0, 0.0, shape_t{2}), "high - low < 0", fusor::value_error);
-    CHECK_THROWS_AS(g.uniform(-1e308, 1e308, shape_t{2}), std::overflow_error);
+    // NumPy: OverflowError; fusor: its bad-argument error, with NumPy's message.
+    CHECK_THROWS_AS(g.uniform(-1e308, 1e308, shape_t{2}), fusor::value_error);
     CHECK_THROWS_WITH_AS(g.normal(0.0, -1.0, shape_t{2}), "scale < 0", fusor::value_error);
     CHECK_THROWS_WITH_AS(g.exponential(-1.0, shape_t{2}), "scale < 0", fusor::value_error);
     // NumPy tests the sign bit: -0.0 is refused, NaN passes (NaN values: the edge sessions).
     CHECK_THROWS_WITH_AS(g.normal(1.0, -0.0, shape_t{2}), "scale < 0", fusor::value_error);
     CHECK_THROWS_WITH_AS(g.exponential(-0.0), "scale < 0", fusor::value_error);
     CHECK_THROWS_WITH_AS(g.uniform(0.0, -0.0, shape_t{2}), "high - low < 0", fusor::value_error);
-    CHECK_THROWS_AS(g.uniform(0.0, std::nan(""), shape_t{2}), std::overflow_error);
+    CHECK_THROWS_AS(g.uniform(0.0, std::nan(""), shape_t{2}), fusor::value_error);
     CHECK_THROWS_WITH_AS(g.choice(5, shape_t{6}, false),
                          "Cannot take a larger sample than population when replace is False",
                          fusor::value_error);
@@ -418,6 +419,61 @@ TEST_CASE("errors: NumPy's messages, typed") {
     // A failed call draws nothing: the state is unchanged.
     const auto before = g.bit_generator().state();
     CHECK_THROWS(g.integers(3, 1, shape_t{4}));
+    CHECK(g.bit_generator().state() == before);
+}
+
+template <class T>
+std::vector<double> values_of(const fusor::tensor<T>& t) {
+    return std::vector<double>(t.begin(), t.end());
+}
+
+TEST_CASE("views, expressions, probability expressions and a braced shape, as NumPy takes them") {
+    // NumPy 1.24, one generator through every call (tests/random's session, by hand):
+    //   g = np.random.default_rng(42); g.integers(10, size=5); g.integers(10); g.integers(3, 7)
+    //   a = np.arange(1, 13.).reshape(4, 3); g.shuffle(a[:, 0]); g.shuffle(a[::2])
+    //   g.shuffle(a[:, 1:], axis=1); g.permutation(a[:, 1]); g.permutation(a * 2.0, axis=1)
+    //   g.choice(a[:, 2], 3); w = np.array([1, 2, 3, 4.]); g.choice(4, 6, True, w / w.sum())
+    //   g.choice(4, 2, False, np.array([.125, .25, .125, .5], np.float32))
+    auto g = rnd::default_rng(42);
+    const auto first = g.integers(10, {5}); // {5} is the shape: [0, 10)
+    CHECK(first.shape() == shape_t{5});
+    CHECK(values_of(first) == std::vector<double>{0, 7, 6, 4, 4});
+    CHECK(g.integers(10) == 8);
+    CHECK(g.integers(3, 7) == 3);
+    fusor::tensor<double> a = fusor::reshape(fusor::arange(1.0, 13.0), {4, 3});
+    g.shuffle(fusor::view(a, fusor::all, 0));
+    g.shuffle(fusor::view(a, fusor::slice(0, fusor::none, 2)));
+    g.shuffle(fusor::view(a, fusor::all, fusor::slice(1, fusor::none)), 1);
+    CHECK(values_of(a) == std::vector<double>{10, 2, 3, 1, 5, 6, 4, 8, 9, 7, 11, 12});
+    CHECK(values_of(g.permutation(fusor::view(a, fusor::all, 1)))
+          == std::vector<double>{8, 5, 2, 11});
+    const auto p2 = g.permutation(a * 2.0, 1);
+    CHECK(p2.shape() == shape_t{4, 3});
+    CHECK(values_of(p2) == std::vector<double>{4, 20, 6, 10, 2, 12, 16, 8, 18, 22, 14, 24});
+    CHECK(values_of(g.choice(fusor::view(a, fusor::all, 2), {3})) == std::vector<double>{6, 9, 6});
+    const fusor::tensor<double> w{1, 2, 3, 4};
+    CHECK(values_of(g.choice(4, {6}, true, w / fusor::sum(w)))
+          == std::vector<double>{3, 3, 3, 2, 1, 2});
+    const fusor::tensor<float> p32{0.125f, 0.25f, 0.125f, 0.5f};
+    CHECK(values_of(g.choice(4, {2}, false, p32)) == std::vector<double>{0, 3});
+    // float32 p: NumPy's tolerance is float32's sqrt(eps), so 0.1f + ... + 0.4f (1 + 1.5e-8)
+    // passes, as np.random.default_rng(0).choice(4, 2, False, p=float32 array) -> [3, 1].
+    auto g0 = rnd::default_rng(0);
+    const fusor::tensor<float> tenths{0.1f, 0.2f, 0.3f, 0.4f};
+    CHECK(values_of(g0.choice(4, {2}, false, tenths)) == std::vector<double>{3, 1});
+    auto g1 = rnd::default_rng(0);
+    const std::vector<double> tenths64{0.1f, 0.2f, 0.3f, 0.4f}; // the same sum, in float64
+    CHECK_THROWS_WITH_AS(
+        g1.choice(4, {2}, false, tenths64), "probabilities do not sum to 1", fusor::value_error);
+    const fusor::tensor<double> p_2d{{0.5, 0.5}, {0.0, 0.0}};
+    CHECK_THROWS_WITH_AS(g.choice(4, {2}, true, p_2d),
+                         "choice: p must be 1-dimensional (shape (2, 2))",
+                         fusor::value_error);
+    // A writable view with stride 0 repeats elements (broadcast_to's views are read-only, as
+    // NumPy's, and do not compile here): refused before any draw.
+    fusor::tensor<double> row{1, 2};
+    const auto before = g.bit_generator().state();
+    CHECK_THROWS_AS(g.shuffle(fusor::adapt(row.data(), {3, 2}, {0, 1})), fusor::value_error);
     CHECK(g.bit_generator().state() == before);
 }
 

@@ -670,3 +670,46 @@ TEST_CASE("searchsorted, isin and digitize take a C++ scalar for a 0-d operand")
     CHECK(digitize(1.0, tensor<double>{0.0, 1.0, 2.0}, true).item() == 1);
     CHECK_THROWS_AS((void)searchsorted(tensor<std::int8_t>{1, 2}, 1000), value_error);
 }
+
+TEST_CASE("braced lists and std::vector edges, as NumPy's lists") {
+    // NumPy 1.24 on x = np.array([.05, .1, .3, .5, .7, 1.2], np.float32): a list of Python floats
+    // is float64, so 0.1 is below float32's 0.1 (0.10000000149...) and the compares are float64.
+    const tensor<float> x = {0.05f, 0.1f, 0.3f, 0.5f, 0.7f, 1.2f};
+    auto same = [](const tensor<std::int64_t>& t, std::vector<std::int64_t> want) {
+        return std::vector<std::int64_t>(t.begin(), t.end()) == want;
+    };
+    CHECK(same(searchsorted(x, {0.1, 0.6}), {1, 4})); // np.searchsorted(x, [.1, .6])
+    CHECK(same(searchsorted(x, {0.1, 0.6}, side::right), {1, 4}));
+    CHECK(same(searchsorted(x, {0.1f, 0.6f}), {1, 4})); // float32 list: 0.1f itself
+    CHECK(same(searchsorted(x, {0.1f}, side::right), {2}));
+    const tensor<std::int64_t> xi = {1, 3, 5, 7};
+    CHECK(same(searchsorted(xi, {3, 6}), {1, 3}));
+    CHECK(same(searchsorted(xi, {3, 6}, side::left, tensor<int>{0, 1, 2, 3}), {1, 3}));
+    CHECK(same(digitize(x, {0.1, 0.5, 1.0}), {0, 1, 1, 2, 2, 3}));
+    CHECK(same(digitize(x, {0.1, 0.5, 1.0}, true), {0, 1, 1, 1, 2, 3}));
+    const tensor<bool> in = isin(xi, {3, 4, 7});
+    CHECK(std::vector<bool>(in.begin(), in.end()) == std::vector<bool>{false, true, false, true});
+    // np.histogram(x, [0, 1, 2]): int edges stay int64.
+    const auto [h, e] = histogram(x, {0, 1, 2});
+    static_assert(std::is_same_v<value_type_t<decltype(e)>, std::int64_t>);
+    CHECK(same(h, {5, 1}));
+    CHECK(same(e, {0, 1, 2}));
+    const std::vector<double> edges = {0.0, 0.25, 0.5, 1.0};
+    const auto [h2, e2] = histogram(x, edges);
+    CHECK(same(h2, {2, 1, 2}));
+    CHECK(std::vector<double>(e2.begin(), e2.end()) == edges);
+    const tensor<double> be = histogram_bin_edges(x, {0.0, 0.5});
+    CHECK(std::vector<double>(be.begin(), be.end()) == std::vector<double>{0.0, 0.5});
+    CHECK(histogram_bin_edges(x, edges).shape() == shape_t{4});
+    CHECK_THROWS_AS(histogram(x, {1.0, 0.0}), value_error); // decreasing edges
+}
+
+TEST_CASE("corrcoef names itself in its errors") {
+    const tensor<double> a = {1, 2, 3}, b = {1, 2};
+    CHECK_THROWS_WITH_AS(corrcoef(a, b),
+                         "corrcoef: m and y have different numbers of observations (3 and 2)",
+                         value_error);
+    CHECK_THROWS_WITH_AS(
+        cov(a, b), "cov: m and y have different numbers of observations (3 and 2)", value_error);
+    CHECK_THROWS_AS(corrcoef(tensor<double>(shape_t{2, 2, 2})), value_error);
+}

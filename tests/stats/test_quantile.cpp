@@ -476,6 +476,30 @@ TEST_CASE("stats.quantile: call forms, options in any order, the API examples") 
     CHECK(fusor::argpartition(tensor<double>{3, 1, 2}, 0)(0) == 1);
 }
 
+TEST_CASE("stats.quantile: q as an array of any shape, as NumPy's n-d q") {
+    // m = np.array([[1, 2, 3, 4], [5, 6, 7, 9.]]); np.quantile(m, [[.1, .5], [.9, 1.]], 1)
+    const tensor<double> m = {{1, 2, 3, 4}, {5, 6, 7, 9}};
+    const tensor<double> q = {{0.1, 0.5}, {0.9, 1.0}};
+    const tensor<double> r = fusor::quantile(m, q, 1);
+    CHECK(r.shape() == shape_t{2, 2, 2});
+    const std::vector<double> want = {1.3, 5.3, 2.5, 6.5, 3.7, 8.4, 4.0, 9.0};
+    for (index_t i = 0; i < r.size(); ++i) // NumPy's float64 results, to the bit
+        CHECK(r.data()[i] == want[static_cast<std::size_t>(i)]);
+    // np.quantile(m, np.linspace(0, 1, 3)) -> [1., 4.5, 9.]: an expression for q.
+    const tensor<double> lin = fusor::quantile(m, fusor::linspace(0.0, 1.0, 3));
+    CHECK(lin.shape() == shape_t{3});
+    CHECK(lin(1) == 4.5);
+    // np.percentile(m, np.array([25, 50], np.float32)) -> [2.75, 4.5]; a 0-d q is one number.
+    const tensor<double> pf = fusor::percentile(m, tensor<float>{25.f, 50.f});
+    CHECK(pf(0) == 2.75);
+    CHECK(pf(1) == 4.5);
+    tensor<double> half(shape_t{});
+    half = 0.5;
+    CHECK(fusor::quantile(m, half, 0).shape() == shape_t{4});
+    CHECK(fusor::quantile(m, tensor<double>(shape_t{0}), 1).shape() == shape_t{0, 2});
+    CHECK_THROWS_AS(fusor::quantile(m, tensor<double>{0.5, 1.5}), fusor::value_error);
+}
+
 TEST_CASE("stats.quantile: errors name the call") {
     const tensor<double> x = {{1, 2}, {3, 4}};
     CHECK_THROWS_AS(fusor::quantile(x, 1.5), fusor::value_error);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -715,6 +716,21 @@ auto histogram(const E& e, const B& edges, const O&... opts) {
         return detail::histogram_edges(e, edges, p, opts...);
     }
 }
+/// `histogram(e, {e0, e1, ...}, options…)`: explicit edges as a braced list, as numpy.histogram
+/// of a list of edges: the list is a 1-d tensor as NumPy's array of it (C++ integers int64,
+/// floats their own type), so `{0, 1, 2}` gives int64 `edges` and `{0.0, 0.5}` float64, as
+/// NumPy's. A `std::vector` of edges is read through `adapt(v)`.
+template <class E, class L, class... O>
+    requires(expression<E>&& scalar<L> && (detail::histogram_option<O> && ...))
+auto histogram(const E& e, std::initializer_list<L> edges, const O&... opts) {
+    return histogram(e, detail::list_tensor(edges), opts...);
+}
+/// `histogram(e, v, options…)` with a `std::vector` of edges: as `histogram(e, adapt(v), …)`.
+template <class E, class L, class A, class... O>
+    requires(expression<E>&& scalar<L> && (detail::histogram_option<O> && ...))
+auto histogram(const E& e, const std::vector<L, A>& edges, const O&... opts) {
+    return histogram(e, adapt(edges), opts...);
+}
 
 /// `histogram_bin_edges(e, bins = 10)`, `histogram_bin_edges(e, bins, range{lo, hi})`
 /// (numpy.histogram_bin_edges): the float64 (bins + 1,) edges `histogram` uses; throws as
@@ -749,6 +765,18 @@ tensor<value_type_t<B>> histogram_bin_edges(const E&, const B& edges) {
     tensor<value_type_t<B>> out(edges.shape(), uninitialized);
     std::copy(ev.data(), ev.data() + ev.size(), out.data());
     return out;
+}
+/// `histogram_bin_edges(e, {e0, e1, ...})` and `histogram_bin_edges(e, std_vector)`: the edges
+/// as `histogram` reads a list or a vector of them, checked and copied.
+template <class E, class L>
+    requires(expression<E>&& scalar<L>)
+auto histogram_bin_edges(const E& e, std::initializer_list<L> edges) {
+    return histogram_bin_edges(e, detail::list_tensor(edges));
+}
+template <class E, class L, class A>
+    requires(expression<E>&& scalar<L>)
+auto histogram_bin_edges(const E& e, const std::vector<L, A>& edges) {
+    return histogram_bin_edges(e, adapt(edges));
 }
 
 /// `bincount(x, minlength = 0)` (numpy.bincount): int64 counts of each value of the 1-d
@@ -879,6 +907,16 @@ template <class S, class B>
     requires(scalar<S>&& expression<B>)
 tensor<std::int64_t> digitize(S x, const B& bins, bool right = false) {
     return digitize(detail::weak_scalar_tensor<value_type_t<B>>(x), bins, right);
+}
+
+/// `digitize(x, {b0, b1, ...}, right)` with a braced list of bins (numpy.digitize of a list):
+/// the bins are a 1-d tensor as NumPy's array of the list (C++ integers int64, floats and bools
+/// their own type), so `{0.1, 0.5}` against float32 `x` compares in float64, as NumPy does.
+/// Example: `digitize(x, {0.0, 1.0, 2.5})`.
+template <class X, class L>
+    requires(expression<X>&& scalar<L>)
+tensor<std::int64_t> digitize(const X& x, std::initializer_list<L> bins, bool right = false) {
+    return digitize(x, detail::list_tensor(bins), right);
 }
 
 } // namespace fusor

@@ -68,15 +68,29 @@ enum class quantile_method {
 };
 
 /// The quantiles asked of `quantile`/`percentile`: one number (`0.25`: the result has the
-/// reduced shape) or a list (`{0.25, 0.75}` or a `std::vector<double>`: the result gets a
-/// leading axis of the list's length, as NumPy's 1-d `q`). Converts implicitly from each.
+/// reduced shape), a list (`{0.25, 0.75}` or a `std::vector<double>`: the result gets a
+/// leading axis of the list's length, as NumPy's 1-d `q`) or an expression of any shape and
+/// real type (`linspace(0.0, 1.0, 5)`, a (2, 2) tensor: the result's shape starts with `q`'s,
+/// as NumPy's n-d `q`; a 0-d `q` counts as one number). Converts implicitly from each; an
+/// expression is evaluated once, as float64 (a float32 `q` is widened exactly; NumPy 1.24
+/// computes a float32 `q`'s positions in float32).
 struct quantiles {
-    std::vector<double> values;
-    bool scalar = true;
+    std::vector<double> values; ///< row-major
+    shape_t shape;              ///< `q`'s shape: () for one number, (n,) for a list
 
     quantiles(double q) : values{q} {}
-    quantiles(std::initializer_list<double> q) : values(q), scalar(false) {}
-    quantiles(std::vector<double> q) : values(std::move(q)), scalar(false) {}
+    quantiles(std::initializer_list<double> q)
+        : values(q), shape{static_cast<index_t>(values.size())} {}
+    quantiles(std::vector<double> q)
+        : values(std::move(q)), shape{static_cast<index_t>(values.size())} {}
+    // clang-format off
+    template <class E>
+        requires(expression<E> && !std::is_same_v<value_type_t<E>, bool>)
+    quantiles(const E& q) : shape(q.shape()) {
+        // clang-format on
+        const tensor<double> t(q); // one fused loop, cast to float64
+        values.assign(t.data(), t.data() + t.size());
+    }
 };
 
 namespace detail {
@@ -417,9 +431,7 @@ tensor<double> quantile_impl(const E& e,
                              quantile_method method) {
     using T = value_type_t<E>;
     const reduced_shape rs(e.shape(), axes, keepdims);
-    shape_t shape;
-    if (!q.scalar)
-        shape.push_back(static_cast<index_t>(q.values.size()));
+    shape_t shape = q.shape; // NumPy's q.shape + the reduced shape
     shape.insert(shape.end(), rs.shape.begin(), rs.shape.end());
     tensor<double> out(shape, uninitialized);
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();

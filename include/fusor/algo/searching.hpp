@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -236,6 +237,22 @@ tensor<std::int64_t> searchsorted(const A& a, S v, side s, const O& sorter) {
     return searchsorted(a, detail::weak_scalar_tensor<value_type_t<A>>(v), s, sorter);
 }
 
+/// `searchsorted(a, {v0, v1, ...}, side)` with a braced list `v` (numpy.searchsorted of a
+/// list): the list becomes a 1-d tensor as NumPy's array of it (`detail::list_dtype_t`: C++
+/// integers int64, floats and bools their own type), so `{0.1}` against a float32 `a` compares
+/// in float64, as NumPy does. int64 of shape (len(v),).
+template <class A, class L>
+    requires(expression<A>&& scalar<L>)
+tensor<std::int64_t> searchsorted(const A& a, std::initializer_list<L> v, side s = side::left) {
+    return searchsorted(a, detail::list_tensor(v), s);
+}
+/// `searchsorted(a, {v0, ...}, side, sorter)`: see above.
+template <class A, class L, class O>
+    requires(expression<A>&& scalar<L>&& expression<O>)
+tensor<std::int64_t> searchsorted(const A& a, std::initializer_list<L> v, side s, const O& sorter) {
+    return searchsorted(a, detail::list_tensor(v), s, sorter);
+}
+
 /// `isin(element, test_elements, invert = false)` (numpy.isin): bool of `element`'s shape,
 /// true where the element equals some element of `test_elements` (any shape, flattened); with
 /// `invert`, the opposite. Integers (and bools, as 0/1) compare exactly as integers, whatever
@@ -283,6 +300,15 @@ template <class E, class S>
     requires(expression<E>&& scalar<S>)
 tensor<bool> isin(const E& element, S test_element, bool invert = false) {
     return isin(element, detail::weak_scalar_tensor<value_type_t<E>>(test_element), invert);
+}
+
+/// `isin(element, {t0, t1, ...}, invert)` with a braced list of test values (numpy.isin of a
+/// list): the list is a 1-d tensor as NumPy's array of it (C++ integers int64, floats and bools
+/// their own type). Example: `isin(x, {2, 5})`.
+template <class E, class L>
+    requires(expression<E>&& scalar<L>)
+tensor<bool> isin(const E& element, std::initializer_list<L> test_elements, bool invert = false) {
+    return isin(element, detail::list_tensor(test_elements), invert);
 }
 
 /// Option tags of `unique`, as numpy.unique's flags: also return the index of each unique

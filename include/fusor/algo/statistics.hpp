@@ -257,10 +257,10 @@ namespace detail {
 // numpy.cov's X: `array(m, ndmin=2, dtype=float64)`, transposed when `rowvar` is false and it
 // has more than one row (a 1-d operand is one variable either way).
 template <class E>
-tensor<double> cov_rows(const E& m, bool rowvar, const char* name) {
+tensor<double> cov_rows(const E& m, bool rowvar, const char* fn, const char* name) {
     const shape_t& s = m.shape();
     if (s.rank() > 2)
-        throw value_error(std::string("cov: ") + name + " has more than 2 dimensions (shape "
+        throw value_error(std::string(fn) + ": " + name + " has more than 2 dimensions (shape "
                           + to_string(s) + ")");
     shape_t two = s;
     while (two.rank() < 2)
@@ -272,16 +272,21 @@ tensor<double> cov_rows(const E& m, bool rowvar, const char* name) {
     return x;
 }
 
+// `fn` names the function the user called (cov or corrcoef) in the errors.
 template <class M, class Y>
-tensor<double>
-cov_impl(const M& m, const Y* y, bool rowvar, bool bias, std::optional<index_t> ddof_in) {
-    tensor<double> x = cov_rows(m, rowvar, "m");
+tensor<double> cov_impl(const M& m,
+                        const Y* y,
+                        bool rowvar,
+                        bool bias,
+                        std::optional<index_t> ddof_in,
+                        const char* fn = "cov") {
+    tensor<double> x = cov_rows(m, rowvar, fn, "m");
     if (x.shape()[0] == 0)
         return tensor<double>(shape_t{0, 0});
     if constexpr (!std::is_void_v<Y>) {
-        const tensor<double> more = cov_rows(*y, rowvar, "y");
+        const tensor<double> more = cov_rows(*y, rowvar, fn, "y");
         if (more.shape()[1] != x.shape()[1])
-            throw value_error("cov: m and y have different numbers of observations ("
+            throw value_error(std::string(fn) + ": m and y have different numbers of observations ("
                               + std::to_string(x.shape()[1]) + " and "
                               + std::to_string(more.shape()[1]) + ")");
         tensor<double> both(shape_t{x.shape()[0] + more.shape()[0], x.shape()[1]}, uninitialized);
@@ -345,12 +350,14 @@ tensor<T> correlation(tensor<T> c) {
 /// variable: 0-d, 1 or NaN).
 template <class X>
     requires expression<X> tensor<double> corrcoef(const X& x, bool rowvar = true) {
-        return detail::correlation(cov(x, rowvar));
+        return detail::correlation(
+            detail::cov_impl<X, void>(x, nullptr, rowvar, false, std::nullopt, "corrcoef"));
     }
 template <class X, class Y>
     requires(expression<X>&& expression<Y>)
 tensor<double> corrcoef(const X& x, const Y& y, bool rowvar = true) {
-    return detail::correlation(cov(x, y, rowvar));
+    return detail::correlation(
+        detail::cov_impl<X, Y>(x, &y, rowvar, false, std::nullopt, "corrcoef"));
 }
 
 } // namespace fusor

@@ -10,6 +10,8 @@
 // before `x` goes away or changes shape.
 #pragma once
 
+#include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -222,6 +224,20 @@ tensor<weak_scalar_t<T, canonical_t<S>>> weak_scalar_tensor(S s) {
     using R = weak_scalar_t<T, canonical_t<S>>;
     tensor<R> t(shape_t{}, uninitialized);
     t.data()[0] = make_weak_scalar<T>(s).value;
+    return t;
+}
+// The element type NumPy gives a list of values of C++ type `L` (numpy.asarray of a list):
+// integers are int64 (Python ints), floats and bools keep their type (a list of Python floats
+// is float64; a C++ `float` list stands for np.float32 scalars).
+template <class L>
+using list_dtype_t = std::
+    conditional_t<std::is_integral_v<L> && !std::is_same_v<L, bool>, std::int64_t, canonical_t<L>>;
+// A braced list as a 1-d tensor of `list_dtype_t` (NumPy converts a list argument to an array
+// before searching, binning or comparing with it): `searchsorted(a, {0.5, 1.5})`.
+template <class L>
+tensor<list_dtype_t<L>> list_tensor(std::initializer_list<L> l) {
+    tensor<list_dtype_t<L>> t(shape_t{static_cast<index_t>(l.size())}, uninitialized);
+    std::copy(l.begin(), l.end(), t.data());
     return t;
 }
 // What the evaluation reads for the right side `e`: an expression node is read where it is

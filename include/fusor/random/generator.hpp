@@ -10,8 +10,8 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -19,6 +19,7 @@
 #include <fusor/config.hpp>
 #include <fusor/core/axis.hpp>
 #include <fusor/core/error.hpp>
+#include <fusor/core/expression.hpp>
 #include <fusor/core/parallel.hpp>
 #include <fusor/core/rounding.hpp>
 #include <fusor/core/shape.hpp>
@@ -33,6 +34,12 @@ namespace fusor::random {
 /// A signed 128-bit integer: the bounds `integers` takes, wide enough for every bound NumPy
 /// accepts (an exclusive `high` of 2^64 for uint64 included).
 __extension__ typedef __int128 integer_bound;
+
+/// A C++ integer type `integers` takes as a bound (bool excluded; `integer_bound` included,
+/// which `std::integral` leaves out under -std=c++20).
+template <class I>
+concept bound_integer =
+    (std::is_integral_v<I> && !std::is_same_v<I, bool>) || std::is_same_v<I, integer_bound>;
 
 namespace detail {
 
@@ -96,6 +103,35 @@ FUSOR_DECL std::int64_t search_right(const std::vector<double>& cdf, double u);
 
 } // namespace detail
 
+/// The probabilities `p` that `generator::choice` takes (NumPy's `p=`): none (`{}`, uniform), a
+/// braced list, a `std::vector<double>`, or a 1-d expression of any real type (`w / sum(w)`),
+/// evaluated once as float64. The sum must be 1 within sqrt(eps) of float64, or of the
+/// expression's own float type when wider (float32: 3.5e-4), as NumPy's tolerance. Throws
+/// `value_error` for an expression that is not 1-d (NumPy: "p must be 1-dimensional").
+struct probabilities {
+    std::vector<double> values;
+    double atol = std::sqrt(std::numeric_limits<double>::epsilon()); ///< of `sum(p) - 1`
+
+    probabilities() = default;
+    probabilities(std::initializer_list<double> p) : values(p) {}
+    probabilities(std::vector<double> p) : values(std::move(p)) {}
+    // clang-format off
+    template <class E>
+        requires(expression<E> && !std::is_same_v<value_type_t<E>, bool>)
+    probabilities(const E& p) {
+        // clang-format on
+        if (p.shape().rank() != 1)
+            throw value_error("choice: p must be 1-dimensional (shape " + to_string(p.shape())
+                              + ")");
+        const tensor<double> t(p); // one fused loop, cast to float64
+        values.assign(t.data(), t.data() + t.size());
+        using T = value_type_t<E>;
+        if constexpr (std::is_floating_point_v<T>)
+            atol =
+                std::max(atol, std::sqrt(static_cast<double>(std::numeric_limits<T>::epsilon())));
+    }
+};
+
 /// NumPy's `Generator` (numpy.random.Generator) over a `pcg64` bit generator: the methods below
 /// take the same arguments as NumPy's (a `shape_t` for NumPy's `size`) and return the same
 /// values for the same state, filled in row-major order. Methods without a shape return one
@@ -131,8 +167,9 @@ public:
 
     /// `uniform(low, high, shape)` (numpy's Generator.uniform): `low + (high - low) * u` for
     /// NumPy's doubles u in [0, 1); float64, shape `shape`. Throws `value_error` when
-    /// high - low < 0 or is -0.0 ("high - low < 0", NumPy's sign-bit test) and
-    /// `std::overflow_error` when it is not finite (NaN included).
+    /// high - low < 0 or is -0.0 ("high - low < 0", NumPy's sign-bit test) and when it is not
+    /// finite, NaN included ("high - low range exceeds valid bounds": NumPy's OverflowError,
+    /// here fusor's error for a bad argument value).
     FUSOR_LAZY tensor<double> uniform(double low, double high, const shape_t& shape) {
         const double range = checked_range(low, high);
         tensor<double> out(shape, uninitialized);
@@ -164,12 +201,27 @@ public:
             fill_integers<T>(low, high, endpoint, out.data(), out.size());
         return out;
     }
-    /// One value of `integers<T>(low, high)` (exclusive `high`).
-    template <class T = std::int64_t>
-    T integers(integer_bound low, integer_bound high) {
+    /// `integers<T>(high, shape, endpoint = false)`: `integers<T>(0, high, shape, endpoint)`, as
+    /// NumPy's `integers(high, size=shape)` (one bound is the exclusive high, low 0). A braced
+    /// shape after one bound is a shape: `integers(10, {5})` is five values in [0, 10).
+    template <class T = std::int64_t, bound_integer H>
+    tensor<T> integers(H high, const shape_t& shape, bool endpoint = false) {
+        return integers<T>(0, static_cast<integer_bound>(high), shape, endpoint);
+    }
+    /// One value of `integers<T>(high)`: in [0, high), as NumPy's `integers(high)`.
+    template <class T = std::int64_t, bound_integer H>
+    T integers(H high) {
+        return integers<T>(integer_bound{0}, high);
+    }
+    /// One value of `integers<T>(low, high)` (exclusive `high`). Both bounds are integers of
+    /// any type; deduced, so that a braced `{5}` after one bound is read as a shape
+    /// (`integers(high, shape)`), not as `high`.
+    template <class T = std::int64_t, bound_integer L, bound_integer H>
+    T integers(L low, H high) {
         static_assert(std::is_integral_v<T>, "fusor: integers<T> needs an integer type or bool");
         T value;
-        fill_integers<T>(low, high, false, &value, 1);
+        fill_integers<T>(
+            static_cast<integer_bound>(low), static_cast<integer_bound>(high), false, &value, 1);
         return value;
     }
 
@@ -242,10 +294,8 @@ public:
     /// "probabilities contain NaN", "probabilities are not non-negative", "probabilities do
     /// not sum to 1", "Cannot take a larger sample than population when replace is False",
     /// "Fewer non-zero entries in p than size".
-    FUSOR_LAZY tensor<std::int64_t> choice(std::int64_t n,
-                                           const shape_t& shape,
-                                           bool replace = true,
-                                           const std::vector<double>& p = {}) {
+    FUSOR_LAZY tensor<std::int64_t>
+    choice(std::int64_t n, const shape_t& shape, bool replace = true, const probabilities& p = {}) {
         const index_t size = shape_size(shape);
         if (n <= 0 && size != 0)
             throw value_error("a must be a positive integer unless no samples are taken");
@@ -260,7 +310,7 @@ public:
     tensor<T> choice(const tensor<T>& a,
                      const shape_t& shape,
                      bool replace = true,
-                     const std::vector<double>& p = {}) {
+                     const probabilities& p = {}) {
         if (a.shape().rank() == 0)
             throw value_error("choice: a must be 1-dimensional or more (or an integer)");
         const index_t n = a.shape()[0];
@@ -275,6 +325,19 @@ public:
         for (index_t k = 0; k < idx.size(); ++k)
             std::copy_n(a.data() + idx.data()[k] * inner, inner, out.data() + k * inner);
         return out;
+    }
+
+    /// `choice(a, shape, replace, p)` with `a` any expression (a view, `x * 2.0`, an advanced
+    /// view): `a` evaluated once, then as above (NumPy converts `a` to an array first).
+    // clang-format off
+    template <class E>
+        requires(expression<E> && !tensor_like<E>)
+    tensor<value_type_t<E>> choice(const E& a,
+                                   const shape_t& shape,
+                                   bool replace = true,
+                                   const probabilities& p = {}) {
+        // clang-format on
+        return choice(tensor<value_type_t<E>>(a), shape, replace, p);
     }
 
     /// `permutation(n)` (numpy's Generator.permutation with an integer): 0..n-1 shuffled,
@@ -300,6 +363,18 @@ public:
         return out;
     }
 
+    /// `permutation(a, axis = 0)` with `a` any expression (a view, `x * 2.0`): `a` evaluated
+    /// once into the result, which is then shuffled as above.
+    // clang-format off
+    template <class E>
+        requires(expression<E> && !tensor_like<E>)
+    tensor<value_type_t<E>> permutation(const E& a, index_t axis = 0) {
+        // clang-format on
+        tensor<value_type_t<E>> out(a);
+        fisher_yates(out, normalize_axis(axis, out.shape().rank()));
+        return out;
+    }
+
     /// `shuffle(t, axis = 0)` (numpy's Generator.shuffle): reorders `t`'s sub-arrays along
     /// `axis` in place by NumPy's Fisher-Yates pass (from the last position down, a masked
     /// rejection draw for each). An empty `t` is left as it is and takes no draws (NumPy:
@@ -309,6 +384,52 @@ public:
         const index_t a = normalize_axis(axis, t.shape().rank());
         if (t.size() != 0)
             fisher_yates(t, a);
+    }
+
+    /// `shuffle(v, axis = 0)` of a writable view (NumPy's `rng.shuffle(x[:, 0])`, `x[::2]`, ...):
+    /// reorders the viewed sub-arrays along `axis` in place, in the tensor the view reads, with
+    /// the draws a tensor of that shape takes. A view of a const tensor does not compile.
+    /// Throws `axis_error` for a bad axis and `value_error` for a view that repeats an element
+    /// (a broadcast axis, stride 0: NumPy's "assignment destination is read-only").
+    template <class T>
+    void shuffle(tensor_view<T> v, index_t axis = 0) {
+        static_assert(!std::is_const_v<T>,
+                      "fusor: shuffle writes in place; a view of a const tensor cannot be "
+                      "shuffled (permutation(v) returns a shuffled copy)");
+        const index_t a = normalize_axis(axis, v.shape().rank());
+        if (v.size() == 0)
+            return;
+        const shape_t& s = v.shape();
+        const strides_t& st = v.strides();
+        // Where one sub-array's elements sit, relative to its first: every axis but `a`.
+        std::vector<index_t> offsets{0};
+        for (index_t d = 0; d < s.rank(); ++d) {
+            const auto du = static_cast<std::size_t>(d);
+            if (s[du] > 1 && st[du] == 0)
+                throw value_error("shuffle: the view repeats its elements along axis "
+                                  + std::to_string(d)
+                                  + " (stride 0, a broadcast); NumPy: assignment destination "
+                                    "is read-only");
+            if (d == a || s[du] == 1)
+                continue;
+            std::vector<index_t> more;
+            more.reserve(offsets.size() * static_cast<std::size_t>(s[du]));
+            for (const index_t o : offsets)
+                for (index_t k = 0; k < s[du]; ++k)
+                    more.push_back(o + k * st[du]);
+            offsets = std::move(more);
+        }
+        const index_t n = s[static_cast<std::size_t>(a)];
+        const index_t step = st[static_cast<std::size_t>(a)];
+        T* base = v.data();
+        for (index_t i = n - 1; i >= 1; --i) {
+            const auto j =
+                static_cast<index_t>(detail::random_interval(g_, static_cast<std::uint64_t>(i)));
+            if (i == j)
+                continue;
+            for (const index_t o : offsets)
+                std::swap(base[i * step + o], base[j * step + o]);
+        }
     }
 
 private:
@@ -350,7 +471,7 @@ private:
     FUSOR_LAZY static double checked_range(double low, double high) {
         const double range = high - low;
         if (!std::isfinite(range))
-            throw std::overflow_error("high - low range exceeds valid bounds");
+            throw value_error("high - low range exceeds valid bounds (NumPy: OverflowError)");
         if (std::signbit(range)) // NumPy's CONS_NON_NEGATIVE: -0.0 too (uniform(0.0, -0.0))
             throw value_error("high - low < 0");
         return range;
@@ -387,13 +508,12 @@ private:
         }
     }
 
-    FUSOR_LAZY tensor<std::int64_t> choose(std::int64_t pop_size,
-                                           const shape_t& shape,
-                                           bool replace,
-                                           const std::vector<double>& p) {
+    FUSOR_LAZY tensor<std::int64_t>
+    choose(std::int64_t pop_size, const shape_t& shape, bool replace, const probabilities& probs) {
         const index_t size = shape_size(shape);
+        const std::vector<double>& p = probs.values;
         if (!p.empty())
-            check_probabilities(pop_size, p);
+            check_probabilities(pop_size, p, probs.atol);
         if (replace) {
             if (p.empty())
                 return integers<std::int64_t>(0, pop_size, shape);
@@ -477,8 +597,8 @@ private:
         }
     }
 
-    FUSOR_LAZY static void check_probabilities(std::int64_t pop_size,
-                                               const std::vector<double>& p) {
+    FUSOR_LAZY static void
+    check_probabilities(std::int64_t pop_size, const std::vector<double>& p, double atol) {
         if (static_cast<std::int64_t>(p.size()) != pop_size)
             throw value_error("a and p must have same size");
         const double sum = detail::kahan_sum(p);
@@ -486,7 +606,7 @@ private:
             throw value_error("probabilities contain NaN");
         if (std::any_of(p.begin(), p.end(), [](double v) { return v < 0; }))
             throw value_error("probabilities are not non-negative");
-        if (std::abs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+        if (std::abs(sum - 1.0) > atol)
             throw value_error("probabilities do not sum to 1");
     }
 
