@@ -1537,3 +1537,25 @@ TEST_CASE("a throwing view(x, mask) or view(x, idx) assignment leaves the destin
                  "but corresponding boolean dimension is 3");
     }
 }
+
+TEST_CASE("split<N> and array_split<N> unpack as NumPy's tuples do") {
+    // a, b = np.split(np.arange(6).reshape(2, 3) * 1.0, 2): rows; c, d, e = np.array_split(x, 3, 1)
+    tensor<double> x = {{0, 1, 2}, {3, 4, 5}};
+    auto [a, b] = split<2>(x);
+    static_assert(std::is_same_v<decltype(a), tensor_view<double>>);
+    CHECK(a.shape() == shape_t{1, 3});
+    CHECK(array_equal(b, tensor<double>{{3, 4, 5}}));
+    a(0, 1) = 10; // writable views of x, as NumPy's
+    CHECK(x(0, 1) == 10);
+    auto [c, d, e] = array_split<3>(x, 1);
+    CHECK(array_equal(c, tensor<double>{{0}, {3}}));
+    CHECK(array_equal(e, tensor<double>{{2}, {5}}));
+    auto [lo, hi] = array_split<2>(tensor<int>{1, 2, 3}); // an rvalue: kept alive by the parts
+    CHECK(lo.shape() == shape_t{2});
+    CHECK(array_equal(hi, tensor<int>{3}));
+    auto [p, q] = split<2>(x * 2.0, 0); // a lazy expression: lazy parts
+    CHECK(array_equal(p, tensor<double>{{0, 20, 4}}));
+    CHECK(array_equal(q, tensor<double>{{6, 8, 10}}));
+    CHECK_THROWS_AS((void)split<4>(x, 1), value_error); // 3 columns into 4 equal parts
+    CHECK_THROWS_AS((void)split<2>(x, 2), axis_error);
+}

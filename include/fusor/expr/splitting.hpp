@@ -3,6 +3,8 @@
 // view, lazy remaps of an expression (each part holds its own copy of the expression node).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -78,6 +80,12 @@ auto split_views(E&& e, const split_spec& spec, index_t axis_in, bool equal) {
     }
 }
 
+// The N parts of a split as a std::array (parts are views: not default-constructible).
+template <std::size_t N, class V, std::size_t... I>
+std::array<V, N> parts_array(std::vector<V>&& parts, std::index_sequence<I...>) {
+    return {{std::move(parts[I])...}};
+}
+
 // `value_error` unless `e` has at least `rank` axes (numpy.hsplit/vsplit/dsplit).
 FUSOR_DECL void require_split_rank(const shape_t& s, index_t rank, const char* what);
 
@@ -103,6 +111,29 @@ template <class E>
     requires expression<E>
 auto array_split(E&& e, const detail::split_spec& sections_or_indices, index_t axis = 0) {
     return detail::split_views(std::forward<E>(e), sections_or_indices, axis, false);
+}
+
+/// `split<N>(e, axis = 0)`: `split(e, N, axis)` as a `std::array` of the N parts, so that
+/// structured bindings take them as NumPy's tuple unpacking does: `auto [a, b] = split<2>(x);`
+/// (`a, b = np.split(x, 2)`). Throws as `split`.
+template <std::size_t N, class E>
+    requires expression<E>
+auto split(E&& e, index_t axis = 0) {
+    static_assert(N > 0, "fusor::split<N>: number sections must be larger than 0");
+    return detail::parts_array<N>(
+        detail::split_views(std::forward<E>(e), static_cast<index_t>(N), axis, true),
+        std::make_index_sequence<N>{});
+}
+
+/// `array_split<N>(e, axis = 0)`: `array_split(e, N, axis)` as a `std::array` of the N parts
+/// (`auto [a, b, c] = array_split<3>(x);`). Throws as `array_split`.
+template <std::size_t N, class E>
+    requires expression<E>
+auto array_split(E&& e, index_t axis = 0) {
+    static_assert(N > 0, "fusor::array_split<N>: number sections must be larger than 0");
+    return detail::parts_array<N>(
+        detail::split_views(std::forward<E>(e), static_cast<index_t>(N), axis, false),
+        std::make_index_sequence<N>{});
 }
 
 /// `hsplit(e, sections_or_indices)` as numpy.hsplit: `split` along axis 1, or axis 0 for a 1-d
