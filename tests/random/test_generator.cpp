@@ -469,6 +469,17 @@ TEST_CASE("views, expressions, probability expressions and a braced shape, as Nu
     CHECK_THROWS_WITH_AS(g.choice(4, {2}, true, p_2d),
                          "choice: p must be 1-dimensional (shape (2, 2))",
                          fusor::value_error);
+    // One value without a shape: g = np.random.default_rng(3); g.choice(5) -> 4,
+    // g.choice(np.array([[1., 2], [3, 4], [5, 6]])) -> [1., 2.], g.choice(np.array([7, 8, 9])) -> 7
+    auto g3 = rnd::default_rng(3);
+    CHECK(g3.choice(5) == 4);
+    const fusor::tensor<double> rows{{1, 2}, {3, 4}, {5, 6}};
+    const auto row0 = g3.choice(rows);
+    CHECK(row0.shape() == shape_t{2});
+    CHECK(values_of(row0) == std::vector<double>{1, 2});
+    const auto seven = g3.choice(fusor::tensor<std::int64_t>{7, 8, 9});
+    CHECK(seven.shape() == shape_t{});
+    CHECK(seven.item() == 7);
     // A writable view with stride 0 repeats elements (broadcast_to's views are read-only, as
     // NumPy's, and do not compile here): refused before any draw.
     fusor::tensor<double> row{1, 2};

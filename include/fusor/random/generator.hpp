@@ -340,6 +340,18 @@ public:
         return choice(tensor<value_type_t<E>>(a), shape, replace, p);
     }
 
+    /// `choice(n)`: one index in [0, n), as NumPy's `choice(n)` without a size (the draws of
+    /// `choice(n, {})`). Throws as `choice(n, shape)`.
+    FUSOR_LAZY std::int64_t choice(std::int64_t n) { return choice(n, shape_t{}).item(); }
+
+    /// `choice(a)`: one of `a`'s sub-arrays along axis 0, shape `a.shape[1:]`, as NumPy's
+    /// `choice(a)` without a size (the draws of `choice(a, {})`); for a 1-d `a` a 0-d tensor,
+    /// whose `item()` is NumPy's scalar. Throws as `choice(a, shape)`.
+    template <class E>
+        requires expression<E> tensor<value_type_t<E>> choice(const E& a) {
+            return choice(a, shape_t{});
+        }
+
     /// `permutation(n)` (numpy's Generator.permutation with an integer): 0..n-1 shuffled,
     /// int64, shape (n,). Throws `value_error` for n < 0.
     FUSOR_LAZY tensor<std::int64_t> permutation(std::int64_t n) {
