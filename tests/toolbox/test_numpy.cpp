@@ -1559,3 +1559,19 @@ TEST_CASE("split<N> and array_split<N> unpack as NumPy's tuples do") {
     CHECK_THROWS_AS((void)split<4>(x, 1), value_error); // 3 columns into 4 equal parts
     CHECK_THROWS_AS((void)split<2>(x, 2), axis_error);
 }
+
+TEST_CASE("interp takes braced lists and std::vector sample points, as NumPy's lists") {
+    // np.interp(2.5, [1, 2, 3], [3, 2, 0]) == 1.0; np.interp([0, 1.5, 4], [1, 2, 3], [3, 2, 0])
+    // == [3., 2.5, 0.]; np.interp(0.5, [1, 2], [3, 2], left=-1.0) == -1.0
+    CHECK(interp(2.5, {1, 2, 3}, {3, 2, 0}) == 1.0);
+    const tensor<double> r = interp(tensor<double>{0, 1.5, 4}, {1, 2, 3}, {3, 2, 0});
+    CHECK(array_equal(r, tensor<double>{3.0, 2.5, 0.0}));
+    const std::vector<double> xp = {1, 2}, fp = {3, 2};
+    CHECK(interp(0.5, xp, fp, -1.0) == -1.0);
+    CHECK(interp(1.25, tensor<float>{1.f, 2.f}, {3.0, 2.0}) == 2.75); // mixed forms
+    CHECK_THROWS_WITH_AS(interp(1.0, {1.0, 2.0}, {3.0}),
+                         "interp: fp and xp are not of the same length (1 and 2)",
+                         value_error);
+    const tensor<double> two_d = {{1, 2}};
+    CHECK_THROWS_AS(interp(1.0, two_d, {3.0, 2.0}), value_error);
+}

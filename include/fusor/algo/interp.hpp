@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -45,19 +46,43 @@ FUSOR_DECL double interp_one(double x,
                              double right,
                              index_t& guess);
 
-template <class E>
-std::vector<double> doubles_of(const E& e, const char* what) {
-    if (checked_shape_of(e).rank() != 1)
-        throw value_error(std::string("interp: ") + what + " must be a 1-d sequence, got shape "
-                          + to_string(e.shape()));
-    const tensor<double> t = cast<double>(e);
-    return std::vector<double>(t.begin(), t.end());
-}
+/// The sample points `interp` takes as `xp` or `fp`, as float64 (NumPy converts them): an
+/// expression of any real type, a braced list (`interp(x, {1, 2, 3}, {3, 2, 0})`, as NumPy's
+/// Python lists) or a `std::vector<double>`. An expression that is not 1-d is kept as its shape
+/// only, for `interp`'s error.
+struct interp_points {
+    std::vector<double> values;
+    shape_t shape;
+
+    interp_points(std::initializer_list<double> l)
+        : values(l), shape{static_cast<index_t>(values.size())} {}
+    interp_points(std::vector<double> v)
+        : values(std::move(v)), shape{static_cast<index_t>(values.size())} {}
+    // clang-format off
+    template <class E>
+        requires expression<E>
+    interp_points(const E& e) : shape(checked_shape_of(e)) {
+            // clang-format on
+            if (shape.rank() != 1)
+                return;
+            const tensor<double> t = cast<double>(e);
+            values.assign(t.begin(), t.end());
+        }
+
+        // The values, or `value_error` naming `what` when the points are not 1-d.
+        std::vector<double> take(const char* what) && {
+            if (shape.rank() != 1)
+                throw value_error(std::string("interp: ") + what
+                                  + " must be a 1-d sequence, got shape " + to_string(shape));
+            return std::move(values);
+        }
+};
 
 } // namespace detail
 
 /// `interp(x, xp, fp, left, right, period)` as numpy.interp: the piecewise-linear interpolant
-/// through the points `(xp[i], fp[i])` at each `x`, a `tensor<double>` of `x`'s shape (float64
+/// through the points `(xp[i], fp[i])` at each `x` (`xp` and `fp` each an expression, a braced
+/// list or a `std::vector<double>`, read as float64), a `tensor<double>` of `x`'s shape (float64
 /// whatever the inputs' types, as NumPy; a C++ number `x` gives a `double`). `xp` must be
 /// increasing (not checked, as NumPy; for an `xp` that is not, or holds a NaN, the results are
 /// still NumPy's: the same comparisons in the same order, element after element). Below `xp[0]`
@@ -67,75 +92,75 @@ std::vector<double> doubles_of(const E& e, const char* what) {
 /// `fp` not 1-d ("Data points must be 1-D sequences"), lengths that differ ("fp and xp are not
 /// of the same length"), empty `xp` ("array of sample points is empty"), or `period` 0 ("period
 /// must be a non-zero value").
-template <class X, class XP, class FP>
-    requires(expression<X>&& expression<XP>&& expression<FP>)
-tensor<double> interp(const X& x,
-                      const XP& xp,
-                      const FP& fp,
-                      std::optional<double> left = std::nullopt,
-                      std::optional<double> right = std::nullopt,
-                      std::optional<double> period = std::nullopt) {
-    if (period && *period == 0.0)
-        throw value_error("interp: period must be a non-zero value");
-    std::vector<double> xs = detail::doubles_of(xp, "xp (Data points must be 1-D sequences)");
-    std::vector<double> fs = detail::doubles_of(fp, "fp (Data points must be 1-D sequences)");
-    // NumPy's order: without a period the compiled loop checks emptiness first.
-    if (!period && xs.empty())
-        throw value_error("interp: array of sample points is empty");
-    if (xs.size() != fs.size())
-        throw value_error("interp: fp and xp are not of the same length ("
-                          + std::to_string(fs.size()) + " and " + std::to_string(xs.size()) + ")");
-    tensor<double> out = cast<double>(x);
-    if (period) {
-        const double p = std::abs(*period);
-        left.reset();
-        right.reset();
+template <class X>
+    requires expression<X> tensor<double> interp(const X& x,
+                                                 detail::interp_points xp,
+                                                 detail::interp_points fp,
+                                                 std::optional<double> left = std::nullopt,
+                                                 std::optional<double> right = std::nullopt,
+                                                 std::optional<double> period = std::nullopt) {
+        if (period && *period == 0.0)
+            throw value_error("interp: period must be a non-zero value");
+        std::vector<double> xs = std::move(xp).take("xp (Data points must be 1-D sequences)");
+        std::vector<double> fs = std::move(fp).take("fp (Data points must be 1-D sequences)");
+        // NumPy's order: without a period the compiled loop checks emptiness first.
+        if (!period && xs.empty())
+            throw value_error("interp: array of sample points is empty");
+        if (xs.size() != fs.size())
+            throw value_error("interp: fp and xp are not of the same length ("
+                              + std::to_string(fs.size()) + " and " + std::to_string(xs.size())
+                              + ")");
+        tensor<double> out = cast<double>(x);
+        if (period) {
+            const double p = std::abs(*period);
+            left.reset();
+            right.reset();
+            for (double& v : out)
+                v = detail::floored_mod(v, p);
+            for (double& v : xs)
+                v = detail::floored_mod(v, p);
+            std::vector<std::size_t> order(xs.size());
+            std::iota(order.begin(), order.end(), std::size_t{0});
+            // NaN last, as NumPy's argsort (a NaN in xp, or an infinite one that the modulo made
+            // NaN, then gives NaN results as NumPy's do); `<` alone is no strict weak order there.
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return xs[a] < xs[b] || (!std::isnan(xs[a]) && std::isnan(xs[b]));
+            });
+            std::vector<double> sx, sf;
+            if (!xs.empty()) {
+                sx.push_back(xs[order.back()] - p);
+                sf.push_back(fs[order.back()]);
+            }
+            for (std::size_t i : order) {
+                sx.push_back(xs[i]);
+                sf.push_back(fs[i]);
+            }
+            if (!xs.empty()) {
+                sx.push_back(xs[order.front()] + p);
+                sf.push_back(fs[order.front()]);
+            }
+            xs = std::move(sx);
+            fs = std::move(sf);
+        }
+        if (xs.empty())
+            throw value_error("interp: array of sample points is empty");
+        const double lo = left.value_or(fs.front()), hi = right.value_or(fs.back());
+        index_t guess = 0; // carried from element to element in order, as NumPy's loop does
         for (double& v : out)
-            v = detail::floored_mod(v, p);
-        for (double& v : xs)
-            v = detail::floored_mod(v, p);
-        std::vector<std::size_t> order(xs.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        // NaN last, as NumPy's argsort (a NaN in xp, or an infinite one that the modulo made
-        // NaN, then gives NaN results as NumPy's do); `<` alone is no strict weak order there.
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return xs[a] < xs[b] || (!std::isnan(xs[a]) && std::isnan(xs[b]));
-        });
-        std::vector<double> sx, sf;
-        if (!xs.empty()) {
-            sx.push_back(xs[order.back()] - p);
-            sf.push_back(fs[order.back()]);
-        }
-        for (std::size_t i : order) {
-            sx.push_back(xs[i]);
-            sf.push_back(fs[i]);
-        }
-        if (!xs.empty()) {
-            sx.push_back(xs[order.front()] + p);
-            sf.push_back(fs[order.front()]);
-        }
-        xs = std::move(sx);
-        fs = std::move(sf);
+            v = detail::interp_one(v, xs, fs, lo, hi, guess);
+        return out;
     }
-    if (xs.empty())
-        throw value_error("interp: array of sample points is empty");
-    const double lo = left.value_or(fs.front()), hi = right.value_or(fs.back());
-    index_t guess = 0; // carried from element to element in order, as NumPy's loop does
-    for (double& v : out)
-        v = detail::interp_one(v, xs, fs, lo, hi, guess);
-    return out;
-}
-template <class X, class XP, class FP>
-    requires(std::is_arithmetic_v<X>&& expression<XP>&& expression<FP>)
+template <class X>
+    requires std::is_arithmetic_v<X>
 double interp(X x,
-              const XP& xp,
-              const FP& fp,
+              detail::interp_points xp,
+              detail::interp_points fp,
               std::optional<double> left = std::nullopt,
               std::optional<double> right = std::nullopt,
               std::optional<double> period = std::nullopt) {
     tensor<double> one(shape_t{}, uninitialized);
     one.data()[0] = static_cast<double>(x);
-    return interp(one, xp, fp, left, right, period).item();
+    return interp(one, std::move(xp), std::move(fp), left, right, period).item();
 }
 
 } // namespace fusor
