@@ -1575,3 +1575,30 @@ TEST_CASE("interp takes braced lists and std::vector sample points, as NumPy's l
     const tensor<double> two_d = {{1, 2}};
     CHECK_THROWS_AS(interp(1.0, two_d, {3.0, 2.0}), value_error);
 }
+
+TEST_CASE("append, as numpy.append: raveled without an axis, NumPy's types for Python values") {
+    // np.append(np.int32([1, 2, 3]), 5) -> int64 [1 2 3 5]; np.append(np.float32([1.5]), 0.5)
+    // -> float64; np.append(a, [4, 5]) -> int64; np.append(a, np.int8([4])) -> int32;
+    // np.append(np.ones((2, 2)), [[7, 8]], axis=0) -> (3, 2); np.append(np.ones((2, 2), f4),
+    // np.zeros(3, f4)) -> float32 (7,)
+    const tensor<std::int32_t> a = {1, 2, 3};
+    const auto a5 = append(a, 5);
+    static_assert(std::is_same_v<value_type_t<decltype(a5)>, std::int64_t>);
+    CHECK(array_equal(a5, tensor<std::int64_t>{1, 2, 3, 5}));
+    const auto f = append(tensor<float>{1.5f}, 0.5);
+    static_assert(std::is_same_v<value_type_t<decltype(f)>, double>);
+    CHECK(array_equal(f, tensor<double>{1.5, 0.5}));
+    CHECK(array_equal(append(a, {4, 5}), tensor<std::int64_t>{1, 2, 3, 4, 5}));
+    const auto a8 = append(a, tensor<std::int8_t>{4});
+    static_assert(std::is_same_v<value_type_t<decltype(a8)>, std::int32_t>);
+    const tensor<double> o = ones<double>({2, 2});
+    const tensor<double> row = {{7, 8}};
+    CHECK(array_equal(append(o, row, 0), tensor<double>{{1, 1}, {1, 1}, {7, 8}}));
+    const auto flat = append(ones<float>({2, 2}), zeros<float>({3}));
+    CHECK(flat.shape() == shape_t{7});
+    CHECK(array_equal(append(a * 2, view(a, slice(none, none, -1))),
+                      tensor<std::int32_t>{2, 4, 6, 3, 2, 1}));
+    const tensor<double> seven_eight = {7, 8};
+    CHECK_THROWS_AS((void)append(o, seven_eight, 0), value_error); // ranks 2 and 1
+    CHECK_THROWS_AS((void)append(o, row, 2), axis_error);
+}

@@ -29,6 +29,7 @@
 #include <fusor/core/shape.hpp>
 #include <fusor/core/slice.hpp>
 #include <fusor/exec/assign.hpp>
+#include <fusor/expr/leaf.hpp> // list_tensor
 #include <fusor/expr/lifetime_check.hpp>
 #include <fusor/expr/segmented.hpp>
 #include <fusor/tensor/tensor.hpp>
@@ -348,6 +349,46 @@ inline constexpr detail::join_fn_all_types<detail::join_kind::dstack> dstack{};
 /// columns (n, 1), then all are concatenated on axis 1: (3,) and (3, 2) → (3, 3). Parts and
 /// errors as `concatenate`.
 inline constexpr detail::join_fn_all_types<detail::join_kind::column_stack> column_stack{};
+
+/// `append(a, values)` as numpy.append without an axis: `a` and `values` raveled and joined,
+/// shape (a.size + values.size,); `append(a, values, axis)`: `concatenate` of the two along
+/// `axis` (same rank, every other extent equal). The result is a new tensor (NumPy's append
+/// copies) of `promote_t` of the two types (numpy.result_type). `values` is an expression, a
+/// C++ number (without an axis: one more element) or a braced list; those two are arrays as
+/// NumPy makes them of Python values (`detail::list_dtype_t`: C++ integers int64, floats their
+/// own type), so `append(tensor<int>{1, 2}, 3)` is int64 and `append(float32_x, 0.5)` float64,
+/// as NumPy's. Throws as `concatenate`: `value_error` for different ranks with an axis ("all
+/// the input arrays must have same number of dimensions") or extents that differ off the
+/// axis; `axis_error`.
+template <class A, class V>
+    requires(expression<A>&& expression<V>)
+auto append(const A& a, const V& values) {
+    return detail::join_tuple(
+        detail::join_kind::concatenate, std::tuple<const A&, const V&>(a, values), std::nullopt);
+}
+template <class A, class V>
+    requires(expression<A>&& expression<V>)
+auto append(const A& a, const V& values, index_t axis) {
+    return detail::join_tuple(
+        detail::join_kind::concatenate, std::tuple<const A&, const V&>(a, values), axis);
+}
+/// `append(a, s)`: one value more (numpy.append(a, 5)).
+template <class A, class S>
+    requires(expression<A>&& scalar<S>)
+auto append(const A& a, S s) {
+    return append(a, detail::list_tensor({s}));
+}
+/// `append(a, {v0, v1, ...})` and `append(a, {v0, ...}, axis)`: values as a braced list.
+template <class A, class L>
+    requires(expression<A>&& scalar<L>)
+auto append(const A& a, std::initializer_list<L> values) {
+    return append(a, detail::list_tensor(values));
+}
+template <class A, class L>
+    requires(expression<A>&& scalar<L>)
+auto append(const A& a, std::initializer_list<L> values, index_t axis) {
+    return append(a, detail::list_tensor(values), axis);
+}
 
 } // namespace fusor
 
