@@ -1602,3 +1602,26 @@ TEST_CASE("append, as numpy.append: raveled without an axis, NumPy's types for P
     CHECK_THROWS_AS((void)append(o, seven_eight, 0), value_error); // ranks 2 and 1
     CHECK_THROWS_AS((void)append(o, row, 2), axis_error);
 }
+
+TEST_CASE("take with a braced list of indices, as numpy.take(a, [0, 2], axis)") {
+    // np.take(np.arange(6.).reshape(2, 3), [2, 0], 1) -> [[2, 0], [5, 3]];
+    // np.take(np.arange(6.).reshape(2, 3), [-1, 1]) -> [5, 1]
+    const tensor<double> a = {{0, 1, 2}, {3, 4, 5}};
+    CHECK(array_equal(take(a, {2, 0}, 1), tensor<double>{{2, 0}, {5, 3}}));
+    CHECK(array_equal(take(a, {-1, 1}), tensor<double>{5, 1}));
+    CHECK_THROWS_AS((void)take(a, {3}, 1), index_error);
+}
+
+TEST_CASE("put with braced lists of indices and values, as numpy.put(a, [0, 2], [-44, -55])") {
+    // a = np.arange(5); np.put(a, [0, 2], [-44, -55]) -> [-44, 1, -55, 3, 4]; then
+    // np.put(a, np.array([4]), [9.7]) -> a[4] == 9 (cast to int64); np.put(a, [1, 3], 0)
+    tensor<std::int64_t> a = {0, 1, 2, 3, 4};
+    put(a, {0, 2}, {-44, -55});
+    CHECK(array_equal(a, tensor<std::int64_t>{-44, 1, -55, 3, 4}));
+    put(a, tensor<int>{4}, {9.7});
+    CHECK(a(4) == 9);
+    put(a, {1, 3}, 0);
+    CHECK(array_equal(a, tensor<std::int64_t>{-44, 0, -55, 0, 9}));
+    CHECK_THROWS_AS(put(a, {5}, {1}), index_error);
+    CHECK(array_equal(a, tensor<std::int64_t>{-44, 0, -55, 0, 9})); // untouched
+}

@@ -224,6 +224,18 @@ template <class E, class I>
 tensor<value_type_t<E>> take(const E& a, const I& indices) {
     return take(reshape(a, detail::flat_shape(detail::checked_shape_of(a))), indices, 0);
 }
+/// `take(a, {i0, i1, ...}, axis)` and `take(a, {i0, ...})`: the indices as a braced list of
+/// integers (numpy.take(a, [0, 2], axis)), a 1-d int64 index array.
+template <class E, class L>
+    requires(expression<E>&& std::is_integral_v<L>)
+tensor<value_type_t<E>> take(const E& a, std::initializer_list<L> indices, index_t axis) {
+    return take(a, detail::list_tensor(indices), axis);
+}
+template <class E, class L>
+    requires(expression<E>&& std::is_integral_v<L>)
+tensor<value_type_t<E>> take(const E& a, std::initializer_list<L> indices) {
+    return take(a, detail::list_tensor(indices));
+}
 
 /// `take_along_axis(arr, indices, axis)` as numpy.take_along_axis: `out[..., j, ...] =
 /// arr[..., indices[..., j, ...], ...]` along `axis` (what `argsort` and `argmax(keepdims)`
@@ -292,6 +304,26 @@ void put(A&& a, const I& indices, const V& values) {
     for (index_t j = 0; j < idx.size(); ++j)
         dest.data()[detail::flat_offset(dest, rm, at[static_cast<std::size_t>(j)])] =
             vals.data()[j % vals.size()];
+}
+
+/// `put(a, {i0, ...}, values)`, `put(a, indices, {v0, ...})`, `put(a, {i0, ...}, {v0, ...})`:
+/// indices or values as braced lists (numpy.put(a, [0, 2], [-44, -55])); the values are cast
+/// to `a`'s type as above.
+template <class A, class L, class V>
+    requires(
+        (tensor_like<A> || view_like<A>)&&std::is_integral_v<L> && (expression<V> || scalar<V>))
+void put(A&& a, std::initializer_list<L> indices, const V& values) {
+    put(std::forward<A>(a), detail::list_tensor(indices), values);
+}
+template <class A, class I, class L>
+    requires((tensor_like<A> || view_like<A>)&&(expression<I> || std::is_integral_v<I>)&&scalar<L>)
+void put(A&& a, const I& indices, std::initializer_list<L> values) {
+    put(std::forward<A>(a), indices, detail::list_tensor(values));
+}
+template <class A, class L, class M>
+    requires((tensor_like<A> || view_like<A>)&&std::is_integral_v<L>&& scalar<M>)
+void put(A&& a, std::initializer_list<L> indices, std::initializer_list<M> values) {
+    put(std::forward<A>(a), detail::list_tensor(indices), detail::list_tensor(values));
 }
 
 /// `put_along_axis(arr, indices, values, axis)` as numpy.put_along_axis: `arr[..., indices[...,
