@@ -102,6 +102,9 @@ void add_all() {
     FUSOR_COST_UNARY("sinh", fusor::sinh(a));
     FUSOR_COST_UNARY("cosh", fusor::cosh(a));
     FUSOR_COST_UNARY("tanh", fusor::tanh(a));
+    FUSOR_COST_UNARY("arcsinh", fusor::arcsinh(a));
+    FUSOR_COST_UNARY("arccosh", fusor::arccosh(a + T(1)));
+    FUSOR_COST_UNARY("arctanh", fusor::arctanh(a - T(1)));
     FUSOR_COST_UNARY("floor", fusor::floor(a));
     FUSOR_COST_UNARY("ceil", fusor::ceil(a));
 #undef FUSOR_COST_UNARY
@@ -115,6 +118,8 @@ void add_all() {
     FUSOR_COST_BINARY("minimum", fusor::minimum(a, b));
     FUSOR_COST_BINARY("hypot", fusor::hypot(a, b));
     FUSOR_COST_BINARY("arctan2", fusor::arctan2(a, b));
+    FUSOR_COST_BINARY("logaddexp", fusor::logaddexp(a, b));
+    FUSOR_COST_BINARY("fmod", fusor::fmod(a, b));
 #undef FUSOR_COST_BINARY
     // Into a 0-d tensor: the reduction is all the work.
 #define FUSOR_COST_REDUCTION(NAME, EXPR)                                                           \

@@ -12,7 +12,7 @@ grid a[i] op b[j] (a = C as a column, b = C as a row), in T, by NumPy. One line 
 preceded by `<dtype> corners <dtype> <C>`; `**` by `<dtype> exponents <dtype> <|C| without min>`
 and `cast` by `<dtype> cast_inputs float64 <inputs>`, so the test reads its inputs from here.
 
-Operations: + - * // % << >> (shifts: the amount is b as T, negative and too-wide amounts
+Operations: + - * // % << >> fmod (shifts: the amount is b as T, negative and too-wide amounts
 included) and ** with b replaced by |b| (NumPy raises on negative integer exponents; abs of min
 wraps to min, so min is dropped from the exponents: n × (n - 1) values for **). Then float64 →
 T casts of values T can hold after truncation, and on x86-64, for the types NumPy converts through
@@ -65,7 +65,7 @@ def main():
             emit(f, dt, "corners", c)
             for op, fn in [("+", np.add), ("-", np.subtract), ("*", np.multiply),
                            ("//", np.floor_divide), ("%", np.remainder),
-                           ("<<", np.left_shift), (">>", np.right_shift)]:
+                           ("<<", np.left_shift), (">>", np.right_shift), ("fmod", np.fmod)]:
                 emit(f, dt, op, fn(a, b))
             e = np.array([v for v in c if v >= 0 or v != np.iinfo(dt).min], dtype=dt)
             emit(f, dt, "exponents", np.abs(e))

@@ -110,6 +110,7 @@ void check_dtype() {
     check_grid<T>(dt, "%", a % b, c, c);
     check_grid<T>(dt, "<<", a << b, c, c);
     check_grid<T>(dt, ">>", a >> b, c, c);
+    check_grid<T>(dt, "fmod", fusor::fmod(a, b), c, c);
     const auto e = parse<T>(reference().at({dt, "exponents"}).values);
     check_grid<T>(dt, "**", fusor::power(a, row(e)), c, e);
 

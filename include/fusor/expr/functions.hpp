@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -53,6 +55,47 @@ template <class A>
     requires expression<A>
 auto cbrt(A&& a) {
     return detail::make_unary<ops::cbrt>(std::forward<A>(a));
+}
+/// `arcsinh(e)`, `arccosh(e)` (NaN below 1), `arctanh(e)` (±inf at ±1, NaN beyond):
+/// numpy.arcsinh, numpy.arccosh, numpy.arctanh (the C library's asinh, acosh, atanh). Type: as
+/// every math function. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto arcsinh(A&& a) {
+    return detail::make_unary<ops::arcsinh>(std::forward<A>(a));
+}
+template <class A>
+    requires expression<A>
+auto arccosh(A&& a) {
+    return detail::make_unary<ops::arccosh>(std::forward<A>(a));
+}
+template <class A>
+    requires expression<A>
+auto arctanh(A&& a) {
+    return detail::make_unary<ops::arctanh>(std::forward<A>(a));
+}
+/// `deg2rad(e)` (also `radians(e)`) and `rad2deg(e)` (also `degrees(e)`): numpy.deg2rad and
+/// numpy.rad2deg, `e * (π / 180)` and `e * (180 / π)` with the factor rounded to the result type
+/// as NumPy's. Type: as every math function. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto deg2rad(A&& a) {
+    return detail::make_unary<ops::deg2rad>(std::forward<A>(a));
+}
+template <class A>
+    requires expression<A>
+auto rad2deg(A&& a) {
+    return detail::make_unary<ops::rad2deg>(std::forward<A>(a));
+}
+template <class A>
+    requires expression<A>
+auto radians(A&& a) {
+    return detail::make_unary<ops::deg2rad>(std::forward<A>(a));
+}
+template <class A>
+    requires expression<A>
+auto degrees(A&& a) {
+    return detail::make_unary<ops::rad2deg>(std::forward<A>(a));
 }
 /// `exp(e)`: numpy.exp. Type: as every math function (float32 for bool and 8/16-bit integers,
 /// float64 for wider integers). Shape unchanged.
@@ -224,6 +267,13 @@ template <class A>
     requires expression<A>
 auto isinf(A&& a) {
     return detail::make_unary<ops::isinf>(std::forward<A>(a));
+}
+/// `signbit(e)`: numpy.signbit → bool: the sign bit, true for -0.0 and for a NaN whose sign bit
+/// is set; for integers `e < 0`. Shape unchanged.
+template <class A>
+    requires expression<A>
+auto signbit(A&& a) {
+    return detail::make_unary<ops::signbit>(std::forward<A>(a));
 }
 /// `isfinite(e)`: numpy.isfinite → bool: false for ±inf and NaN. Shape unchanged.
 template <class A>
@@ -412,6 +462,29 @@ template <class A, class B>
 auto minimum(A&& a, B&& b) {
     return detail::make_binary<ops::minimum>(std::forward<A>(a), std::forward<B>(b));
 }
+/// `logaddexp(a, b)`: numpy.logaddexp, `log(exp(a) + exp(b))` without overflow (NumPy's
+/// npy_logaddexp: equal operands give `a + ln 2`, else the larger plus `log1p(exp(-|a - b|))`);
+/// type as `arctan2`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto logaddexp(A&& a, B&& b) {
+    return detail::make_binary<ops::logaddexp>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `copysign(a, b)`: numpy.copysign, `|a|` with the sign of `b` (-0.0 and NaN signs count);
+/// type as `arctan2`. Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto copysign(A&& a, B&& b) {
+    return detail::make_binary<ops::copysign>(std::forward<A>(a), std::forward<B>(b));
+}
+/// `fmod(a, b)`: numpy.fmod, the C remainder with the sign of the dividend (`fmod(-7, 3)` is -1
+/// where `mod` gives 2); integers: `x fmod 0` is 0 (NumPy warns); floats: `fmod(x, 0.0)` is NaN.
+/// Type `promote(a, b)` (two bools: int8). Shapes broadcast; scalars accepted (weak).
+template <class A, class B>
+    requires detail::operand_pair<A, B>
+auto fmod(A&& a, B&& b) {
+    return detail::make_binary<ops::fmod>(std::forward<A>(a), std::forward<B>(b));
+}
 /// `maximum(a, b)` (numpy.maximum): element-wise larger, NaN propagates; `maximum(x, 0)` is ReLU.
 template <class A, class B>
     requires detail::operand_pair<A, B>
@@ -434,6 +507,30 @@ auto where(C&& cond, X&& x, Y&& y) {
                                                detail::operand_source<bool>(std::forward<C>(cond)),
                                                detail::operand_source<PY>(std::forward<X>(x)),
                                                detail::operand_source<PX>(std::forward<Y>(y)));
+}
+
+/// `nan_to_num(e, nan = 0.0, posinf = largest, neginf = lowest)` (numpy.nan_to_num): `e` with NaN
+/// replaced by `nan`, +inf by `posinf` and -inf by `neginf`, each converted to `e`'s type (the
+/// defaults: that type's largest and lowest finite values); integers and bools unchanged. Type
+/// and shape of `e`. Lazy: `where(isnan(e), nan, where(e == inf, posinf, where(e == -inf,
+/// neginf, e)))`, which explain shows (`e` is read three times per element).
+template <class A>
+    requires expression<A>
+auto nan_to_num(A&& a,
+                double nan = 0.0,
+                std::optional<double> posinf = std::nullopt,
+                std::optional<double> neginf = std::nullopt) {
+    auto n = as_node(std::forward<A>(a));
+    using T = value_type_t<decltype(n)>;
+    if constexpr (std::is_floating_point_v<T>) {
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        const double hi = posinf.value_or(static_cast<double>(std::numeric_limits<T>::max()));
+        const double lo = neginf.value_or(static_cast<double>(std::numeric_limits<T>::lowest()));
+        return where(isnan(n), nan, where(n == inf, hi, where(n == -inf, lo, n)));
+    } else {
+        (void)nan;
+        return n;
+    }
 }
 
 } // namespace fusor

@@ -1,0 +1,388 @@
+// NumPy's element-wise functions added for the first day: arcsinh, arccosh, arctanh, deg2rad,
+// rad2deg (radians, degrees), fmod, copysign, signbit, logaddexp and nan_to_num, against the
+// values NumPy 1.24 computes for 16 inputs in float64 and float32 (zeros of both signs,
+// infinities, NaN, 1e300). The values below were written by
+//   x = np.array([-3.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 0.99, 1.0, 1.5, 2.0, 10.0, 1e300,
+//                 np.inf, -np.inf, np.nan]); xf = x.astype(np.float32)
+// then np.deg2rad(x), np.deg2rad(xf), np.rad2deg(x), np.rad2deg(xf), np.fmod(x, 0.75),
+// np.fmod(xf, np.float32(0.75)), np.copysign(1.5, x), np.logaddexp(x, x[::-1]),
+// np.logaddexp(xf, xf[::-1]), np.nan_to_num(xf, nan=1.5, posinf=9.0, neginf=-9.0),
+// np.arcsinh(x), np.arccosh(x), np.arctanh(x) and the same of xf, as hex floats. Integer fmod is
+// checked on every corner in test_integer_corners.cpp.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <fusor/fusor.hpp>
+
+using namespace fusor;
+
+namespace {
+
+constexpr float inf_v = std::numeric_limits<float>::infinity(); // float: exact in either vector
+constexpr float nan_v = std::numeric_limits<float>::quiet_NaN();
+
+const std::vector<double> x = {
+    -3.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 0.99, 1.0, 1.5, 2.0, 10.0, 1e300, inf_v, -inf_v, nan_v};
+
+tensor<double> x64() {
+    tensor<double> t(shape_t{static_cast<index_t>(x.size())});
+    std::copy(x.begin(), x.end(), t.begin());
+    return t;
+}
+tensor<float> x32() {
+    return tensor<float>(cast<float>(x64()));
+}
+
+// Bit for bit: NaN equals NaN, zeros compare with their signs.
+template <class T, class E>
+void check_same(const char* what, const E& e, const std::vector<T>& want) {
+    const tensor<T> got = e;
+    REQUIRE(static_cast<std::size_t>(got.size()) == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        const T g = got.begin()[k], w = want[k];
+        const bool same =
+            (std::isnan(g) && std::isnan(w)) || (g == w && std::signbit(g) == std::signbit(w));
+        CHECK_MESSAGE(same, what << " of " << x[k] << ": " << g << ", NumPy " << w);
+    }
+}
+
+// Within one unit in the last place of NumPy's (SVML's on AVX-512 hosts, the C library's
+// elsewhere; fusor computes float32 through float64, float64 by the C library, both within an
+// ulp of the exact value), and exactly fusor's own definition `std_f`.
+template <class T, class E, class F>
+void check_within_ulp(const char* what, const E& e, const std::vector<T>& want, F std_f) {
+    const tensor<T> got = e;
+    REQUIRE(static_cast<std::size_t>(got.size()) == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        const T g = got.begin()[k], w = want[k];
+        if (std::isnan(w) || std::isinf(w) || w == T(0)) {
+            CHECK_MESSAGE(((std::isnan(g) && std::isnan(w)) || g == w), what << " of " << x[k]);
+            continue;
+        }
+        const T ulp = std::nextafter(std::abs(w), std::numeric_limits<T>::infinity()) - std::abs(w);
+        CHECK_MESSAGE(std::abs(g - w) <= ulp,
+                      what << " of " << x[k] << ": " << g << ", NumPy " << w);
+        CHECK(g == static_cast<T>(std_f(static_cast<double>(static_cast<T>(x[k])))));
+    }
+}
+
+} // namespace
+
+TEST_CASE("deg2rad, rad2deg, fmod, copysign, logaddexp and nan_to_num: NumPy's bits") {
+    const std::vector<double> deg2rad64 = {-0x1.f46bb9c109324p-5,
+                                           -0x1.1df46a2529d39p-6,
+                                           -0x1.1df46a2529d39p-7,
+                                           -0x0.0p+0,
+                                           0x0.0p+0,
+                                           0x1.1df46a2529d39p-8,
+                                           0x1.1df46a2529d39p-7,
+                                           0x1.1b185ed7fde36p-6,
+                                           0x1.1df46a2529d39p-6,
+                                           0x1.acee9f37bebd6p-6,
+                                           0x1.1df46a2529d39p-5,
+                                           0x1.657184ae74487p-3,
+                                           0x1.aafe6d51317bbp+990,
+                                           inf_v,
+                                           -inf_v,
+                                           nan_v};
+    const std::vector<float> deg2rad32 = {-0x1.f46bba0000000p-5f,
+                                          -0x1.1df46a0000000p-6f,
+                                          -0x1.1df46a0000000p-7f,
+                                          -0x0.0p+0f,
+                                          0x0.0p+0f,
+                                          0x1.1df46a0000000p-8f,
+                                          0x1.1df46a0000000p-7f,
+                                          0x1.1b185e0000000p-6f,
+                                          0x1.1df46a0000000p-6f,
+                                          0x1.aceea00000000p-6f,
+                                          0x1.1df46a0000000p-5f,
+                                          0x1.6571840000000p-3f,
+                                          inf_v,
+                                          inf_v,
+                                          -inf_v,
+                                          nan_v};
+    const std::vector<double> rad2deg64 = {-0x1.91120971749b9p+7,
+                                           -0x1.ca5dc1a63c1f8p+5,
+                                           -0x1.ca5dc1a63c1f8p+4,
+                                           -0x0.0p+0,
+                                           0x0.0p+0,
+                                           0x1.ca5dc1a63c1f8p+3,
+                                           0x1.ca5dc1a63c1f8p+4,
+                                           0x1.c5c856c0bb859p+5,
+                                           0x1.ca5dc1a63c1f8p+5,
+                                           0x1.57c6513cad17ap+6,
+                                           0x1.ca5dc1a63c1f8p+6,
+                                           0x1.1e7a9907e593bp+9,
+                                           0x1.5638a23f1bc66p+1002,
+                                           inf_v,
+                                           -inf_v,
+                                           nan_v};
+    const std::vector<float> rad2deg32 = {-0x1.9112080000000p+7f,
+                                          -0x1.ca5dc00000000p+5f,
+                                          -0x1.ca5dc00000000p+4f,
+                                          -0x0.0p+0f,
+                                          0x0.0p+0f,
+                                          0x1.ca5dc00000000p+3f,
+                                          0x1.ca5dc00000000p+4f,
+                                          0x1.c5c8560000000p+5f,
+                                          0x1.ca5dc00000000p+5f,
+                                          0x1.57c6500000000p+6f,
+                                          0x1.ca5dc00000000p+6f,
+                                          0x1.1e7a980000000p+9f,
+                                          inf_v,
+                                          inf_v,
+                                          -inf_v,
+                                          nan_v};
+    const std::vector<double> fmod64 = {-0x1.0000000000000p-1,
+                                        -0x1.0000000000000p-2,
+                                        -0x1.0000000000000p-1,
+                                        -0x0.0p+0,
+                                        0x0.0p+0,
+                                        0x1.0000000000000p-2,
+                                        0x1.0000000000000p-1,
+                                        0x1.eb851eb851eb8p-3,
+                                        0x1.0000000000000p-2,
+                                        0x0.0p+0,
+                                        0x1.0000000000000p-1,
+                                        0x1.0000000000000p-2,
+                                        0x0.0p+0,
+                                        nan_v,
+                                        nan_v,
+                                        nan_v};
+    const std::vector<float> fmod32 = {-0x1.0000000000000p-1f,
+                                       -0x1.0000000000000p-2f,
+                                       -0x1.0000000000000p-1f,
+                                       -0x0.0p+0f,
+                                       0x0.0p+0f,
+                                       0x1.0000000000000p-2f,
+                                       0x1.0000000000000p-1f,
+                                       0x1.eb85200000000p-3f,
+                                       0x1.0000000000000p-2f,
+                                       0x0.0p+0f,
+                                       0x1.0000000000000p-1f,
+                                       0x1.0000000000000p-2f,
+                                       nan_v,
+                                       nan_v,
+                                       nan_v,
+                                       nan_v};
+    const std::vector<double> copysign64 = {-0x1.8000000000000p+0,
+                                            -0x1.8000000000000p+0,
+                                            -0x1.8000000000000p+0,
+                                            -0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0,
+                                            -0x1.8000000000000p+0,
+                                            0x1.8000000000000p+0};
+    const std::vector<double> logaddexp64 = {nan_v,
+                                             -0x1.0000000000000p+0,
+                                             inf_v,
+                                             0x1.7e43c8800759cp+996,
+                                             0x1.40005f3559328p+3,
+                                             0x1.14823997149aap+1,
+                                             0x1.d031eafefb049p+0,
+                                             0x1.b02b3b9a35030p+0,
+                                             0x1.b02b3b9a35030p+0,
+                                             0x1.d031eafefb049p+0,
+                                             0x1.14823997149aap+1,
+                                             0x1.40005f3559328p+3,
+                                             0x1.7e43c8800759cp+996,
+                                             inf_v,
+                                             -0x1.0000000000000p+0,
+                                             nan_v};
+    const std::vector<float> logaddexp32 = {nan_v,
+                                            -0x1.0000000000000p+0f,
+                                            inf_v,
+                                            inf_v,
+                                            0x1.4000600000000p+3f,
+                                            0x1.14823a0000000p+1f,
+                                            0x1.d031ec0000000p+0f,
+                                            0x1.b02b3c0000000p+0f,
+                                            0x1.b02b3c0000000p+0f,
+                                            0x1.d031ec0000000p+0f,
+                                            0x1.14823a0000000p+1f,
+                                            0x1.4000600000000p+3f,
+                                            inf_v,
+                                            inf_v,
+                                            -0x1.0000000000000p+0f,
+                                            nan_v};
+    const std::vector<float> nan_to_num32 = {-0x1.c000000000000p+1f,
+                                             -0x1.0000000000000p+0f,
+                                             -0x1.0000000000000p-1f,
+                                             -0x0.0p+0f,
+                                             0x0.0p+0f,
+                                             0x1.0000000000000p-2f,
+                                             0x1.0000000000000p-1f,
+                                             0x1.fae1480000000p-1f,
+                                             0x1.0000000000000p+0f,
+                                             0x1.8000000000000p+0f,
+                                             0x1.0000000000000p+1f,
+                                             0x1.4000000000000p+3f,
+                                             0x1.2000000000000p+3f,
+                                             0x1.2000000000000p+3f,
+                                             -0x1.2000000000000p+3f,
+                                             0x1.8000000000000p+0f};
+    const auto a = x64();
+    const auto f = x32();
+    check_same("deg2rad", deg2rad(a), deg2rad64);
+    check_same("deg2rad", deg2rad(f), deg2rad32);
+    check_same("radians", radians(f), deg2rad32);
+    check_same("rad2deg", rad2deg(a), rad2deg64);
+    check_same("rad2deg", rad2deg(f), rad2deg32);
+    check_same("degrees", degrees(a), rad2deg64);
+    check_same("fmod", fmod(a, 0.75), fmod64);
+    check_same("fmod", fmod(f, 0.75), fmod32); // a weak scalar: float32, as NumPy's float32 0.75
+    check_same("copysign", copysign(1.5, a), copysign64);
+    check_same("logaddexp", logaddexp(a, flip(a)), logaddexp64);
+    check_same("logaddexp", logaddexp(f, flip(f)), logaddexp32);
+    check_same("nan_to_num", nan_to_num(f, 1.5, 9.0, -9.0), nan_to_num32);
+    const tensor<double> n = nan_to_num(a);
+    CHECK(n(12) == 1e300);
+    CHECK(n(13) == std::numeric_limits<double>::max());
+    CHECK(n(14) == std::numeric_limits<double>::lowest());
+    CHECK(n(15) == 0.0);
+    CHECK(tensor<float>(nan_to_num(f))(13) == std::numeric_limits<float>::max());
+    const tensor<std::int32_t> i = {-3, 0, 7};
+    CHECK(array_equal(nan_to_num(i), i)); // integers unchanged, as NumPy
+    const tensor<bool> s = signbit(a);
+    const std::vector<int> sign_bits = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
+    for (std::size_t k = 0; k < sign_bits.size(); ++k)
+        CHECK(s.begin()[k] == (sign_bits[k] == 1));
+    CHECK(array_equal(signbit(tensor<std::int8_t>{-1, 0, 1}), tensor<bool>{true, false, false}));
+    CHECK(array_equal(signbit(tensor<std::uint8_t>{255, 0}), tensor<bool>{false, false}));
+    // Types: NumPy's float rules for the math ones, promote for fmod.
+    static_assert(std::is_same_v<value_type_t<decltype(deg2rad(i))>, double>);
+    static_assert(std::is_same_v<value_type_t<decltype(fmod(i, 2))>, std::int32_t>);
+    static_assert(std::is_same_v<value_type_t<decltype(logaddexp(f, f))>, float>);
+    static_assert(std::is_same_v<value_type_t<decltype(signbit(f))>, bool>);
+    CHECK(array_equal(fmod(tensor<std::int32_t>{-7, 7}, 3), tensor<std::int32_t>{-1, 1}));
+    CHECK(array_equal(mod(tensor<std::int32_t>{-7, 7}, 3), tensor<std::int32_t>{2, 1}));
+}
+
+TEST_CASE("arcsinh, arccosh and arctanh: within an ulp of NumPy's") {
+    const std::vector<double> arcsinh64 = {-0x1.f73974f2d01d6p+0,
+                                           -0x1.c34366179d427p-1,
+                                           -0x1.ecc2caec5160ap-2,
+                                           -0x0.0p+0,
+                                           0x0.0p+0,
+                                           0x1.facfb2399e637p-3,
+                                           0x1.ecc2caec5160ap-2,
+                                           0x1.bfa2424777c63p-1,
+                                           0x1.c34366179d427p-1,
+                                           0x1.31dc0090b63d8p+0,
+                                           0x1.719218313d087p+0,
+                                           0x1.7fc5c506d2bdbp+1,
+                                           0x1.59bbfd8b83e44p+9,
+                                           inf_v,
+                                           -inf_v,
+                                           nan_v};
+    const std::vector<double> arccosh64 = {nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           0x0.0p+0,
+                                           0x1.ecc2caec5160ap-1,
+                                           0x1.5124271980435p+0,
+                                           0x1.7f21ed1ce05d4p+1,
+                                           0x1.59bbfd8b83e44p+9,
+                                           inf_v,
+                                           nan_v,
+                                           nan_v};
+    const std::vector<double> arctanh64 = {nan_v,
+                                           -inf_v,
+                                           -0x1.193ea7aad030bp-1,
+                                           -0x0.0p+0,
+                                           0x0.0p+0,
+                                           0x1.058aefa811452p-2,
+                                           0x1.193ea7aad030bp-1,
+                                           0x1.52c581997cd85p+1,
+                                           inf_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v,
+                                           nan_v};
+    const std::vector<float> arcsinh32 = {-0x1.f739740000000p+0f,
+                                          -0x1.c343660000000p-1f,
+                                          -0x1.ecc2ca0000000p-2f,
+                                          -0x0.0p+0f,
+                                          0x0.0p+0f,
+                                          0x1.facfb20000000p-3f,
+                                          0x1.ecc2ca0000000p-2f,
+                                          0x1.bfa2420000000p-1f,
+                                          0x1.c343660000000p-1f,
+                                          0x1.31dc000000000p+0f,
+                                          0x1.7192180000000p+0f,
+                                          0x1.7fc5c60000000p+1f,
+                                          inf_v,
+                                          inf_v,
+                                          -inf_v,
+                                          nan_v};
+    const std::vector<float> arccosh32 = {nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          0x0.0p+0f,
+                                          0x1.ecc2ca0000000p-1f,
+                                          0x1.5124280000000p+0f,
+                                          0x1.7f21ee0000000p+1f,
+                                          inf_v,
+                                          inf_v,
+                                          nan_v,
+                                          nan_v};
+    const std::vector<float> arctanh32 = {nan_v,
+                                          -inf_v,
+                                          -0x1.193ea80000000p-1f,
+                                          -0x0.0p+0f,
+                                          0x0.0p+0f,
+                                          0x1.058af00000000p-2f,
+                                          0x1.193ea80000000p-1f,
+                                          0x1.52c5860000000p+1f,
+                                          inf_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v,
+                                          nan_v};
+    const auto a = x64();
+    const auto f = x32();
+    const auto asinh_ = [](double v) {
+        return std::asinh(v);
+    };
+    const auto acosh_ = [](double v) {
+        return std::acosh(v);
+    };
+    const auto atanh_ = [](double v) {
+        return std::atanh(v);
+    };
+    check_within_ulp("arcsinh", arcsinh(a), arcsinh64, asinh_);
+    check_within_ulp("arccosh", arccosh(a), arccosh64, acosh_);
+    check_within_ulp("arctanh", arctanh(a), arctanh64, atanh_);
+    check_within_ulp("arcsinh", arcsinh(f), arcsinh32, asinh_);
+    check_within_ulp("arccosh", arccosh(f), arccosh32, acosh_);
+    check_within_ulp("arctanh", arctanh(f), arctanh32, atanh_);
+    static_assert(std::is_same_v<value_type_t<decltype(arcsinh(tensor<std::int16_t>{1}))>, float>);
+}
