@@ -386,3 +386,86 @@ TEST_CASE("arcsinh, arccosh and arctanh: within an ulp of NumPy's") {
     check_within_ulp("arctanh", arctanh(f), arctanh32, atanh_);
     static_assert(std::is_same_v<value_type_t<decltype(arcsinh(tensor<std::int16_t>{1}))>, float>);
 }
+
+TEST_CASE("cross as numpy.cross: each product rounded, integers wrap, 2- and 3-vectors, axis") {
+    // np.cross([[0.1, 0.2, 0.3], [1e8, 3.3, -7.1]], [0.7, 1.3, 2.9]) (an FMA would change four
+    // of the six values in the last bit)
+    const tensor<double> a = {{0.1, 0.2, 0.3}, {1e8, 3.3, -7.1}};
+    const tensor<double> b = {0.7, 1.3, 2.9};
+    const tensor<double> c = cross(a, b);
+    CHECK(c.shape() == shape_t{2, 3});
+    const std::vector<double> want = {0x1.851eb851eb850p-3,
+                                      -0x1.47ae147ae147ap-4,
+                                      -0x1.47ae147ae1470p-7,
+                                      0x1.2ccccccccccccp+4,
+                                      -0x1.1490c84f851ecp+28,
+                                      0x1.efe91f6c28f5cp+26};
+    for (std::size_t k = 0; k < want.size(); ++k)
+        CHECK(c.begin()[k] == want[k]);
+    // int32: np.cross([[2**30, 3, 2**31 - 1]], [7, 2**30, 5]) -> [[1073741839, 1073741817, -21]]
+    const tensor<std::int32_t> i = {{1 << 30, 3, 2147483647}};
+    const tensor<std::int32_t> j = {7, 1 << 30, 5};
+    CHECK(array_equal(cross(i, j), tensor<std::int32_t>{{1073741839, 1073741817, -21}}));
+    // 2-vectors: the z component; a 2- with a 3-vector: the missing component 0.
+    const tensor<std::int64_t> z = cross(tensor<int>{1, 2}, tensor<int>{3, 4});
+    CHECK(z.shape() == shape_t{});
+    CHECK(z.item() == -2);
+    CHECK(
+        array_equal(cross(tensor<int>{1, 2}, tensor<float>{3, 4, 5}), tensor<double>{10, -5, -2}));
+    CHECK(array_equal(cross(tensor<double>{1, 2, 3}, tensor<double>{3, 4}),
+                      tensor<double>{-12, 9, -2}));
+    // axis 0: vectors down the columns, the result's vectors on axis 0 too.
+    const tensor<double> col = {{0.7}, {1.3}, {2.9}}; // b as a column
+    CHECK(array_equal(cross(transpose(a), col, 0), transpose(cross(a, b))));
+    CHECK_THROWS_AS((void)cross(tensor<double>{1, 2, 3, 4}, b), value_error);
+    CHECK_THROWS_AS((void)cross(a, b, 2), axis_error);
+    CHECK_THROWS_AS((void)cross(a, tensor<double>{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}),
+                    broadcast_error);
+}
+
+TEST_CASE("diag, eye(n, m, k), identity, logspace and geomspace as NumPy's") {
+    CHECK(array_equal(diag(tensor<std::int64_t>{1, 2}, 1),
+                      tensor<std::int64_t>{{0, 1, 0}, {0, 0, 2}, {0, 0, 0}}));
+    CHECK(array_equal(diag(tensor<int>{5, 6}, -1), tensor<int>{{0, 0, 0}, {5, 0, 0}, {0, 6, 0}}));
+    const tensor<std::int64_t> m = reshape(arange(9), {3, 3});
+    CHECK(array_equal(diag(m, 1), tensor<std::int64_t>{1, 5}));
+    CHECK(array_equal(diag(m), tensor<std::int64_t>{0, 4, 8}));
+    CHECK(diag(m, 5).shape() == shape_t{0});
+    CHECK_THROWS_AS((void)diag(zeros<double>({2, 2, 2})), value_error);
+    CHECK(array_equal(eye(2, 3, 1), tensor<double>{{0, 1, 0}, {0, 0, 1}}));
+    CHECK(array_equal(eye<int>(3, 2, -1), tensor<int>{{0, 0}, {1, 0}, {0, 1}}));
+    CHECK(array_equal(identity<float>(2), tensor<float>{{1, 0}, {0, 1}}));
+    CHECK_THROWS_AS((void)eye(-1, 2), value_error);
+    // np.logspace(-3, 5, 7) and np.geomspace(0.001, 7e5, 7): NumPy's power on an AVX-512 host
+    // (SVML) and std::pow may differ in the last bit; the ends of geomspace are exact.
+    const std::vector<double> logs = {0x1.0624dd2f1a9fcp-10,
+                                      0x1.60fb8a566f626p-6,
+                                      0x1.db4c7760bcfefp-2,
+                                      0x1.4000000000000p+3,
+                                      0x1.aee30e5e82f76p+7,
+                                      0x1.22196bdccb5a5p+12,
+                                      0x1.86a0000000000p+16};
+    const std::vector<double> geoms = {0x1.0624dd2f1a9fcp-10,
+                                       0x1.e834b024c674bp-6,
+                                       0x1.c69b5a72f1a9dp-1,
+                                       0x1.a751f9447b725p+4,
+                                       0x1.8a2fcf61e91d1p+9,
+                                       0x1.6f0eed545ac8cp+14,
+                                       0x1.55cc000000000p+19};
+    const tensor<double> l = logspace(-3, 5, 7);
+    const tensor<double> g = geomspace(0.001, 7e5, 7);
+    for (std::size_t k = 0; k < logs.size(); ++k) {
+        CHECK(std::abs(l.begin()[k] - logs[k]) <= std::nextafter(logs[k], 1e300) - logs[k]);
+        CHECK(std::abs(g.begin()[k] - geoms[k]) <= std::nextafter(geoms[k], 1e300) - geoms[k]);
+    }
+    CHECK(g(0) == 0.001);
+    CHECK(g(6) == 7e5);
+    CHECK(array_equal(geomspace(-1, -1000, 4), tensor<double>{-1, -10, -100, -1000}));
+    CHECK(array_equal(logspace(0, 1, 3, true, 4.0), tensor<double>{1, 2, 4}));
+    CHECK(logspace<float>(0, 2, 50).shape() == shape_t{50});
+    const tensor<double> mixed = geomspace(-1, 1000, 3); // log10(-1): NaN between the ends
+    CHECK(mixed(0) == -1);
+    CHECK(std::isnan(mixed(1)));
+    CHECK(mixed(2) == 1000);
+    CHECK_THROWS_AS((void)geomspace(0, 10), value_error);
+}

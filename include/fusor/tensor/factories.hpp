@@ -201,6 +201,45 @@ tensor<T> linspace(double start, double stop, index_t n, bool endpoint = true) {
     return t;
 }
 
+/// `logspace<T>(start, stop, n = 50, endpoint = true, base = 10.0)` as numpy.logspace:
+/// `base ** linspace(start, stop, n, endpoint)`, each power computed in float64 by `std::pow`
+/// (NumPy's `power` of its linspace; on an AVX-512 host NumPy's vectorised power may differ in
+/// the last bit), then converted to `T` (NumPy's `dtype=`). Shape `(n,)`; `n < 0` throws
+/// `value_error`.
+template <class T = double>
+tensor<T>
+logspace(double start, double stop, index_t n = 50, bool endpoint = true, double base = 10.0) {
+    const tensor<double> y = linspace<double>(start, stop, n, endpoint);
+    tensor<T> t(shape_t{n}, uninitialized);
+    for (index_t i = 0; i < n; ++i)
+        t.data()[i] = static_cast<T>(std::pow(base, y.data()[i]));
+    return t;
+}
+
+/// `geomspace<T>(start, stop, n = 50, endpoint = true)` as numpy.geomspace: `n` values in
+/// geometric progression from `start` to `stop`: `logspace(log10(|start|), log10(|stop|), n,
+/// endpoint)` with the first value `start` itself and the last `stop` (with `endpoint`), the
+/// sign restored when both are negative (NumPy's steps; opposite signs give NaN between the
+/// ends, where NumPy warns). Shape `(n,)`. Throws `value_error` for a zero end ("Geometric
+/// sequence cannot include zero") and `n < 0`.
+template <class T = double>
+tensor<T> geomspace(double start, double stop, index_t n = 50, bool endpoint = true) {
+    if (start == 0.0 || stop == 0.0)
+        throw value_error("geomspace: Geometric sequence cannot include zero");
+    const bool negative = start < 0.0 && stop < 0.0;
+    const double s0 = negative ? -start : start, s1 = negative ? -stop : stop;
+    tensor<double> y = logspace<double>(std::log10(s0), std::log10(s1), n, endpoint, 10.0);
+    if (n > 0) {
+        y.data()[0] = s0;
+        if (n > 1 && endpoint)
+            y.data()[n - 1] = s1;
+    }
+    tensor<T> t(shape_t{n}, uninitialized);
+    for (index_t i = 0; i < n; ++i)
+        t.data()[i] = static_cast<T>(negative ? -y.data()[i] : y.data()[i]);
+    return t;
+}
+
 /// The `(n, n)` identity matrix (as numpy.eye).
 template <class T = double>
 tensor<T> eye(index_t n) {
@@ -208,6 +247,22 @@ tensor<T> eye(index_t n) {
     for (index_t i = 0; i < n; ++i)
         t(i, i) = T(1);
     return t;
+}
+/// `eye<T>(n, m, k = 0)` as numpy.eye(N, M, k): an (n, m) tensor of zeros with ones on the k-th
+/// diagonal (`j - i == k`: above the main one for k > 0, below for k < 0). Negative `n` or `m`
+/// throw `value_error`.
+template <class T = double>
+tensor<T> eye(index_t n, index_t m, index_t k = 0) {
+    tensor<T> t(shape_t{n, m});
+    for (index_t i = 0; i < n; ++i)
+        if (i + k >= 0 && i + k < m)
+            t(i, i + k) = T(1);
+    return t;
+}
+/// `identity<T>(n)` as numpy.identity: `eye<T>(n)`.
+template <class T = double>
+tensor<T> identity(index_t n) {
+    return eye<T>(n);
 }
 
 /// A tensor of `e`'s shape filled with 0, as numpy.zeros_like; `e` is a tensor, view or
