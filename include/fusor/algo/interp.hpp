@@ -58,24 +58,21 @@ struct interp_points {
         : values(l), shape{static_cast<index_t>(values.size())} {}
     interp_points(std::vector<double> v)
         : values(std::move(v)), shape{static_cast<index_t>(values.size())} {}
-    // clang-format off
-    template <class E>
-        requires expression<E>
+    template <expression E>
     interp_points(const E& e) : shape(checked_shape_of(e)) {
-            // clang-format on
-            if (shape.rank() != 1)
-                return;
-            const tensor<double> t = cast<double>(e);
-            values.assign(t.begin(), t.end());
-        }
+        if (shape.rank() != 1)
+            return;
+        const tensor<double> t = cast<double>(e);
+        values.assign(t.begin(), t.end());
+    }
 
-        // The values, or `value_error` naming `what` when the points are not 1-d.
-        std::vector<double> take(const char* what) && {
-            if (shape.rank() != 1)
-                throw value_error(std::string("interp: ") + what
-                                  + " must be a 1-d sequence, got shape " + to_string(shape));
-            return std::move(values);
-        }
+    // The values, or `value_error` naming `what` when the points are not 1-d.
+    std::vector<double> take(const char* what) && {
+        if (shape.rank() != 1)
+            throw value_error(std::string("interp: ") + what + " must be a 1-d sequence, got shape "
+                              + to_string(shape));
+        return std::move(values);
+    }
 };
 
 } // namespace detail
