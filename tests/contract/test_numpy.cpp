@@ -439,3 +439,27 @@ TEST_CASE("a C++ scalar stands for a 0-d operand of dot, inner, vdot, outer and 
     // An integer scalar outside the other operand's type is an error (NEP 50's OverflowError).
     CHECK_THROWS_AS((void)dot(tensor<std::int8_t>{1}, 300), value_error);
 }
+
+TEST_CASE("einsum of three or more operands of mixed types computes in the list's result type") {
+    // NumPy casts every operand to the result type of the whole list before it multiplies:
+    // np.einsum('i,i,i->', int8 [100, 50], int8 [100, 3], int64 [1, 2]) == 10300 (the int8
+    // product 100 * 100 would wrap to 16); np.einsum('i,i,i->i', ...) == [10000, 300] in any
+    // operand order; float32 [.1, .2], float32 [.3, .7], float64 [1, 1] -> 0.1700000013411045
+    // (one float64 product, where a float32 product of the first two rounds first).
+    const tensor<std::int8_t> a = {100, 50};
+    const tensor<std::int8_t> b = {100, 3};
+    const tensor<std::int64_t> d = {1, 2};
+    const auto total = einsum("i,i,i->", a, b, d);
+    static_assert(std::is_same_v<value_type_t<decltype(total)>, std::int64_t>);
+    CHECK(eval(total).item() == 10300);
+    CHECK(array_equal(einsum("i,i,i->i", a, b, d), tensor<std::int64_t>{10000, 300}));
+    CHECK(array_equal(einsum("i,i,i->i", d, a, b), tensor<std::int64_t>{10000, 300}));
+    CHECK(array_equal(
+        einsum("i,j,k->ijk", a, b, d),
+        tensor<std::int64_t>{{{10000, 20000}, {300, 600}}, {{5000, 10000}, {150, 300}}}));
+    const tensor<float> f1 = {0.1f, 0.2f}, f2 = {0.3f, 0.7f};
+    const tensor<double> g = {1.0, 1.0};
+    CHECK(eval(einsum("i,i,i->", f1, f2, g)).item() == 0x1.5c28f5f0a3d70p-3);
+    // One type throughout: the product wraps in that type, as NumPy's.
+    CHECK(eval(einsum("i,i,i->", a, b, a)).item() == -116); // np.einsum(.., a, b, a): int8 -116
+}

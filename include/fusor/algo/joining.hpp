@@ -140,14 +140,6 @@ join_views(join_kind kind, std::size_t n, const Part& part, std::optional<index_
     return make_segmented(std::move(list), join_name(kind));
 }
 
-// numpy.result_type of several element types (promote_t, folded left to right).
-template <class T, class... Rest>
-struct promote_all {
-    using type = T;
-};
-template <class T, class U, class... Rest>
-struct promote_all<T, U, Rest...> : promote_all<promote_t<T, U>, Rest...> {};
-
 // A std::tuple of expressions of any types: the result type promotes over all of them.
 template <class... Es>
 using joined_type_t = typename promote_all<value_type_t<Es>...>::type;

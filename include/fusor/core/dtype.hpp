@@ -123,6 +123,14 @@ template <class A, class B>
 using promote_t = decltype(detail::promote_impl<canonical_t<A>, canonical_t<B>>());
 
 namespace detail {
+// numpy.result_type of several element types (promote_t, folded left to right).
+template <class T, class... Rest>
+struct promote_all {
+    using type = T;
+};
+template <class T, class U, class... Rest>
+struct promote_all<T, U, Rest...> : promote_all<promote_t<T, U>, Rest...> {};
+
 // NEP 50 compares a weak scalar with an operand by kind only, where signed and unsigned are
 // one "integer" kind: bool (0) < integer (1) < floating (2).
 constexpr int weak_kind_rank(kind k) {

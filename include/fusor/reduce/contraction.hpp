@@ -25,6 +25,7 @@
 #include <fusor/expr/leaf.hpp>
 #include <fusor/expr/operators.hpp>
 #include <fusor/expr/views.hpp>
+#include <fusor/ops/cast.hpp>
 #include <fusor/reduce/reducers.hpp>
 #include <fusor/reduce/reduction.hpp>
 
@@ -42,15 +43,36 @@ auto product_of(A&& a, B&& b, R&&... rest) {
                       std::forward<R>(rest)...);
 }
 
+// An operand of a product of three or more as the type R of the whole list: NumPy's einsum
+// casts every operand to the list's result type before it multiplies, so `int8 * int8 * int64`
+// does not wrap in int8 first, and `float32 * float32 * float64` is one float64 product.
+template <class R, class E>
+auto in_product_type(E&& e) {
+    if constexpr (std::is_same_v<value_type_t<E>, R>)
+        return std::forward<E>(e);
+    else
+        return make_unary<ops::cast<R>>(std::forward<E>(e));
+}
+
 // Views every operand through its map of `s` and sums the product over the summed axes. (Each
-// map is moved into its view: building a small product is a cost users pay on every call.)
+// map is moved into its view: building a small product is a cost users pay on every call.) Two
+// operands multiply in their promoted type already; more are cast to the list's first.
 template <std::size_t... I, class... E>
 auto make_contraction(contraction_spec& s, std::index_sequence<I...>, E&&... operands) {
-    return make_reduction<reducers::contract>(
-        product_of(apply_view(std::forward<E>(operands),
-                              [&s](const shape_t&) { return std::move(s.maps[I]); })...),
-        std::optional<shape_t>(s.summed_axes()),
-        reduce_options{});
+    using R = typename promote_all<value_type_t<E>...>::type;
+    if constexpr (sizeof...(E) > 2)
+        return make_reduction<reducers::contract>(
+            product_of(in_product_type<R>(
+                apply_view(std::forward<E>(operands),
+                           [&s](const shape_t&) { return std::move(s.maps[I]); }))...),
+            std::optional<shape_t>(s.summed_axes()),
+            reduce_options{});
+    else
+        return make_reduction<reducers::contract>(
+            product_of(apply_view(std::forward<E>(operands),
+                                  [&s](const shape_t&) { return std::move(s.maps[I]); })...),
+            std::optional<shape_t>(s.summed_axes()),
+            reduce_options{});
 }
 template <class... E>
 auto make_contraction(contraction_spec s, E&&... operands) {
@@ -251,7 +273,8 @@ auto einsum_chain(std::string_view subscripts, const std::array<tensor_view<cons
 /// left-deep order chosen greedily by intermediate size (as `numpy.einsum(optimize="greedy")`):
 /// each intermediate is a contraction node the next one reads (a temporary when evaluated;
 /// explain prints the order, e.g. `order ((0, 1), 2)`); other operand lists run as one loop
-/// over every index (NumPy's `optimize=False`). Throws `value_error`
+/// over every index (NumPy's `optimize=False`), three or more operands of mixed types cast to
+/// the list's result type before they multiply (as NumPy's). Throws `value_error`
 /// naming the position for a bad subscripts string, naming the letter, both extents and
 /// operands for extents that disagree.
 template <class... E>
