@@ -470,3 +470,22 @@ TEST_CASE("a view from integers, slices and all alone is the view its map gives"
     CHECK(checked > 1000); // both outcomes are drawn often
     CHECK(thrown > 300);
 }
+
+TEST_CASE("a view is assigned from a braced list, as NumPy's x[0] = [7, 8, 9]") {
+    // x = np.zeros((3, 3)); x[0] = [7, 8, 9]; x[:, 2] = [1, 2, 3]; x[1:3, 0:2] = [[-1, -2],
+    // [-3, -4]]; x[1] = [5] -> [[7, 8, 1], [5, 5, 5], [-3, -4, 3]]; x[0] = [1, 2] raises.
+    fusor::tensor<double> x = fusor::zeros<double>({3, 3});
+    fusor::view(x, 0) = {7, 8, 9};
+    fusor::view(x, fusor::all, 2) = {1, 2, 3};
+    fusor::view(x, fusor::slice(1, 3), fusor::slice(0, 2)) = {{-1, -2}, {-3, -4}};
+    fusor::view(x, 1) = {5}; // broadcasts
+    CHECK(fusor::array_equal(x, fusor::tensor<double>{{7, 8, 1}, {5, 5, 5}, {-3, -4, 3}}));
+    const auto two_into_three = [&] {
+        fusor::view(x, 0) = {1, 2};
+    };
+    CHECK_THROWS_AS(two_into_three(), fusor::broadcast_error);
+    CHECK(fusor::array_equal(x, fusor::tensor<double>{{7, 8, 1}, {5, 5, 5}, {-3, -4, 3}}));
+    fusor::tensor<std::int8_t> cube = fusor::zeros<std::int8_t>({2, 2, 2});
+    fusor::view(cube, fusor::all) = {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}};
+    CHECK(cube(1, 1, 1) == 8);
+}

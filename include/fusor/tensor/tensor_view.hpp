@@ -12,6 +12,7 @@
 #include <fusor/core/expression.hpp>
 #include <fusor/core/lifetime.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/tensor/nested_list.hpp>
 
 namespace fusor {
 
@@ -169,6 +170,21 @@ public:
                       "broadcast_to result)");
         detail::assign_to_view(*this, e, true);
         return *this;
+    }
+    /// `v = {7, 8, 9}`, `v = {{1, 2}, {3, 4}}` (up to 3 levels): the braced list as a tensor of
+    /// the view's element type, assigned as any operand (it must broadcast to the view's shape),
+    /// as NumPy's `x[0] = [7, 8, 9]`.
+    template <class U = std::remove_const_t<T>>
+    const tensor_view& operator=(typename detail::nested_list<U, 1>::type l) const {
+        return *this = tensor<U>(l);
+    }
+    template <class U = std::remove_const_t<T>>
+    const tensor_view& operator=(typename detail::nested_list<U, 2>::type l) const {
+        return *this = tensor<U>(l);
+    }
+    template <class U = std::remove_const_t<T>>
+    const tensor_view& operator=(typename detail::nested_list<U, 3>::type l) const {
+        return *this = tensor<U>(l);
     }
     template <class E>
     const tensor_view& operator+=(const E& e) const {
