@@ -12,6 +12,7 @@
 #include <fusor/algo/advanced_indexing.hpp>
 #include <fusor/algo/along_axis.hpp>
 #include <fusor/algo/chunked_read.hpp>
+#include <fusor/algo/convolve.hpp>
 #include <fusor/algo/cross.hpp>
 #include <fusor/algo/diag.hpp>
 #include <fusor/algo/diff.hpp>

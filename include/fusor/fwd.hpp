@@ -51,8 +51,8 @@ enum class indexing; // expr/grids.hpp: meshgrid's indexing::xy (default) or ind
 // Shape helpers built from the nodes above (views or lazy nodes, no node kinds of their own):
 // flipud, fliplr, rot90, ravel, atleast_1d/2d/3d, flatten (expr/shaping.hpp); diff
 // (algo/diff.hpp); tril, triu (expr/triangular.hpp); meshgrid, indices (expr/grids.hpp);
-// split, array_split, hsplit, vsplit, dsplit (expr/splitting.hpp); diag (algo/diag.hpp) and
-// cross (algo/cross.hpp) return tensors.
+// split, array_split, hsplit, vsplit, dsplit (expr/splitting.hpp); diag (algo/diag.hpp), cross
+// (algo/cross.hpp), convolve and correlate (algo/convolve.hpp) return tensors.
 
 // reduce/ -------------------------------------------------------------------------------
 template <class Reducer, class C>

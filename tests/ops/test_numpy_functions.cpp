@@ -469,3 +469,52 @@ TEST_CASE("diag, eye(n, m, k), identity, logspace and geomspace as NumPy's") {
     CHECK(mixed(2) == 1000);
     CHECK_THROWS_AS((void)geomspace(0, 10), value_error);
 }
+
+TEST_CASE("convolve and correlate as numpy.convolve and numpy.correlate, every mode") {
+    // a = [1, 2, 3, 4, 5.], v = [0.5, 1, -2], w = [1, ..., 7.]: np.convolve(a, v, mode),
+    // np.convolve(v, a, mode), np.correlate(a, v, mode), np.correlate(v, a, mode),
+    // np.convolve(a, [1, -1.], mode), np.correlate([1, -1, 2, 5.], w, mode), in the order
+    // full, same, valid (NumPy 1.24's values, exact in float64).
+    const tensor<double> a = {1, 2, 3, 4, 5}, v = {0.5, 1, -2}, w = {1, 2, 3, 4, 5, 6, 7};
+    const tensor<double> step = {1, -1}, four = {1, -1, 2, 5};
+    const convolve_mode modes[] = {convolve_mode::full, convolve_mode::same, convolve_mode::valid};
+    const std::vector<std::vector<std::vector<double>>> want = {
+        {{0.5, 2, 1.5, 1, 0.5, -3, -10},
+         {-2, -3, -3.5, -4, -4.5, 7, 2.5},
+         {2.5, 7, -4.5, -4, -3.5, -3, -2},
+         {1, 1, 1, 1, 1, -5},
+         {7, -1, 13, 46, 39, 32, 25, 18, 12, 5}},
+        {{2, 1.5, 1, 0.5, -3},
+         {-3, -3.5, -4, -4.5, 7},
+         {7, -4.5, -4, -3.5, -3},
+         {1, 1, 1, 1, 1},
+         {13, 46, 39, 32, 25, 18, 12}},
+        {{1.5, 1, 0.5}, {-3.5, -4, -4.5}, {-4.5, -4, -3.5}, {1, 1, 1, 1}, {46, 39, 32, 25}}};
+    const auto values = [](const tensor<double>& t) {
+        return std::vector<double>(t.begin(), t.end());
+    };
+    for (std::size_t k = 0; k < 3; ++k) {
+        const convolve_mode m = modes[k];
+        CHECK(values(convolve(a, v, m)) == want[k][0]);
+        CHECK(values(convolve(v, a, m)) == want[k][0]); // convolution commutes
+        CHECK(values(correlate(a, v, m)) == want[k][1]);
+        CHECK(values(correlate(v, a, m)) == want[k][2]);
+        CHECK(values(convolve(a, step, m)) == want[k][3]);
+        CHECK(values(correlate(four, w, m)) == want[k][4]);
+    }
+    // np.convolve(int8 [100, 100], int8 [2, 3]) -> int8 [-56, -12, 44] (wraps); bool: or of
+    // ands; int32 with float32 -> float64 [0.5, 1.25, 2, 0.75].
+    CHECK(array_equal(convolve(tensor<std::int8_t>{100, 100}, tensor<std::int8_t>{2, 3}),
+                      tensor<std::int8_t>{-56, -12, 44}));
+    CHECK(array_equal(convolve(tensor<bool>{true, false, true}, tensor<bool>{true, true}),
+                      tensor<bool>{true, true, true, true}));
+    CHECK(array_equal(convolve(tensor<std::int32_t>{1, 2, 3}, tensor<float>{0.5f, 0.25f}),
+                      tensor<double>{0.5, 1.25, 2, 0.75}));
+    // A moving average of 3 (np.convolve(x, np.ones(3) / 3, 'valid')).
+    const tensor<double> avg =
+        convolve(tensor<double>{3, 6, 9, 12}, full({3}, 1.0 / 3), convolve_mode::valid);
+    CHECK(avg.shape() == shape_t{2});
+    CHECK(std::abs(avg(0) - 6.0) < 1e-15);
+    CHECK_THROWS_AS((void)convolve(tensor<double>(shape_t{0}), v), value_error);
+    CHECK_THROWS_AS((void)correlate(a, tensor<double>{{1.0}}), value_error);
+}
