@@ -11,6 +11,7 @@
 // diff, lazy for n <= 1 and evaluated beyond)
 #include <fusor/algo/advanced_indexing.hpp>
 #include <fusor/algo/along_axis.hpp>
+#include <fusor/algo/calculus.hpp>
 #include <fusor/algo/chunked_read.hpp>
 #include <fusor/algo/convolve.hpp>
 #include <fusor/algo/cross.hpp>

@@ -52,7 +52,8 @@ enum class indexing; // expr/grids.hpp: meshgrid's indexing::xy (default) or ind
 // flipud, fliplr, rot90, ravel, atleast_1d/2d/3d, flatten (expr/shaping.hpp); diff
 // (algo/diff.hpp); tril, triu (expr/triangular.hpp); meshgrid, indices (expr/grids.hpp);
 // split, array_split, hsplit, vsplit, dsplit (expr/splitting.hpp); diag (algo/diag.hpp), cross
-// (algo/cross.hpp), convolve and correlate (algo/convolve.hpp) return tensors.
+// (algo/cross.hpp), convolve and correlate (algo/convolve.hpp), gradient (algo/calculus.hpp)
+// return tensors; trapz (algo/calculus.hpp) is a reduction node.
 
 // reduce/ -------------------------------------------------------------------------------
 template <class Reducer, class C>

@@ -518,3 +518,80 @@ TEST_CASE("convolve and correlate as numpy.convolve and numpy.correlate, every m
     CHECK_THROWS_AS((void)convolve(tensor<double>(shape_t{0}), v), value_error);
     CHECK_THROWS_AS((void)correlate(a, tensor<double>{{1.0}}), value_error);
 }
+
+TEST_CASE("gradient and trapz as numpy.gradient and numpy.trapz") {
+    // f = np.array([1.0, 2.5, 4.1, 7.9, 11.2, 16.3]): np.gradient(f), np.gradient(f, 0.3),
+    // np.gradient(f, 0.3, axis=0, edge_order=2), np.gradient(f.astype(np.float32), 0.3),
+    // np.gradient(np.int32([1, 4, 9, 16])), m = f.reshape(2, 3): np.gradient(m, 0.5, axis=0),
+    // np.gradient(m, 0.5, axis=1, edge_order=2); np.trapz(f), np.trapz(f, dx=0.1),
+    // np.trapz(np.int32([1, 4, 9, 16])), np.trapz(m, dx=1.0, axis=0),
+    // np.trapz(f, [0, .1, .3, .6, 1, 1.5]), np.trapz(m, [0, .5, 2]): NumPy 1.24's bits.
+    const tensor<double> f = {1.0, 2.5, 4.1, 7.9, 11.2, 16.3};
+    const auto bits = [](const auto& t) {
+        const tensor<double> d = cast<double>(t);
+        return std::vector<double>(d.begin(), d.end());
+    };
+    CHECK(bits(gradient(f))
+          == std::vector<double>{0x1.8p+0,
+                                 0x1.8ccccccccccccp+0,
+                                 0x1.599999999999ap+1,
+                                 0x1.c666666666666p+1,
+                                 0x1.0cccccccccccdp+2,
+                                 0x1.4666666666668p+2});
+    CHECK(bits(gradient(f, 0.3))
+          == std::vector<double>{0x1.4p+2,
+                                 0x1.4aaaaaaaaaaaap+2,
+                                 0x1.2000000000001p+3,
+                                 0x1.7aaaaaaaaaaabp+3,
+                                 0x1.c000000000001p+3,
+                                 0x1.1000000000002p+4});
+    CHECK(bits(gradient(f, 0.3, 0, 2))
+          == std::vector<double>{0x1.3555555555557p+2,
+                                 0x1.4aaaaaaaaaaaap+2,
+                                 0x1.2000000000001p+3,
+                                 0x1.7aaaaaaaaaaabp+3,
+                                 0x1.c000000000001p+3,
+                                 0x1.4p+4});
+    const tensor<float> g32 = gradient(cast<float>(f), 0.3);
+    CHECK(bits(g32)
+          == std::vector<double>{
+              0x1.4p+2, 0x1.4aaaaap+2, 0x1.2p+3, 0x1.7aaaaap+3, 0x1.bffffep+3, 0x1.0ffffep+4});
+    const tensor<double> gi = gradient(tensor<std::int32_t>{1, 4, 9, 16}); // float64
+    CHECK(bits(gi) == std::vector<double>{3, 4, 6, 7});
+    const tensor<double> m = reshape(f, {2, 3});
+    CHECK(bits(gradient(m, 0.5, 0))
+          == std::vector<double>{0x1.b99999999999ap+3,
+                                 0x1.1666666666666p+4,
+                                 0x1.8666666666667p+4,
+                                 0x1.b99999999999ap+3,
+                                 0x1.1666666666666p+4,
+                                 0x1.8666666666667p+4});
+    CHECK(bits(gradient(m, 0.5, 1, 2))
+          == std::vector<double>{0x1.7333333333334p+1,
+                                 0x1.8ccccccccccccp+1,
+                                 0x1.a666666666664p+1,
+                                 0x1.333333333332cp+2,
+                                 0x1.0cccccccccccdp+3,
+                                 0x1.8000000000004p+3});
+    CHECK_THROWS_AS((void)gradient(tensor<double>{1.0}), value_error);
+    CHECK_THROWS_AS((void)gradient(tensor<double>{1.0, 2.0}, 1.0, 0, 2), value_error);
+    CHECK_THROWS_AS((void)gradient(m), value_error); // two axes: name one
+    CHECK_THROWS_AS((void)gradient(m, 1.0, 2), axis_error);
+    // trapz
+    CHECK(eval(trapz(f)).item() == 0x1.12ccccccccccdp+5);
+    CHECK(eval(trapz(f, 0.1)).item() == 0x1.b7ae147ae147bp+1);
+    CHECK(eval(trapz(tensor<std::int32_t>{1, 4, 9, 16})).item() == 21.5);
+    CHECK(bits(eval(trapz(m, 1.0, 0)))
+          == std::vector<double>{0x1.1cccccccccccdp+2, 0x1.b666666666666p+2, 0x1.4666666666666p+3});
+    const tensor<double> xs = {0.0, 0.1, 0.3, 0.6, 1.0, 1.5};
+    CHECK(eval(trapz(f, xs)).item() == 0x1.aa8f5c28f5c29p+3);
+    CHECK(bits(eval(trapz(m, tensor<double>{0.0, 0.5, 2.0})))
+          == std::vector<double>{0x1.74cccccccccccp+2, 0x1.9666666666666p+4});
+    // float32 stays float32 (a float32 pairwise sum in NumPy, fusor's float64 sum here: within an
+    // ulp of NumPy's 3.435).
+    const auto t32 = trapz(cast<float>(f), 0.1);
+    static_assert(std::is_same_v<value_type_t<decltype(t32)>, float>);
+    CHECK(std::abs(eval(t32).item() - 3.435f) <= 3e-7f);
+    CHECK_THROWS_AS((void)trapz(f, tensor<double>{0.0, 1.0, 2.0}),
+                    value_error); // (2,) against (5,)
+}
