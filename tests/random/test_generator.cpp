@@ -486,6 +486,14 @@ TEST_CASE("views, expressions, probability expressions and a braced shape, as Nu
     const auto before = g.bit_generator().state();
     CHECK_THROWS_AS(g.shuffle(fusor::adapt(row.data(), {3, 2}, {0, 1})), fusor::value_error);
     CHECK(g.bit_generator().state() == before);
+#if FUSOR_CHECKED
+    // A view of a tensor that is gone: lifetime_error, as an expression over it, and no draw.
+    auto* gone = new fusor::tensor<double>{1, 2, 3};
+    const auto dangling = fusor::view(*gone, fusor::slice(0, 2));
+    delete gone;
+    CHECK_THROWS_AS(g.shuffle(dangling), fusor::lifetime_error);
+    CHECK(g.bit_generator().state() == before);
+#endif
 }
 
 TEST_CASE("shorthands: random::uniform and random::normal are default_rng(seed)'s") {

@@ -23,6 +23,7 @@
 #include <fusor/core/parallel.hpp>
 #include <fusor/core/rounding.hpp>
 #include <fusor/core/shape.hpp>
+#include <fusor/expr/lifetime_check.hpp>
 #include <fusor/random/bounded.hpp>
 #include <fusor/random/pcg64.hpp>
 #include <fusor/random/seed_sequence.hpp>
@@ -402,12 +403,14 @@ public:
     /// reorders the viewed sub-arrays along `axis` in place, in the tensor the view reads, with
     /// the draws a tensor of that shape takes. A view of a const tensor does not compile.
     /// Throws `axis_error` for a bad axis and `value_error` for a view that repeats an element
-    /// (a broadcast axis, stride 0: NumPy's "assignment destination is read-only").
+    /// (a broadcast axis, stride 0: NumPy's "assignment destination is read-only"); in checked
+    /// mode `lifetime_error` when the viewed tensor was destroyed, moved or reshaped.
     template <class T>
     void shuffle(tensor_view<T> v, index_t axis = 0) {
         static_assert(!std::is_const_v<T>,
                       "fusor: shuffle writes in place; a view of a const tensor cannot be "
                       "shuffled (permutation(v) returns a shuffled copy)");
+        fusor::detail::check_lifetimes(v); // checked mode: the viewed tensor still there
         const index_t a = normalize_axis(axis, v.shape().rank());
         if (v.size() == 0)
             return;
