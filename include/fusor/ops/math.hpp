@@ -18,16 +18,19 @@
 
 namespace fusor::ops {
 
-#define FUSOR_FLOAT_FUNCTION(NAME, STD)                                                            \
+// A math function NAME computing STD in type COMPUTE (the result type, or double for the few
+// whose float forms the C library rounds worse than NumPy does) and returning `result<A>`.
+#define FUSOR_FLOAT_FUNCTION_IN(NAME, STD, COMPUTE)                                                \
     struct NAME {                                                                                  \
         static constexpr std::string_view name = #NAME;                                            \
         template <class A>                                                                         \
         using result = float_result_t<A>;                                                          \
         template <class A>                                                                         \
         FUSOR_INLINE result<A> operator()(A a) const {                                             \
-            return STD(static_cast<result<A>>(a));                                                 \
+            return static_cast<result<A>>(STD(static_cast<COMPUTE>(a)));                           \
         }                                                                                          \
     };
+#define FUSOR_FLOAT_FUNCTION(NAME, STD) FUSOR_FLOAT_FUNCTION_IN(NAME, STD, result<A>)
 /// numpy.exp, numpy.log, numpy.sin, ... (the C library's function of the same meaning):
 /// floating types keep theirs; bool and 8/16-bit integers give float32, wider integers
 /// float64. Domain errors give NaN, poles ±inf (IEEE), never a trap.
@@ -51,51 +54,35 @@ FUSOR_FLOAT_FUNCTION(cosh, std::cosh)
 FUSOR_FLOAT_FUNCTION(tanh, std::tanh)
 #undef FUSOR_FLOAT_FUNCTION
 
-// As FUSOR_FLOAT_FUNCTION, float32 computed in float64 and rounded once: the C library's float
-// forms of these are off by up to 0.9 ulp where NumPy's (SVML on AVX-512 hosts) round
-// correctly; through float64 fusor's float32 values equal NumPy's for 94-99 % of random inputs
-// and are within an ulp otherwise. float64 is the C library's (within 1 ulp).
-#define FUSOR_FLOAT_FUNCTION_VIA_DOUBLE(NAME, STD)                                                 \
+/// numpy.arcsinh, numpy.arccosh (NaN below 1), numpy.arctanh (±inf at ±1, NaN beyond): float32
+/// computed in float64 and rounded once (the C library's float forms are off by up to 0.9 ulp
+/// where NumPy's, SVML's on AVX-512 hosts, round correctly; this way fusor's float32 values
+/// equal NumPy's for 94-99 % of random inputs and are within an ulp otherwise); float64 is the
+/// C library's (within 1 ulp).
+FUSOR_FLOAT_FUNCTION_IN(arcsinh, std::asinh, double)
+FUSOR_FLOAT_FUNCTION_IN(arccosh, std::acosh, double)
+FUSOR_FLOAT_FUNCTION_IN(arctanh, std::atanh, double)
+#undef FUSOR_FLOAT_FUNCTION_IN
+
+/// numpy.deg2rad (numpy.radians) and numpy.rad2deg (numpy.degrees): `x * (π / 180)` and
+/// `x * (180 / π)` with the factor computed in the result type from π rounded to it, as NumPy's
+/// npy_deg2rad (`NPY_PIf / 180.0f` for float32); type as every math function.
+#define FUSOR_ANGLE_CONVERSION(NAME, NUM, DEN)                                                     \
     struct NAME {                                                                                  \
         static constexpr std::string_view name = #NAME;                                            \
         template <class A>                                                                         \
         using result = float_result_t<A>;                                                          \
         template <class A>                                                                         \
         FUSOR_INLINE result<A> operator()(A a) const {                                             \
-            return static_cast<result<A>>(STD(static_cast<double>(a)));                            \
+            using R = result<A>;                                                                   \
+            constexpr R pi = static_cast<R>(3.141592653589793238462643383279502884);               \
+            constexpr R factor = static_cast<R>(NUM) / static_cast<R>(DEN);                        \
+            return static_cast<R>(a) * factor;                                                     \
         }                                                                                          \
     };
-/// numpy.arcsinh, numpy.arccosh (NaN below 1), numpy.arctanh (±inf at ±1, NaN beyond).
-FUSOR_FLOAT_FUNCTION_VIA_DOUBLE(arcsinh, std::asinh)
-FUSOR_FLOAT_FUNCTION_VIA_DOUBLE(arccosh, std::acosh)
-FUSOR_FLOAT_FUNCTION_VIA_DOUBLE(arctanh, std::atanh)
-#undef FUSOR_FLOAT_FUNCTION_VIA_DOUBLE
-
-/// numpy.deg2rad (numpy.radians) and numpy.rad2deg (numpy.degrees): `x * (π / 180)` and
-/// `x * (180 / π)` with the factor computed in the result type from π rounded to it, as NumPy's
-/// npy_deg2rad (`NPY_PIf / 180.0f` for float32); type as every math function.
-struct deg2rad {
-    static constexpr std::string_view name = "deg2rad";
-    template <class A>
-    using result = float_result_t<A>;
-    template <class A>
-    FUSOR_INLINE result<A> operator()(A a) const {
-        using R = result<A>;
-        constexpr R factor = static_cast<R>(3.141592653589793238462643383279502884) / R(180);
-        return static_cast<R>(a) * factor;
-    }
-};
-struct rad2deg {
-    static constexpr std::string_view name = "rad2deg";
-    template <class A>
-    using result = float_result_t<A>;
-    template <class A>
-    FUSOR_INLINE result<A> operator()(A a) const {
-        using R = result<A>;
-        constexpr R factor = R(180) / static_cast<R>(3.141592653589793238462643383279502884);
-        return static_cast<R>(a) * factor;
-    }
-};
+FUSOR_ANGLE_CONVERSION(deg2rad, pi, 180)
+FUSOR_ANGLE_CONVERSION(rad2deg, 180, pi)
+#undef FUSOR_ANGLE_CONVERSION
 
 #define FUSOR_FLOAT_FUNCTION2(NAME, STD)                                                           \
     struct NAME {                                                                                  \
